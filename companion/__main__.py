@@ -1,0 +1,7 @@
+"""Allow `python -m companion ...`."""
+
+import sys
+
+from companion.cli import main
+
+sys.exit(main())
