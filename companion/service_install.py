@@ -1,0 +1,270 @@
+"""`companion install-service`: install this venv's companion as a systemd kiosk service.
+
+Fills the unit template with the venv it runs from (sys.prefix) and the config
+path, writes it to the unit directory, creates the `companion` system user,
+and runs `systemctl daemon-reload` and `systemctl enable --now companion`.
+`--dry-run` only prints the unit. The template is embedded here because an
+installed wheel does not carry the repository's systemd/ folder; the shipped
+systemd/companion.service must stay identical (tests/test_service_unit.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+UNIT_NAME = "companion.service"
+SERVICE_USER = "companion"
+DEFAULT_UNIT_DIR = Path("/etc/systemd/system")
+DEFAULT_CONFIG = Path("/etc/companion/config.yaml")
+DEFAULT_POLKIT_DIR = Path("/etc/polkit-1/rules.d")
+POLKIT_RULE_NAME = "50-companion-poweroff.rules"
+
+# Keep identical to systemd/companion.service.
+UNIT_TEMPLATE = """# The Clans companion kiosk: referees the game beside the board.
+# Installed by `companion install-service`, which fills in the venv it runs
+# from and the config file path. Keep this file identical to UNIT_TEMPLATE in
+# companion/service_install.py (a test checks it).
+
+[Unit]
+Description=Clans companion (board game referee, buttons in, OLED out)
+# Restart=on-failure gives up after StartLimitBurst starts within the interval.
+StartLimitIntervalSec=120
+StartLimitBurst=10
+
+[Service]
+Type=notify
+NotifyAccess=main
+WatchdogSec=30
+Restart=on-failure
+RestartSec=2
+TimeoutStopSec=15
+ExecStart=@VENV@/bin/companion run --config @CONFIG@
+Environment=PYTHONUNBUFFERED=1
+Environment=GPIOZERO_PIN_FACTORY=lgpio
+# lgpio creates .lgd-nfy* pipes in its working directory: / is read-only here.
+Environment=LG_WD=%t/companion
+
+# A dedicated static system user, not DynamicUser=yes: the polkit rule that
+# lets the daemon power off the Pi (50-companion-poweroff.rules) matches the
+# user by name, and a dynamic user's name only resolves while the service runs
+# and only where nss-systemd is configured. install-service creates the user.
+User=companion
+Group=companion
+SupplementaryGroups=gpio i2c dialout
+
+# Game journal (SQLite); the daemon reads $STATE_DIRECTORY.
+StateDirectory=companion
+StateDirectoryMode=0700
+RuntimeDirectory=companion
+ConfigurationDirectory=companion
+UMask=0077
+
+ProtectSystem=strict
+ProtectHome=yes
+PrivateTmp=yes
+NoNewPrivileges=yes
+PrivateNetwork=yes
+IPAddressDeny=any
+# AF_UNIX only: journald, the sd_notify socket and D-Bus (systemctl poweroff).
+RestrictAddressFamilies=AF_UNIX
+CapabilityBoundingSet=
+# Not PrivateDevices=yes: it would hide /dev/i2c-*, /dev/gpiochip* and the
+# USB serial keypad. Instead the device cgroup allows exactly those groups
+# (names from /proc/devices) on top of the basic /dev/null, /dev/urandom, ...
+DevicePolicy=closed
+DeviceAllow=char-i2c rw
+DeviceAllow=char-gpiochip rw
+DeviceAllow=char-ttyUSB rw
+DeviceAllow=char-ttyACM rw
+DeviceAllow=char-ttyAMA rw
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+# /sys read-only: fine for lgpio (character device); the old sysfs GPIO
+# backends would need it writable.
+ProtectKernelTunables=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+# Not ProcSubset=pid: gpiozero identifies the Pi model from /proc/cpuinfo and
+# /proc/device-tree.
+ProtectProc=invisible
+RestrictNamespaces=yes
+RestrictRealtime=yes
+RestrictSUIDSGID=yes
+LockPersonality=yes
+RemoveIPC=yes
+SystemCallArchitectures=native
+SystemCallFilter=@system-service
+SystemCallErrorNumber=EPERM
+# Not PrivateUsers=yes (the gpio/i2c/dialout groups would be unmapped inside
+# the user namespace) and not MemoryDenyWriteExecute=yes (libffi callbacks).
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+# Keep identical to systemd/50-companion-poweroff.rules.
+POLKIT_RULE = """// polkit rule: let the Clans companion service (user "companion") power off
+// and reboot the Pi through logind, e.g. `systemctl poweroff` from the menu.
+// Install: sudo install -m 644 50-companion-poweroff.rules /etc/polkit-1/rules.d/
+// (or `companion install-service --allow-poweroff`).
+// The -multiple-sessions and -ignore-inhibit variants are what logind asks
+// for when someone is also logged in over ssh or an inhibitor lock is held.
+polkit.addRule(function(action, subject) {
+    var allowed = [
+        "org.freedesktop.login1.power-off",
+        "org.freedesktop.login1.power-off-multiple-sessions",
+        "org.freedesktop.login1.power-off-ignore-inhibit",
+        "org.freedesktop.login1.reboot",
+        "org.freedesktop.login1.reboot-multiple-sessions",
+        "org.freedesktop.login1.reboot-ignore-inhibit"
+    ];
+    if (subject.user == "companion" && allowed.indexOf(action.id) >= 0) {
+        return polkit.Result.YES;
+    }
+});
+"""
+
+# Paths the unit's sandbox hides from the service (ProtectHome=, PrivateTmp=).
+_HIDDEN_PREFIXES = (Path("/home"), Path("/root"), Path("/run/user"), Path("/tmp"), Path("/var/tmp"))
+
+
+class InstallError(Exception):
+    """Installation cannot proceed; the message tells the user what to do."""
+
+
+def _unit_path_value(path: Path, what: str) -> str:
+    text = str(path)
+    if any(ch.isspace() for ch in text):
+        raise InstallError(f"{what} {text!r} contains whitespace; use a path without spaces")
+    if not path.is_absolute():
+        raise InstallError(f"{what} {text!r} must be an absolute path")
+    # '%' starts a systemd specifier; a literal one is written '%%'.
+    return text.replace("%", "%%")
+
+
+def render_unit(prefix: str | Path | None = None, config: str | Path = DEFAULT_CONFIG) -> str:
+    """The unit text for the venv at `prefix` (default: the running one) and config file."""
+    venv = Path(sys.prefix if prefix is None else prefix)
+    return UNIT_TEMPLATE.replace("@VENV@", _unit_path_value(venv, "venv path")).replace(
+        "@CONFIG@", _unit_path_value(Path(config), "config path")
+    )
+
+
+def _is_hidden_from_service(path: Path) -> bool:
+    return any(path == p or p in path.parents for p in _HIDDEN_PREFIXES)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion install-service",
+        description="Write the systemd unit for this venv's companion and enable it at boot.",
+    )
+    parser.add_argument("--unit-dir", type=Path, default=DEFAULT_UNIT_DIR,
+                        help=f"where to write {UNIT_NAME} (default: %(default)s)")
+    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
+                        help="config file the daemon reads (default: %(default)s)")
+    parser.add_argument("--no-enable", action="store_true",
+                        help="only write the unit: no user creation, daemon-reload or enable")
+    parser.add_argument("--dry-run", action="store_true", help="print the unit and change nothing")
+    parser.add_argument("--allow-poweroff", action="store_true",
+                        help=f"also install the polkit rule that lets the service power off the Pi "
+                             f"(into --polkit-dir, default {DEFAULT_POLKIT_DIR})")
+    parser.add_argument("--polkit-dir", type=Path, default=DEFAULT_POLKIT_DIR, help=argparse.SUPPRESS)
+    return parser
+
+
+def _run(cmd: list[str]) -> None:
+    print("+ " + " ".join(cmd))
+    result = subprocess.run(cmd, check=False)
+    if result.returncode != 0:
+        raise InstallError(f"{' '.join(cmd)} failed with exit status {result.returncode}")
+
+
+def _ensure_user() -> None:
+    try:
+        pwd.getpwnam(SERVICE_USER)
+        return
+    except KeyError:
+        pass
+    if shutil.which("useradd") is None:
+        raise InstallError(f"user {SERVICE_USER!r} does not exist and useradd is not available; create it")
+    _run(["useradd", "--system", "--user-group", "--no-create-home",
+          "--home-dir", f"/var/lib/{SERVICE_USER}", "--shell", "/usr/sbin/nologin", SERVICE_USER])
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.chmod(0o644)
+        os.replace(tmp, path)
+    except PermissionError:
+        raise InstallError(f"cannot write {path}: permission denied (run as root: sudo {sys.argv[0]} "
+                           "install-service)") from None
+    except OSError as exc:
+        raise InstallError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(f"wrote {path}")
+
+
+def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff: bool = False,
+            polkit_dir: Path = DEFAULT_POLKIT_DIR, prefix: str | Path | None = None) -> Path:
+    """Write the unit (and optionally the polkit rule); with `enable`, create the user and start it.
+
+    Returns the path of the written unit.
+    """
+    venv = Path(sys.prefix if prefix is None else prefix)
+    unit = render_unit(venv, config)
+    executable = venv / "bin" / "companion"
+    if not os.access(executable, os.X_OK):
+        raise InstallError(f"{executable} is not an executable: install the package into this venv first "
+                           "(pip install .) and run install-service with that venv's companion")
+    if enable and os.geteuid() != 0:
+        raise InstallError(f"install-service must run as root to create the {SERVICE_USER!r} user and "
+                           f"enable the service: sudo {executable} install-service "
+                           "(or --dry-run to see the unit, --no-enable --unit-dir DIR to only write it)")
+    if enable and shutil.which("systemctl") is None:
+        raise InstallError("systemctl not found: this system does not run systemd (use --no-enable)")
+    _write(unit_dir / UNIT_NAME, unit)
+    if allow_poweroff:
+        _write(polkit_dir / POLKIT_RULE_NAME, POLKIT_RULE)
+    if not config.exists():
+        print(f"note: {config} does not exist yet; see hardware.md for an example", file=sys.stderr)
+    if not enable:
+        print(f"not enabled; to start it: sudo useradd --system --user-group --no-create-home "
+              f"--shell /usr/sbin/nologin {SERVICE_USER}; sudo systemctl daemon-reload; "
+              "sudo systemctl enable --now companion")
+        return unit_dir / UNIT_NAME
+    _ensure_user()
+    _run(["systemctl", "daemon-reload"])
+    _run(["systemctl", "enable", "--now", "companion"])
+    print("companion is running: systemctl status companion, journalctl -u companion -f")
+    return unit_dir / UNIT_NAME
+
+
+def main(argv: list[str]) -> int:
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    config: Path = args.config
+    if not config.is_absolute():
+        parser.error(f"--config {config} must be an absolute path (the service does not run in this directory)")
+    if _is_hidden_from_service(config):
+        parser.error(f"--config {config} is hidden from the service (ProtectHome=yes, PrivateTmp=yes); "
+                     f"put it under /etc/companion/")
+    try:
+        if args.dry_run:
+            print(render_unit(sys.prefix, config), end="")
+            return 0
+        install(args.unit_dir, config, enable=not args.no_enable,
+                allow_poweroff=args.allow_poweroff, polkit_dir=args.polkit_dir)
+    except InstallError as exc:
+        print(f"companion install-service: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
