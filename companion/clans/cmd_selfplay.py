@@ -16,18 +16,12 @@ from companion.clans.game import IN_PROGRESS, STALLED, Game, random_setup
 
 
 def play_random_game(rng: random.Random, players: int) -> Game:
-    game = Game(players, random_setup(rng), rng.randrange(players))
-    rnd = rng.random
-    play, isolated, random_move = game._play, game.isolated_by, game.random_move
+    rnd, shuffle = rng.random, rng.shuffle
+    game = Game(players, random_setup(rng), int(rnd() * players), trusted=True)
+    play, random_move = game._play, game.random_move
     while game.status == IN_PROGRESS:
         a, b = random_move(rnd)
-        order = None
-        if game.occ & game._r.nb_mask[a] & ~(1 << b):  # could isolate 2+: draw a founding order
-            iso = isolated(a, b)
-            if len(iso) > 1:
-                rng.shuffle(iso)
-                order = iso
-        play(a, b, order)
+        play(a, b, None, shuffle)
     return game
 
 
@@ -37,7 +31,7 @@ def selfplay(games: int, seed: int, players: int | None = None) -> dict:
     start = time.perf_counter()
     for _ in range(games):
         game = play_random_game(rng, players or rng.choice((2, 3, 4)))
-        plies += len(game.moves)
+        plies += game.ply
         if game.status == STALLED:
             stalled += 1
         else:

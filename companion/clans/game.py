@@ -13,8 +13,9 @@ ValueError) with a message that names the territories and the reason.
 
 from __future__ import annotations
 
+import itertools
 import random as _random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterator, NamedTuple, Sequence
 
 from companion.clans.board import COLOR_ALIASES, COLORS, N_CHIPS, N_TERRITORIES, Board, load_board
@@ -52,9 +53,8 @@ class Move(NamedTuple):
         return cls(int(parts[0]), int(parts[1]))
 
 
-@dataclass(frozen=True)
-class Village:
-    """One founded village, as scored (R4)."""
+class Village(NamedTuple):
+    """One founded village, as scored (R4). A NamedTuple: a game creates 12 of them, often."""
 
     territory: int
     chip: int  # 1..12, the founding position
@@ -63,7 +63,7 @@ class Village:
     value: int  # what each color in `colors` scored
     colors: tuple[str, ...]  # sorted; empty when destroyed or emptied by strife
     destroyed: bool
-    removed: dict[str, int] = field(default_factory=dict)  # strife removals, board color order
+    removed: dict[str, int]  # strife removals, board color order
     huts: int = 0  # huts on the territory before strife / destruction
     bonus: int = 0  # bonus included in value (epoch bonus or the 12th village's +5)
 
@@ -134,15 +134,17 @@ def normalize_color(name: str) -> str:
     return c
 
 
+_PERMUTATIONS = tuple(itertools.permutations(COLORS))
+
+
 def random_setup(rng: _random.Random, board: Board | None = None) -> dict[int, str]:
-    """R1: every region gets one hut of each color, shuffled over its 5 territories."""
+    """R1: every region gets one hut of each color, shuffled over its 5 territories (uniformly)."""
     rules = _rules_for(board or load_board())
     setup: dict[int, str] = {}
-    colors = list(COLORS)
+    rnd, perms, n = rng.random, _PERMUTATIONS, len(_PERMUTATIONS)
     for members in rules.regions:
-        rng.shuffle(colors)
-        setup.update(zip(members, colors))
-    return dict(sorted(setup.items()))
+        setup.update(zip(members, perms[int(rnd() * n)]))
+    return setup
 
 
 def check_setup(setup: dict[int, str], board: Board | None = None) -> dict[int, str]:
@@ -171,14 +173,16 @@ def check_setup(setup: dict[int, str], board: Board | None = None) -> dict[int, 
 class Game:
     """A game of Clans in progress: play moves with push(), take them back with pop()."""
 
-    def __init__(self, players: int, setup: dict[int, str], first_player: int = 0, board: Board | None = None):
+    def __init__(self, players: int, setup: dict[int, str], first_player: int = 0, board: Board | None = None,
+                 *, trusted: bool = False):
+        """`trusted=True` skips validating a setup that random_setup() just made (selfplay, search)."""
         if not isinstance(players, int) or not 2 <= players <= 4:
             raise IllegalMoveError(f"players must be 2, 3 or 4, got {players!r}")
         if not isinstance(first_player, int) or not 0 <= first_player < players:
             raise IllegalMoveError(f"first player must be 0..{players - 1}, got {first_player!r}")
         self.board = board or load_board()
         self._r = _rules_for(self.board)
-        self.setup = check_setup(setup, self.board)
+        self.setup = setup if trusted else check_setup(setup, self.board)
         self.players = players
         self.first_player = first_player
         self.packed = [0] * (N_TERRITORIES + 1)
@@ -195,8 +199,7 @@ class Game:
         self.chips = [0] * players
         self.to_move = first_player
         self.status = IN_PROGRESS
-        self.moves: list[Move] = []
-        self._stack: list[tuple] = []
+        self._stack: list[tuple] = []  # one undo record per move played
 
     @classmethod
     def new(cls, players: int, seed: int | None = None, first_player: int | None = None) -> "Game":
@@ -217,6 +220,15 @@ class Game:
     def chips_left_in_epoch(self) -> int:
         n = len(self.villages)
         return sum(1 for c in range(n, N_CHIPS) if self._r.chip_epoch[c] == self.epoch)
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far, with the founding order where one was given or drawn."""
+        return [Move(u[0], u[1], u[13]) for u in self._stack]
+
+    @property
+    def ply(self) -> int:
+        return len(self._stack)
 
     @property
     def is_over(self) -> bool:
@@ -350,8 +362,12 @@ class Game:
         self._play(frm, to, order)
         return self.outcome()
 
-    def _play(self, a: int, b: int, order: Sequence[int] | None) -> None:
-        """Apply a move already known to be legal (the hot path of selfplay and search)."""
+    def _play(self, a: int, b: int, order: Sequence[int] | None, shuffle=None) -> None:
+        """Apply a move already known to be legal (the hot path of selfplay and search).
+
+        With no `order`, villages are founded in ascending order, or in an order drawn
+        by `shuffle` (e.g. random.shuffle) when one is given; the order drawn is recorded.
+        """
         r = self._r
         packed, total, pos, live = self.packed, self.total, self.pos, self.live
         occ0, big0, nv = self.occ, self.big, len(self.villages)
@@ -370,13 +386,22 @@ class Game:
             live[i] = last
             pos[last] = i
         nbm = r.nb_mask
-        iso = [c for c in r.nb_list[a] if occ >> c & 1 and not nbm[c] & occ]
+        iso = None
+        for c in r.nb_list[a]:  # only neighbors of a can become isolated (R3)
+            if occ >> c & 1 and not nbm[c] & occ:
+                if iso is None:
+                    iso = [c]
+                else:
+                    iso.append(c)
         restore = None
         scores_before = None
         not_founded: tuple[int, ...] = ()
         if iso:
             if order is not None:
                 iso = list(order)
+            elif shuffle is not None and len(iso) > 1:
+                shuffle(iso)
+                order = iso
             scores_before = self.scores[:]
             restore = []
             for t in iso:
@@ -395,8 +420,7 @@ class Game:
             self.chips[self.to_move] += len(restore)
         self.occ, self.big = occ, big
         self._stack.append((a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, self.to_move,
-                            not_founded))
-        self.moves.append(Move(a, b, tuple(order) if order is not None else None))
+                            not_founded, tuple(order) if order is not None else None))
         self.to_move = (self.to_move + 1) % self.players
         if len(self.villages) >= N_CHIPS:
             self.status = FINISHED
@@ -459,8 +483,7 @@ class Game:
         if not self._stack:
             raise IllegalMoveError("there is no move to undo")
         undone = self.outcome()
-        a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, _ = self._stack.pop()
-        self.moves.pop()
+        a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, _, _ = self._stack.pop()
         packed, total, pos, live = self.packed, self.total, self.pos, self.live
         packed[a], total[a], packed[b], total[b] = pa, ta, pb, tb
         pos[a] = len(live)
@@ -482,13 +505,13 @@ class Game:
         """What move `index` of the history did (default: the last one)."""
         if not self._stack:
             raise IllegalMoveError("no move has been played yet")
-        a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, not_founded = self._stack[index]
+        a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, not_founded, order = self._stack[index]
         n_founded = len(restore) if restore else 0
         ce = self._r.chip_epoch
         after_index = index % len(self._stack) + 1
         status = self.status if after_index == len(self._stack) else IN_PROGRESS
         return Outcome(
-            move=self.moves[index],
+            move=Move(a, b, order),
             player=mover,
             moved=unpack(pa),
             villages=tuple(self.villages[nv:nv + n_founded]),
@@ -521,7 +544,7 @@ class Game:
         g.__dict__.update(self.__dict__)
         g.packed, g.total, g.live, g.pos = self.packed[:], self.total[:], self.live[:], self.pos[:]
         g.villages, g.scores, g.chips = self.villages[:], self.scores[:], self.chips[:]
-        g.moves, g._stack = self.moves[:], self._stack[:]
+        g._stack = self._stack[:]
         return g
 
     def state_key(self) -> tuple:
