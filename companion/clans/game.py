@@ -210,6 +210,43 @@ class Game:
             first_player = rng.randrange(players)
         return cls(players, setup, first_player)
 
+    @classmethod
+    def from_position(cls, players: int, huts: dict[int, dict[str, int]], to_move: int = 0,
+                      villages: Sequence[int] = (), scores: dict[str, int] | None = None) -> "Game":
+        """A hand-built position, for tests and analysis (it has no record: its setup is a placeholder).
+
+        `huts` gives the territories in play; every other territory is empty. `villages`
+        lists territories already founded as villages (in chip order, founder 0, value 0):
+        they set the chip count, hence the epoch, and are out of play.
+        """
+        game = cls(players, random_setup(_random.Random(0)), to_move, trusted=True)
+        game.packed = [0] * (N_TERRITORIES + 1)
+        game.total = [0] * (N_TERRITORIES + 1)
+        occ = big = 0
+        for t, counts in huts.items():
+            p = sum(ONE[COLOR_INDEX[normalize_color(c)]] * n for c, n in counts.items())
+            n = sum(counts.values())
+            if not n or any(v < 0 or v > 12 for v in counts.values()):
+                raise IllegalMoveError(f"territory {t}: hut counts must be 0..12 and not all zero")
+            game.packed[t], game.total[t] = p, n
+            if t not in villages:
+                occ |= 1 << t
+                big |= (n >= BIG) << t
+        for chip, t in enumerate(villages):
+            game.villages.append(Village(t, chip + 1, game._r.chip_epoch[chip], 0, 0, (), False, {}, 0, 0))
+        game.occ, game.big = occ, big
+        game.live = [t for t in game.board.numbers if occ >> t & 1]
+        game.pos = [0] * (N_TERRITORIES + 1)
+        for i, t in enumerate(game.live):
+            game.pos[t] = i
+        for c, v in (scores or {}).items():
+            game.scores[COLOR_INDEX[normalize_color(c)]] = v
+        if len(game.villages) >= N_CHIPS:
+            game.status = FINISHED
+        elif not occ & ~big and not game._big_pair():
+            game.status = STALLED
+        return game
+
     # ----- queries -------------------------------------------------------------------
     @property
     def epoch(self) -> int:
@@ -485,17 +522,17 @@ class Game:
         undone = self.outcome()
         a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, _, _ = self._stack.pop()
         packed, total, pos, live = self.packed, self.total, self.pos, self.live
-        packed[a], total[a], packed[b], total[b] = pa, ta, pb, tb
-        pos[a] = len(live)
-        live.append(a)
         if restore is not None:
-            for t, p, n in restore:
+            for t, p, n in restore:  # before b's own restore: b may be one of the villages
                 packed[t], total[t] = p, n
                 pos[t] = len(live)
                 live.append(t)
             self.chips[mover] -= len(restore)
             del self.villages[nv:]
             self.scores = scores_before
+        packed[a], total[a], packed[b], total[b] = pa, ta, pb, tb
+        pos[a] = len(live)
+        live.append(a)
         self.occ, self.big = occ0, big0
         self.to_move = mover
         self.status = IN_PROGRESS

@@ -1,0 +1,22 @@
+"""Shared pytest fixtures: paths to the spec's example records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+EXAMPLES = SHARED / "spec" / "examples"
+# The spec's examples, vendored so tests run without ../shared too.
+VENDORED = Path(__file__).resolve().parent / "data" / "examples"
+
+
+def example_dir() -> Path:
+    return EXAMPLES if EXAMPLES.is_dir() else VENDORED
+
+
+@pytest.fixture
+def examples() -> Path:
+    return example_dir()
