@@ -1,0 +1,294 @@
+"""Information-set Monte Carlo tree search (SO-ISMCTS with determinization) for Clans, and hints.
+
+What is hidden in Clans is only who owns which color: the board, the scoring track
+and the chips are public. So every determinization shares the same game tree, and
+single-observer ISMCTS reduces to one UCT tree over public positions where each
+iteration:
+
+1. samples a determinization: a color for every other seat, drawn from the colors
+   that are not the bot's own, weighted by `ColorModel` (what their moves so far
+   reveal, see below);
+2. descends the tree with UCT; at each node the statistics are those of the seat
+   that moved into it, rewarded under the sampled colors (so opponents are
+   modelled as playing for their sampled color); when a tree move founds 2+
+   villages, the mover's founding order is the best one for its sampled color;
+3. plays out to the end with an epsilon-greedy policy: with probability
+   1 - epsilon the mover takes the founding move best for its sampled color
+   (greedy: own gain + chips), otherwise a uniformly random move;
+4. backs up the reward of every seat: its share of the win (ties split), blended
+   with a squashed score margin (`reward="mix"`, the default; "win" and "margin"
+   are the pure forms).
+
+The move played is the most visited root child, with the founding order best for
+the bot's own color.
+
+ColorModel: each seat's observed moves are scored under each candidate color with
+a noisy-greedy model: a non-founding move has utility 0, a founding move utility
+(color's gain + chips); P(move | color) = (1 - eps) * softmax(beta * utility) +
+eps / #legal moves. Only founding moves differ between colors, so one pass over
+the history with the cheap founding-move scan is enough (~2 ms per decision).
+The joint weight of an assignment of distinct colors to seats is the product of
+its seats' likelihoods.
+
+`hint()` uses the same search for a human mover without any secret: the mover's
+own color is uniformly unknown (every color weighted equally, the other seats
+weighted by their public moves only), so the hint maximises the mover's expected
+win share averaged over the five colors it might own, and its founding order
+maximises the expected gain over the five colors (then gives away the least).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from typing import Callable, Sequence
+
+from companion.clans.board import COLORS
+from companion.clans.game import IN_PROGRESS, Game, IllegalMoveError, Move
+from companion.bots.tactics import (NC, best_order, blind_key, color_index, founding_moves, legal_moves,
+                                    move_gains, own_key)
+
+Clock = Callable[[], float]
+
+
+class ColorModel:
+    """Posterior over which seat owns which color, from the public move history.
+
+    `known` fixes some seats' colors (the bot's own); `blind` seats get a uniform
+    color (the hinted human); every other seat is weighted by its moves.
+    """
+
+    def __init__(self, game: Game, known: dict[int, int] | None = None, blind: Sequence[int] = (),
+                 beta: float = 1.0, eps: float = 0.05) -> None:
+        self.players = game.players
+        self.known = dict(known or {})
+        self.beta, self.eps = beta, eps
+        judged = [s for s in range(self.players) if s not in self.known and s not in blind]
+        self.loglik = [[0.0] * NC for _ in range(self.players)]
+        if judged and game.moves:
+            self._observe(game, set(judged))
+        taken = set(self.known.values())
+        free = [s for s in range(self.players) if s not in self.known]
+        free_colors = [c for c in range(NC) if c not in taken]
+        self.assignments: list[tuple[int, ...]] = []
+        logw: list[float] = []
+        for combo in itertools.permutations(free_colors, len(free)):
+            assign = [0] * self.players
+            for s, c in self.known.items():
+                assign[s] = c
+            for s, c in zip(free, combo):
+                assign[s] = c
+            self.assignments.append(tuple(assign))
+            logw.append(sum(self.loglik[s][assign[s]] for s in judged))
+        top = max(logw)
+        w = [math.exp(x - top) for x in logw]
+        total = sum(w)
+        self.weights = [x / total for x in w]
+        self.cum = list(itertools.accumulate(self.weights))
+
+    def _observe(self, game: Game, judged: set[int]) -> None:
+        g = Game(game.players, game.setup, game.first_player, game.board, trusted=True)
+        beta, eps = self.beta, self.eps
+        for mv in game.moves:
+            s = g.to_move
+            if s in judged:
+                n_all = len(legal_moves(g))
+                found = founding_moves(g)
+                utils = [[0.0] * NC for _ in found]  # utility of each founding move for each color
+                chosen = None
+                for j, (a, b) in enumerate(found):
+                    order = mv.order if (a, b) == (mv.frm, mv.to) else None
+                    gains, n = move_gains(g, a, b, order)
+                    utils[j] = [gains[k] + n for k in range(NC)]
+                    if (a, b) == (mv.frm, mv.to):
+                        chosen = j
+                n0 = n_all - len(found)
+                for k in range(NC):
+                    z = n0 + sum(math.exp(beta * u[k]) for u in utils)
+                    num = math.exp(beta * utils[chosen][k]) if chosen is not None else 1.0
+                    self.loglik[s][k] += math.log((1 - eps) * num / z + eps / n_all)
+            g._play(mv.frm, mv.to, mv.order)
+
+    def sample(self, rnd: Callable[[], float]) -> tuple[int, ...]:
+        """One determinization: a color index for every seat."""
+        x = rnd()
+        cum = self.cum
+        lo, hi = 0, len(cum) - 1
+        while lo < hi:  # first index with cum > x
+            mid = (lo + hi) // 2
+            if cum[mid] > x:
+                hi = mid
+            else:
+                lo = mid + 1
+        return self.assignments[lo]
+
+    def marginal(self, seat: int) -> dict[str, float]:
+        """P(seat owns color), for every color."""
+        out = {c: 0.0 for c in COLORS}
+        for assign, w in zip(self.assignments, self.weights):
+            out[COLORS[assign[seat]]] += w
+        return out
+
+
+class _Node:
+    __slots__ = ("move", "mover", "n", "w", "children", "untried")
+
+    def __init__(self, move: tuple[int, int] | None, mover: int) -> None:
+        self.move = move
+        self.mover = mover  # the seat that played `move` into this node
+        self.n = 0
+        self.w = 0.0
+        self.children: list[_Node] = []
+        self.untried: list[tuple[int, int]] | None = None
+
+
+class MCTSBot:
+    """SO-ISMCTS within a wall-clock budget (`move_time`) and/or an iteration cap (see module doc)."""
+
+    name = "mcts"
+
+    def __init__(self, iterations: int | None = None, c: float = 0.7, reward: str = "mix",
+                 playout_greedy: float = 0.9, beta: float = 1.0, model_eps: float = 0.05,
+                 margin_scale: float = 10.0, default_move_time: float = 0.5,
+                 clock: Clock = time.perf_counter) -> None:
+        if reward not in ("win", "margin", "mix"):
+            raise ValueError(f"reward must be win, margin or mix, not {reward!r}")
+        self.iterations = iterations
+        self.c = c
+        self.reward = reward
+        self.playout_greedy = playout_greedy
+        self.beta, self.model_eps = beta, model_eps
+        self.margin_scale = margin_scale
+        self.default_move_time = default_move_time
+        self.clock = clock
+        self.last_iterations = 0
+
+    def choose(self, game: Game, seat: int, color: str, rng: random.Random, *,
+               move_time: float | None = None) -> Move:
+        k = color_index(color)
+        model = ColorModel(game, {seat: k}, beta=self.beta, eps=self.model_eps)
+        a, b = self.search(game, seat, model, rng, move_time)
+        return Move(a, b, best_order(game, a, b, own_key(k)))
+
+    def search(self, game: Game, seat: int, model: ColorModel, rng: random.Random,
+               move_time: float | None) -> tuple[int, int]:
+        """The most visited root move after the search (frm, to)."""
+        if game.is_over:
+            raise IllegalMoveError("the game is over: no more moves")
+        if seat != game.to_move:
+            raise IllegalMoveError(f"it is seat {game.to_move}'s turn, not seat {seat}'s")
+        moves = legal_moves(game)
+        if len(moves) == 1:
+            self.last_iterations = 0
+            return moves[0]
+        cap = self.iterations
+        if cap is None and move_time is None:
+            move_time = self.default_move_time
+        deadline = None if move_time is None else self.clock() + move_time
+        rnd, shuffle = rng.random, rng.shuffle
+        root = _Node(None, -1)
+        root.untried = moves[:]
+        rng.shuffle(root.untried)
+        c = self.c
+        log, sqrt = math.log, math.sqrt
+        greedy_p = self.playout_greedy
+        players = game.players
+        it = 0
+        while True:
+            if cap is not None and it >= cap:
+                break
+            if deadline is not None and it and self.clock() >= deadline:
+                break
+            it += 1
+            det = model.sample(rnd)
+            g = game.copy()
+            node = root
+            path = [root]
+            while g.status == IN_PROGRESS:
+                if node.untried is None:
+                    node.untried = legal_moves(g)
+                    shuffle(node.untried)
+                if node.untried:
+                    a, b = node.untried.pop()
+                    child = _Node((a, b), g.to_move)
+                    node.children.append(child)
+                    self._apply(g, a, b, det)
+                    path.append(child)
+                    break
+                lnn = log(node.n)
+                best, best_v = None, -1.0
+                for ch in node.children:
+                    v = ch.w / ch.n + c * sqrt(lnn / ch.n)
+                    if v > best_v:
+                        best, best_v = ch, v
+                node = best
+                self._apply(g, node.move[0], node.move[1], det)
+                path.append(node)
+            if g.status == IN_PROGRESS:
+                self._playout(g, det, rnd, shuffle, greedy_p)
+            rewards = self._rewards(g, det, players)
+            root.n += 1
+            for nd in path[1:]:
+                nd.n += 1
+                nd.w += rewards[nd.mover]
+        self.last_iterations = it
+        best = max(root.children, key=lambda ch: (ch.n, ch.w))
+        return best.move
+
+    @staticmethod
+    def _apply(g: Game, a: int, b: int, det: tuple[int, ...]) -> None:
+        order = best_order(g, a, b, own_key(det[g.to_move]))
+        g._play(a, b, order)
+
+    @staticmethod
+    def _playout(g: Game, det: tuple[int, ...], rnd: Callable[[], float], shuffle, greedy_p: float) -> None:
+        play, random_move = g._play, g.random_move
+        while g.status == IN_PROGRESS:
+            if rnd() < greedy_p:
+                found = founding_moves(g)
+                if found:
+                    k = det[g.to_move]
+                    best, best_v = None, -1
+                    for a, b in found:
+                        gains, n = move_gains(g, a, b)
+                        v = gains[k] + n
+                        if v > best_v:
+                            best, best_v = (a, b), v
+                    play(best[0], best[1], None, shuffle)
+                    continue
+            a, b = random_move(rnd)
+            play(a, b, None, shuffle)
+
+    def _rewards(self, g: Game, det: tuple[int, ...], players: int) -> list[float]:
+        scores, chips = g.scores, g.chips
+        totals = [scores[det[s]] + chips[s] for s in range(players)]
+        top = max(totals)
+        out = [0.0] * players
+        if self.reward != "margin":
+            winners = [s for s in range(players) if totals[s] == top]
+            share = 1.0 / len(winners)
+            for s in winners:
+                out[s] = share
+        if self.reward != "win":
+            scale = self.margin_scale
+            for s in range(players):
+                best_other = max(totals[o] for o in range(players) if o != s)
+                m = 0.5 + 0.5 * math.tanh((totals[s] - best_other) / scale)
+                out[s] = m if self.reward == "margin" else 0.7 * out[s] + 0.3 * m
+        return out
+
+
+def hint(game: Game, seat: int | None = None, rng: random.Random | None = None,
+         move_time: float | None = None, *, iterations: int | None = None) -> Move:
+    """A suggested move for the (human) seat to move, using no secret color (see module doc).
+
+    Searches for `move_time` seconds and/or `iterations`; with neither, 0.5 s.
+    """
+    seat = game.to_move if seat is None else seat
+    rng = rng or random.Random()
+    bot = MCTSBot(iterations=iterations)
+    model = ColorModel(game, {}, blind=(seat,), beta=bot.beta, eps=bot.model_eps)
+    a, b = bot.search(game, seat, model, rng, move_time)
+    return Move(a, b, best_order(game, a, b, blind_key))
