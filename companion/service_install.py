@@ -223,6 +223,10 @@ def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff
     venv = Path(sys.prefix if prefix is None else prefix)
     unit = render_unit(venv, config)
     executable = venv / "bin" / "companion"
+    if _is_hidden_from_service(venv):
+        raise InstallError(f"the venv {venv} is hidden from the service (ProtectHome=yes, PrivateTmp=yes), "
+                           "so systemd could not start it: create the venv under /opt (see hardware.md), "
+                           "e.g. sudo python3 -m venv --system-site-packages /opt/companion/venv")
     if not os.access(executable, os.X_OK):
         raise InstallError(f"{executable} is not an executable: install the package into this venv first "
                            "(pip install .) and run install-service with that venv's companion")
@@ -261,6 +265,9 @@ def main(argv: list[str]) -> int:
     try:
         if args.dry_run:
             print(render_unit(sys.prefix, config), end="")
+            if _is_hidden_from_service(Path(sys.prefix)):
+                print(f"warning: {sys.prefix} is hidden from the service (ProtectHome=yes, PrivateTmp=yes); "
+                      "install into a venv under /opt", file=sys.stderr)
             return 0
         install(args.unit_dir, config, enable=not args.no_enable,
                 allow_poweroff=args.allow_poweroff, polkit_dir=args.polkit_dir)

@@ -14,8 +14,15 @@ from companion import service_install
 from companion.service_install import main, render_unit
 
 ROOT = Path(__file__).resolve().parents[1]
+REAL_HIDDEN_PREFIXES = service_install._HIDDEN_PREFIXES
 SHIPPED_UNIT = ROOT / "systemd" / "companion.service"
 SHIPPED_RULE = ROOT / "systemd" / "50-companion-poweroff.rules"
+
+
+@pytest.fixture(autouse=True)
+def tmp_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fake venvs live in pytest's /tmp, which the real unit hides (PrivateTmp)."""
+    monkeypatch.setattr(service_install, "_HIDDEN_PREFIXES", (Path("/home"), Path("/root"), Path("/run/user")))
 
 
 def fake_venv(tmp_path: Path) -> Path:
@@ -203,7 +210,8 @@ def test_missing_executable_is_a_clear_error(tmp_path: Path, monkeypatch: pytest
 
 
 @pytest.mark.parametrize("config", ["relative.yaml", "/home/pi/config.yaml", "/tmp/config.yaml"])
-def test_config_the_service_cannot_read_exits_2(config: str, tmp_path: Path) -> None:
+def test_config_the_service_cannot_read_exits_2(config: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(service_install, "_HIDDEN_PREFIXES", REAL_HIDDEN_PREFIXES)
     with pytest.raises(SystemExit) as exc:
         main(["--dry-run", "--config", config])
     assert exc.value.code == 2
@@ -214,3 +222,11 @@ def test_cli_dispatches_install_service(capsys: pytest.CaptureFixture[str]) -> N
 
     assert cli_main(["install-service", "--dry-run"]) == 0
     assert "Type=notify" in capsys.readouterr().out
+
+
+def test_venv_under_home_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "prefix", "/home/pi/venv")
+    assert main(["--unit-dir", str(tmp_path), "--no-enable"]) == 1
+    assert "ProtectHome" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
