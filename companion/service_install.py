@@ -1,8 +1,8 @@
 """`companion install-service`: install this venv's companion as a systemd kiosk service.
 
 Fills the unit template with the venv it runs from (sys.prefix) and the config
-path, writes it to the unit directory, creates the `companion` system user,
-and runs `systemctl daemon-reload` and `systemctl enable --now companion`.
+path, writes it to the unit directory, creates the `companion` system user
+and a starter config file if there is none, and runs `systemctl daemon-reload` and `systemctl enable --now companion`.
 `--dry-run` only prints the unit. The template is embedded here because an
 installed wheel does not carry the repository's systemd/ folder; the shipped
 systemd/companion.service must stay identical (tests/test_service_unit.py).
@@ -214,6 +214,30 @@ def _write(path: Path, text: str) -> None:
     print(f"wrote {path}")
 
 
+def starter_config() -> str:
+    """A config file whose settings are all commented out: the defaults apply until edited."""
+    try:
+        from companion.config import EXAMPLE_YAML
+    except ImportError:  # the config module is optional for installing the unit
+        EXAMPLE_YAML = ""
+    lines = [
+        "# Clans companion configuration, written by `companion install-service`.",
+        "# Everything is commented out, so the built-in defaults apply (the pins in",
+        "# hardware.md). Uncomment and edit, then: sudo systemctl restart companion",
+        "",
+    ]
+    lines += [line if line.startswith("#") or not line.strip() else "#" + line for line in EXAMPLE_YAML.splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+def _ensure_config(config: Path) -> None:
+    # The unit passes --config explicitly, and the daemon refuses a missing
+    # explicit file: a restart loop on a fresh install. Write a starter instead.
+    if config.exists():
+        return
+    _write(config, starter_config())
+
+
 def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff: bool = False,
             polkit_dir: Path = DEFAULT_POLKIT_DIR, prefix: str | Path | None = None) -> Path:
     """Write the unit (and optionally the polkit rule); with `enable`, create the user and start it.
@@ -239,13 +263,14 @@ def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff
     _write(unit_dir / UNIT_NAME, unit)
     if allow_poweroff:
         _write(polkit_dir / POLKIT_RULE_NAME, POLKIT_RULE)
-    if not config.exists():
-        print(f"note: {config} does not exist yet; see hardware.md for an example", file=sys.stderr)
     if not enable:
+        if not config.exists():
+            print(f"note: {config} does not exist yet; the service needs it (see hardware.md)", file=sys.stderr)
         print(f"not enabled; to start it: sudo useradd --system --user-group --no-create-home "
               f"--shell /usr/sbin/nologin {SERVICE_USER}; sudo systemctl daemon-reload; "
               "sudo systemctl enable --now companion")
         return unit_dir / UNIT_NAME
+    _ensure_config(config)
     _ensure_user()
     _run(["systemctl", "daemon-reload"])
     _run(["systemctl", "enable", "--now", "companion"])

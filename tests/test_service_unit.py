@@ -185,8 +185,28 @@ def test_enable_runs_systemctl_in_order(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(service_install, "_ensure_user", lambda: None)
     ran: list[list[str]] = []
     monkeypatch.setattr(service_install, "_run", ran.append)
-    assert main(["--unit-dir", str(tmp_path / "u")]) == 0
+    config = tmp_path / "etc" / "config.yaml"
+    assert main(["--unit-dir", str(tmp_path / "u"), "--config", str(config)]) == 0
     assert ran == [["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "companion"]]
+    # The unit passes --config, so a fresh install must get a file; all
+    # commented out, it gives the defaults.
+    from companion.config import Config, load_config
+
+    assert load_config(str(config)).describe() == Config(source=str(config)).describe()
+    assert "display:" in config.read_text()
+
+
+def test_enable_keeps_an_existing_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    venv = fake_venv(tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(service_install, "_ensure_user", lambda: None)
+    monkeypatch.setattr(service_install, "_run", lambda cmd: None)
+    config = tmp_path / "config.yaml"
+    config.write_text("display: {driver: sh1106}\n")
+    assert main(["--unit-dir", str(tmp_path / "u"), "--config", str(config)]) == 0
+    assert config.read_text() == "display: {driver: sh1106}\n"
 
 
 def test_not_root_is_a_clear_error_and_writes_nothing(
