@@ -172,6 +172,11 @@ def _count(value: Any, what: str) -> int:
     return value
 
 
+def _text(reason: Any) -> None:
+    if not isinstance(reason, str) or len(reason) > 200:
+        raise MammutError("the reason is a short text")
+
+
 # Actions a log may contain, i.e. the public methods replay calls by name.
 ACTIONS = (
     "advance", "set_first_player", "set_start_camp", "sow", "make_camp", "abandon_camp", "fight",
@@ -682,6 +687,7 @@ class MammutGame:
 
         def do() -> None:
             self._in_turn()
+            _text(reason)
             t = self._alive(tribe)
             w = _count(warriors, "warriors removed")
             f = _count(women, "women removed")
@@ -702,6 +708,7 @@ class MammutGame:
 
         def do() -> None:
             self._in_turn()
+            _text(reason)
             t = self._alive(tribe)
             if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
                 raise MammutError(f"food change must be a whole number other than 0, not {delta!r}")
@@ -744,8 +751,7 @@ class MammutGame:
 
     def roll_die(self, reason: str = "") -> int:
         """A die for the table (an event's region 1-6, a card), rolled and logged."""
-        if not isinstance(reason, str):
-            raise MammutError("the reason is text")
+        _text(reason)
         return self._run("roll_die", {"reason": reason}, self._die)
 
     # --- phase 6: survival ----------------------------------------------------------
@@ -1020,7 +1026,10 @@ class MammutGame:
         for k in _STATE:
             setattr(self, k, copy.deepcopy(d[k]))
         self.phase = Phase(d["phase"])
-        self.tribes = [Tribe.from_dict(t) for t in d["tribes"]]
+        # in place, so Tribe objects a caller holds stay live after a refused action
+        for t, td in zip(self.tribes, d["tribes"]):
+            for f in Tribe._FIELDS:
+                setattr(t, f, copy.deepcopy(td[f]))
         del self.log[d["log_length"] :]
 
     def to_dict(self) -> dict:
@@ -1048,7 +1057,9 @@ class MammutGame:
             state["log_length"] = 0
             game._load_state(state)
             game.log = copy.deepcopy(d["log"])
-        except (KeyError, IndexError, TypeError) as e:
+        except MammutError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError) as e:
             raise MammutError(f"the game record is damaged ({e!r})") from e
         return game
 
