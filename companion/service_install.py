@@ -174,9 +174,9 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="only write the unit: no user creation, daemon-reload or enable")
     parser.add_argument("--dry-run", action="store_true", help="print the unit and change nothing")
     parser.add_argument("--allow-poweroff", action="store_true",
-                        help=f"also install the polkit rule that lets the service power off the Pi "
-                             f"(into --polkit-dir, default {DEFAULT_POLKIT_DIR})")
-    parser.add_argument("--polkit-dir", type=Path, default=DEFAULT_POLKIT_DIR, help=argparse.SUPPRESS)
+                        help="also install the polkit rule that lets the service power off the Pi")
+    parser.add_argument("--polkit-dir", type=Path, default=DEFAULT_POLKIT_DIR,
+                        help="where --allow-poweroff puts the rule (default: %(default)s)")
     return parser
 
 
