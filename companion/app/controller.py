@@ -1,0 +1,642 @@
+"""The controller: keys in, engine calls and screens out. A pure state machine.
+
+`Controller.handle(key, now)` is the only way in and `Controller.screen()` says what
+to show; there are no threads, no clock reads and no I/O here (time is passed in,
+randomness comes from an injected `random.Random`).
+
+Journal-ready: every change to the game (and every partial answer to a pending
+question) is an *action*, a small JSON-safe dict, applied through one function
+(`_apply`) and queued for `pop_actions()`. `Controller.from_actions(actions)`
+replays them and lands on the same position and the same pending question. Actions:
+
+    {"a": "players", "n": 3}                      players question answered (discards any game)
+    {"a": "restart"}                              back to the players question
+    {"a": "new", "players": 3, "first": 1, "setup": {"1": "red", ...}, "drawn": true}
+    {"a": "load", "record": {...record, spec section 1...}}
+    {"a": "ready"}                                the setup walkthrough is done: play starts
+    {"a": "pending", "from": 12, "to": 13}        a move waiting for "which village next?"
+    {"a": "pick", "t": 20}                        one answer to that question
+    {"a": "cancel"}                               the pending move is dropped
+    {"a": "move", "from": 12, "to": 13, "order": [20, 14, 33]}   ("order" only when asked)
+    {"a": "undo"}
+    {"a": "reveal", "player": 0, "color": "red"}  (players in order)
+    {"a": "unreveal"}                             takes back the last color given
+    {"a": "brightness", "level": 3}               1..5
+
+UI state that is not journaled (typed digits, menus, information screens) is
+dropped on a rebuild: the players see the question or move entry again.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable
+
+from companion.app import keys as K
+from companion.app import screens as S
+from companion.clans.board import COLORS
+from companion.clans.game import Game, IllegalMoveError, Outcome, random_setup
+from companion.clans.record import Record
+
+BRIGHTNESS_LEVELS = 5
+DEFAULT_BRIGHTNESS = 4
+MENU_ITEMS = ("New game", "Undo last move", "Scores", "Huts on territory", "Brightness", "Shut down")
+
+
+class ActionError(ValueError):
+    """An action that cannot be applied (a corrupt or foreign journal)."""
+
+
+class Controller:
+    """The referee's state machine; see the module docstring for the action format."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng if rng is not None else random.Random()
+        # journaled state
+        self.game: Game | None = None
+        self.players_choice: int | None = None
+        self.drawn = False
+        self.ready = False
+        self.colors: list[str] = []
+        self.pending: tuple[int, int] | None = None
+        self.picks: list[int] = []
+        self.brightness = DEFAULT_BRIGHTNESS
+        # effects for the daemon
+        self.shutdown_requested = False
+        self.now = 0.0
+        self._outbox: list[dict] = []
+        self._reset_ui()
+
+    def _reset_ui(self) -> None:
+        self.buf = ""
+        self.browsing = False
+        self.frm: int | None = None
+        self.info: tuple[str, list[tuple[str, ...]], str] | None = None
+        self.info_page = 0
+        self.overlay: str | None = None
+        self.menu_sel = 0
+        self.choice_sel = 0
+        self.setup_page = 0
+        self.final_page = 0
+        self.asking_new = False
+        self.note = ""
+        self.huts_shown: int | None = None
+
+    # ----- construction ----------------------------------------------------------------
+    @classmethod
+    def from_actions(cls, actions: Iterable[dict], rng: random.Random | None = None) -> "Controller":
+        """Rebuild the exact state (position and pending question) from journaled actions."""
+        c = cls(rng)
+        for action in actions:
+            c._apply(action)
+        c._reset_ui()
+        return c
+
+    @classmethod
+    def from_record(cls, record: Record, rng: random.Random | None = None) -> "Controller":
+        """Continue a game from a record: play goes straight on (no setup questions)."""
+        c = cls(rng)
+        c._do({"a": "load", "record": record.to_dict()})
+        return c
+
+    @classmethod
+    def quick_start(cls, players: int, rng: random.Random | None = None, first: int | None = None) -> "Controller":
+        """A new game without the questions (random R1 setup, start player drawn unless given)."""
+        c = cls(rng)
+        c._do({"a": "players", "n": players})
+        c._new_game(first)
+        c._do({"a": "ready"})
+        return c
+
+    # ----- the journal -----------------------------------------------------------------
+    def pop_actions(self) -> list[dict]:
+        """Actions accepted since the last call (persist them before showing their result)."""
+        out, self._outbox = self._outbox, []
+        return out
+
+    def _do(self, action: dict) -> Any:
+        result = self._apply(action)  # raises before anything is journaled
+        self._outbox.append(action)
+        return result
+
+    def _apply(self, a: dict) -> Any:
+        try:
+            kind = a["a"]
+            if kind == "players":
+                n = a["n"]
+                if type(n) is not int or not 2 <= n <= 4:
+                    raise ActionError(f"players: {n!r}")
+                self._clear_game()
+                self.players_choice = n
+            elif kind == "restart":
+                self._clear_game()
+            elif kind == "new":
+                setup = {int(t): c for t, c in a["setup"].items()}
+                game = Game(a["players"], setup, a["first"])
+                self._clear_game()
+                self.game, self.drawn = game, bool(a.get("drawn", False))
+            elif kind == "load":
+                record = Record.from_dict(a["record"])
+                game = record.play()
+                self._clear_game()
+                self.game, self.ready, self.colors = game, True, list(record.colors or [])
+            elif kind == "ready":
+                self._need_game()
+                self.ready = True
+            elif kind == "pending":
+                game = self._need_game()
+                frm, to = a["from"], a["to"]
+                if self.pending is not None or not game.is_legal(frm, to):
+                    raise ActionError(f"pending {frm}->{to} is not a legal move now")
+                self.pending, self.picks = (frm, to), []
+            elif kind == "pick":
+                t = a["t"]
+                if self.pending is None or t not in self._remaining():
+                    raise ActionError(f"pick {t!r}: not a village of the pending move")
+                self.picks.append(t)
+            elif kind == "cancel":
+                self.pending, self.picks = None, []
+            elif kind == "move":
+                game = self._need_game()
+                order = a.get("order")
+                outcome = game.push(a["from"], a["to"], tuple(order) if order is not None else None)
+                self.pending, self.picks, self.ready = None, [], True
+                return outcome
+            elif kind == "undo":
+                outcome = self._need_game().pop()
+                self.pending, self.picks, self.colors = None, [], []
+                return outcome
+            elif kind == "reveal":
+                game = self._need_game()
+                color = a["color"]
+                if (not game.is_over or a["player"] != len(self.colors) or len(self.colors) >= game.players
+                        or color not in COLORS or color in self.colors):
+                    raise ActionError(f"reveal {a!r} does not fit")
+                self.colors.append(color)
+            elif kind == "unreveal":
+                if not self.colors:
+                    raise ActionError("unreveal: no color given")
+                self.colors.pop()
+            elif kind == "brightness":
+                level = a["level"]
+                if type(level) is not int or not 1 <= level <= BRIGHTNESS_LEVELS:
+                    raise ActionError(f"brightness {level!r}")
+                self.brightness = level
+            else:
+                raise ActionError(f"unknown action {kind!r}")
+        except (KeyError, TypeError, AttributeError, IllegalMoveError) as exc:
+            raise ActionError(f"cannot apply {a!r}: {exc}") from None
+        return None
+
+    def _clear_game(self) -> None:
+        self.game, self.players_choice, self.drawn, self.ready = None, None, False, False
+        self.colors, self.pending, self.picks = [], None, []
+
+    def _need_game(self) -> Game:
+        if self.game is None:
+            raise ActionError("no game")
+        return self.game
+
+    def _remaining(self) -> list[int]:
+        assert self.game is not None and self.pending is not None
+        return [t for t in self.game.isolated_by(*self.pending) if t not in self.picks]
+
+    # ----- queries for the daemon ------------------------------------------------------
+    def record(self) -> Record | None:
+        """The game so far as a record (spec section 1), `colors` once everyone has revealed."""
+        if self.game is None:
+            return None
+        colors = self.colors if len(self.colors) == self.game.players else None
+        return Record.from_game(self.game, colors)
+
+    def mode(self) -> str:
+        """The question or phase the table is in, from journaled state only."""
+        if self.game is None:
+            return "first" if self.players_choice else "players"
+        if self.pending is not None:
+            return "order"
+        if not self.ready:
+            return "setup"
+        if self.game.is_over:
+            return "reveal" if len(self.colors) < self.game.players else "final"
+        return "move"
+
+    # ----- keys --------------------------------------------------------------------------
+    def handle(self, key: str, now: float) -> None:
+        """One key press at time `now` (seconds, any monotonic origin)."""
+        if not K.is_key(key) or self.shutdown_requested:
+            return
+        self.now = now
+        if key == K.POWER:
+            self.info, self.overlay = None, "shutdown?"
+            return
+        if self.info is not None:
+            pages = self.info[1]
+            if key in (K.UP, K.DOWN) and len(pages) > 1:
+                step = 1 if key == K.DOWN else -1
+                self.info_page = max(0, min(len(pages) - 1, self.info_page + step))
+                return
+            self.info = None
+            if key in (K.OK, K.BACK):
+                return
+        if self.overlay is not None:
+            self._overlay_key(key)
+            return
+        if key == K.MENU:
+            self.overlay, self.menu_sel, self.note = "menu", 0, ""
+            return
+        getattr(self, "_key_" + self._ui_mode())(key)
+
+    def _ui_mode(self) -> str:
+        return "players" if self.asking_new else self.mode()
+
+    def _show(self, title: str, paragraphs: list[str], name: str) -> None:
+        self.info = (title, S.paginate(paragraphs), name)
+        self.info_page = 0
+        self.overlay = None
+
+    def _key_players(self, key: str) -> None:
+        if key in K.DIGITS:
+            if key in "234":
+                self.choice_sel, self.note = int(key) - 2, ""
+            else:
+                self.note = "2, 3 or 4 players"
+        elif key in (K.UP, K.DOWN):
+            self.choice_sel = (self.choice_sel + (1 if key == K.DOWN else -1)) % 3
+        elif key == K.OK:
+            self._do({"a": "players", "n": self.choice_sel + 2})
+            self.asking_new, self.choice_sel, self.note = False, 0, ""
+        elif key == K.BACK and self.asking_new:
+            self.asking_new, self.note = False, ""
+
+    def _key_first(self, key: str) -> None:
+        n = self.players_choice or 2
+        if key in K.DIGITS:
+            if int(key) <= n:
+                self.choice_sel, self.note = int(key), ""
+            else:
+                self.note = f"0 = draw, 1-{n} = player"
+        elif key in (K.UP, K.DOWN):
+            self.choice_sel = (self.choice_sel + (1 if key == K.DOWN else -1)) % (n + 1)
+        elif key == K.OK:
+            self._new_game(self.choice_sel - 1 if self.choice_sel else None)
+        elif key == K.BACK:
+            self._do({"a": "restart"})
+            self.choice_sel = 0
+
+    def _new_game(self, first: int | None) -> None:
+        n = self.players_choice or 2
+        drawn = first is None
+        if first is None:
+            first = self.rng.randrange(n)
+        setup = random_setup(self.rng)
+        self._do({"a": "new", "players": n, "first": first, "drawn": drawn,
+                  "setup": {str(t): c for t, c in sorted(setup.items())}})
+        self.setup_page, self.choice_sel, self.note = 0, 0, ""
+
+    def _key_setup(self, key: str) -> None:
+        if key in (K.OK, K.DOWN):
+            if self.setup_page >= 12:
+                if key == K.OK:
+                    self._do({"a": "ready"})
+            else:
+                self.setup_page += 1
+        elif key in (K.BACK, K.UP):
+            self.setup_page = max(0, self.setup_page - 1)
+
+    def _key_move(self, key: str) -> None:
+        game = self._need_game()
+        if key in K.DIGITS:
+            if self.browsing:
+                self.buf, self.browsing = "", False
+            if len(self.buf) < 2:
+                self.buf += key
+        elif key == K.OK:
+            if not self.buf:
+                return
+            n, self.buf, self.browsing = int(self.buf), "", False
+            if self.frm is None:
+                why = game.why_illegal(n)
+                if why:
+                    self._show("Not allowed", [why], "illegal")
+                else:
+                    self.frm = n
+            else:
+                frm, self.frm = self.frm, None
+                why = game.why_illegal(frm, n)
+                if why:
+                    self._show("Not allowed", [why], "illegal")
+                else:
+                    self._start_move(frm, n)
+        elif key == K.BACK:
+            if self.buf:
+                self.buf, self.browsing = "", False
+            else:
+                self.frm = None
+        elif key in (K.UP, K.DOWN):
+            self._browse(game.movable() if self.frm is None else game.targets(self.frm), key)
+        elif key == K.UNDO:
+            self._ask_undo()
+
+    def _browse(self, items: list[int], key: str) -> None:
+        """A/B: put the next/previous legal choice into the entry (buttons-only play)."""
+        if not items:
+            return
+        current = int(self.buf) if self.browsing and self.buf else None
+        if current in items:
+            i = (items.index(current) + (1 if key == K.DOWN else -1)) % len(items)
+        else:
+            i = 0 if key == K.DOWN else len(items) - 1
+        self.buf, self.browsing = str(items[i]), True
+
+    def _start_move(self, frm: int, to: int) -> None:
+        game = self._need_game()
+        if game.order_matters(len(game.isolated_by(frm, to)), 0):
+            self._do({"a": "pending", "from": frm, "to": to})
+            self.buf, self.browsing, self.note = "", False, ""
+        else:
+            self._finish_move(frm, to, None)
+
+    def _finish_move(self, frm: int, to: int, order: list[int] | None) -> None:
+        action: dict[str, Any] = {"a": "move", "from": frm, "to": to}
+        if order is not None:
+            action["order"] = order
+        outcome: Outcome = self._do(action)
+        game = self._need_game()
+        name = "village" if outcome.villages else "result"
+        if game.is_over:
+            name, self.choice_sel, self.final_page = "game-over", 0, 0
+        self._show(f"{S.player(outcome.player)}: {frm} -> {to}", S.outcome_paragraphs(game, outcome), name)
+
+    def _key_order(self, key: str) -> None:
+        remaining = self._remaining()
+        if key in K.DIGITS:
+            if self.browsing:
+                self.buf, self.browsing = "", False
+            if len(self.buf) < 2:
+                self.buf += key
+        elif key in (K.UP, K.DOWN):
+            self._browse(remaining, key)
+        elif key == K.BACK:
+            if self.buf:
+                self.buf, self.browsing = "", False
+            else:
+                self._do({"a": "cancel"})
+                self._show("Move cancelled", ["Nothing changed: enter a move."], "cancelled")
+        elif key == K.OK and self.buf:
+            t, self.buf, self.browsing = int(self.buf), "", False
+            if t not in remaining:
+                self.note = f"{t} is not one of them."
+                return
+            self.note = ""
+            self._do({"a": "pick", "t": t})
+            game = self._need_game()
+            rest = self._remaining()
+            if not game.order_matters(len(rest), len(self.picks)):
+                assert self.pending is not None
+                frm, to = self.pending
+                self._finish_move(frm, to, self.picks + sorted(rest))
+
+    def _ask_undo(self) -> None:
+        if self.game is None or not self.game.ply:
+            self._show("Undo", ["No move to undo."], "no-undo")
+        else:
+            self.overlay = "undo?"
+
+    def _key_reveal(self, key: str) -> None:
+        if key in K.DIGITS:
+            self.buf, self.browsing, self.note = key, False, ""
+        elif key in (K.UP, K.DOWN):
+            free = [i + 1 for i, c in enumerate(COLORS) if c not in self.colors]
+            self._browse(free, key)
+        elif key == K.OK and self.buf:
+            d, self.buf, self.browsing = int(self.buf), "", False
+            if not 1 <= d <= len(COLORS):
+                self.note = "Type 1-5, then #."
+                return
+            color = COLORS[d - 1]
+            if color in self.colors:
+                owner = S.player(self.colors.index(color))
+                self._show("Refused", [f"{color} is already {owner}'s color. Choose another."], "refused")
+                return
+            self._do({"a": "reveal", "player": len(self.colors), "color": color})
+            self.final_page, self.note = 0, ""
+        elif key == K.BACK:
+            if self.buf:
+                self.buf, self.browsing = "", False
+            elif self.colors:
+                self._do({"a": "unreveal"})
+        elif key == K.UNDO:
+            self._ask_undo()
+
+    def _key_final(self, key: str) -> None:
+        pages = self._final_pages()
+        if key in (K.UP, K.DOWN):
+            self.final_page = max(0, min(len(pages) - 1, self.final_page + (1 if key == K.DOWN else -1)))
+        elif key == K.OK:
+            self.asking_new, self.choice_sel = True, 1
+        elif key == K.UNDO:
+            self._ask_undo()
+
+    def _final_pages(self) -> list[tuple[str, ...]]:
+        game = self._need_game()
+        return S.paginate(S.final_paragraphs(game, self.colors))
+
+    # ----- overlays: menu and the questions it opens ------------------------------------
+    def _overlay_key(self, key: str) -> None:
+        getattr(self, "_overlay_" + self.overlay.rstrip("?").replace("-", "_"))(key)
+
+    def _overlay_menu(self, key: str) -> None:
+        if key in (K.UP, K.DOWN):
+            self.menu_sel = (self.menu_sel + (1 if key == K.DOWN else -1)) % len(MENU_ITEMS)
+        elif key in K.DIGITS and 1 <= int(key) <= len(MENU_ITEMS):
+            self.menu_sel = int(key) - 1
+        elif key in (K.BACK, K.MENU):
+            self.overlay = None
+        elif key == K.OK:
+            self.overlay = None
+            choice = MENU_ITEMS[self.menu_sel]
+            game = self.game
+            if choice == "New game":
+                if game is not None and not game.is_over and (game.ply or self.ready):
+                    self.overlay = "new?"
+                else:
+                    self.asking_new, self.choice_sel, self.note = True, 1, ""
+            elif choice == "Undo last move":
+                self._ask_undo()
+            elif choice == "Scores":
+                if game is None:
+                    self._show("Scores", ["No game yet."], "scores")
+                else:
+                    self._show("Scores", S.score_paragraphs(game), "scores")
+            elif choice == "Huts on territory":
+                if game is None:
+                    self._show("Huts", ["No game yet."], "huts")
+                else:
+                    self.overlay, self.buf, self.huts_shown = "huts", "", None
+            elif choice == "Brightness":
+                self.overlay, self.choice_sel = "brightness", self.brightness - 1
+            elif choice == "Shut down":
+                self.overlay = "shutdown?"
+
+    def _overlay_undo(self, key: str) -> None:
+        if key == K.OK:
+            self.overlay = None
+            outcome: Outcome = self._do({"a": "undo"})
+            self.buf, self.frm, self.browsing = "", None, False
+            self._show(f"Undone: {outcome.move.frm} -> {outcome.move.to}",
+                       S.undo_paragraphs(self._need_game(), outcome), "undone")
+        elif key == K.BACK:
+            self.overlay = None
+
+    def _overlay_new(self, key: str) -> None:
+        if key == K.OK:
+            self.overlay, self.asking_new, self.choice_sel = None, True, 1
+        elif key == K.BACK:
+            self.overlay = None
+
+    def _overlay_shutdown(self, key: str) -> None:
+        if key == K.OK:
+            self.overlay, self.shutdown_requested = None, True
+        elif key == K.BACK:
+            self.overlay = None
+
+    def _overlay_huts(self, key: str) -> None:
+        if key in K.DIGITS:
+            if len(self.buf) < 2:
+                self.buf += key
+        elif key == K.OK and self.buf:
+            self.huts_shown, self.buf = int(self.buf), ""
+        elif key in (K.UP, K.DOWN):
+            t = self.huts_shown or 0
+            self.huts_shown = (t + (1 if key == K.DOWN else -1) - 1) % 60 + 1
+        elif key == K.BACK:
+            if self.buf:
+                self.buf = ""
+            else:
+                self.overlay = None
+
+    def _overlay_brightness(self, key: str) -> None:
+        if key in (K.UP, K.DOWN):
+            self.choice_sel = max(0, min(BRIGHTNESS_LEVELS - 1, self.choice_sel + (1 if key == K.DOWN else -1)))
+        elif key in K.DIGITS and 1 <= int(key) <= BRIGHTNESS_LEVELS:
+            self.choice_sel = int(key) - 1
+        elif key == K.OK:
+            self.overlay = None
+            if self.choice_sel + 1 != self.brightness:
+                self._do({"a": "brightness", "level": self.choice_sel + 1})
+        elif key == K.BACK:
+            self.overlay = None
+
+    # ----- the screen ----------------------------------------------------------------------
+    def screen(self) -> S.Screen:
+        """What to show now (pure: calling it changes nothing)."""
+        if self.shutdown_requested:
+            return S.Screen(S.TEXT, "bye", "Shutting down",
+                            tuple(S.wrap(["Wait until the screen is dark, then unplug."])))
+        if self.info is not None:
+            title, pages, name = self.info
+            return S.Screen(S.TEXT, name, title, pages[self.info_page], self.info_page, len(pages))
+        if self.overlay is not None:
+            return self._overlay_screen()
+        return getattr(self, "_screen_" + self._ui_mode())()
+
+    def _entry(self) -> str:
+        return f"> {self.buf}_"
+
+    def _screen_players(self) -> S.Screen:
+        return S.Screen(S.MENU, "players", "New game: how many players?",
+                        choices=("2 players", "3 players", "4 players"), selected=self.choice_sel, hint=self.note)
+
+    def _screen_first(self) -> S.Screen:
+        n = self.players_choice or 2
+        choices = ("0 draw at random",) + tuple(f"{i + 1} P{i + 1} starts" for i in range(n))
+        return S.Screen(S.MENU, "first", "Who starts?", choices=choices, selected=self.choice_sel, hint=self.note)
+
+    def _screen_setup(self) -> S.Screen:
+        game = self._need_game()
+        page = self.setup_page
+        if page == 0:
+            how = "drawn" if self.drawn else "chosen"
+            lines = S.wrap([f"{S.player(game.first_player)} starts ({how}).",
+                            "Put 1 hut on each territory as shown, region by region.", "# = next"])
+            return S.Screen(S.TEXT, "setup", f"New game: {game.players} players", tuple(lines[:S.BODY_ROWS]),
+                            0, 13)
+        members = game.board.region_members(page)
+        return S.Screen(S.TEXT, "setup-region", f"Region {page}: {members[0]}-{members[-1]}",
+                        S.setup_lines(game, page), page, 13)
+
+    def _screen_move(self) -> S.Screen:
+        game = self._need_game()
+        status = S.status_of(game)
+        if self.frm is None:
+            entry = f"{self.buf}_"
+            hint = "from? #=ok A/B=list"
+        else:
+            entry = f"{self.frm} -> {self.buf}_"
+            hint = "to: " + " ".join(map(str, game.targets(self.frm)))
+        if self.browsing and self.buf:
+            t = int(self.buf)
+            items = game.movable() if self.frm is None else game.targets(self.frm)
+            pos = f" {items.index(t) + 1}/{len(items)}" if t in items else ""
+            hint = f"{t}: " + " ".join(f"{n}{S.COLOR_SHORT[c]}" for c, n in game.huts(t).items()) + pos
+        return S.Screen(S.ENTRY, "entry", entry=entry, hint=hint, status=status)
+
+    def _screen_order(self) -> S.Screen:
+        game = self._need_game()
+        remaining = self._remaining()
+        paragraphs = ([self.note] if self.note else []) + S.order_paragraphs(game, remaining, len(self.picks))
+        lines = S.wrap(paragraphs)[:S.BODY_ROWS - 1]
+        return S.Screen(S.TEXT, "order", f"{S.player(game.to_move)}: which village next?", tuple(lines),
+                        entry=self._entry())
+
+    def _screen_reveal(self) -> S.Screen:
+        p = len(self.colors)
+        taken = ", ".join(f"{c} {S.player(i)}" for i, c in enumerate(self.colors))
+        paragraphs = ["1 red 2 blue 3 green", "4 yellow 5 black"]
+        if self.note:
+            paragraphs.append(self.note)
+        elif taken:
+            paragraphs.append("Given: " + taken)
+        lines = S.wrap(paragraphs)[:S.BODY_ROWS - 1]
+        name = COLORS[int(self.buf) - 1] if self.buf and 1 <= int(self.buf) <= 5 else ""
+        return S.Screen(S.TEXT, "reveal", f"{S.player(p)}: your color?", tuple(lines),
+                        entry=f"> {self.buf} {name}_" if name else self._entry())
+
+    def _screen_final(self) -> S.Screen:
+        pages = self._final_pages()
+        page = min(self.final_page, len(pages) - 1)
+        return S.Screen(S.TEXT, "final", "Game over", pages[page], page, len(pages))
+
+    def _overlay_screen(self) -> S.Screen:
+        game = self.game
+        if self.overlay == "menu":
+            return S.Screen(S.MENU, "menu", "Menu", choices=tuple(f"{i + 1} {m}" for i, m in enumerate(MENU_ITEMS)),
+                            selected=self.menu_sel)
+        if self.overlay == "undo?":
+            assert game is not None
+            o = game.outcome()
+            what = f"Take back move {game.ply}: {S.player(o.player)} {o.move.frm} -> {o.move.to}"
+            if o.villages:
+                what += f" and {S.count(len(o.villages), 'village')}"
+            return S.Screen(S.TEXT, "undo?", "Undo?", tuple(S.wrap([what + "?", "# = yes  * = no"])[:S.BODY_ROWS]))
+        if self.overlay == "new?":
+            return S.Screen(S.TEXT, "new?", "New game?",
+                            tuple(S.wrap(["This game will be abandoned.", "# = yes  * = no"])))
+        if self.overlay == "shutdown?":
+            return S.Screen(S.TEXT, "shutdown?", "Shut down?",
+                            tuple(S.wrap(["Turn the companion off safely.", "# = yes  * = no"])))
+        if self.overlay == "huts":
+            assert game is not None
+            if self.huts_shown is None:
+                paragraphs = ["Type a territory and #.", "A/B: step, *: leave"]
+            else:
+                paragraphs = S.territory_paragraphs(game, self.huts_shown)
+            return S.Screen(S.TEXT, "huts", "Huts on territory", tuple(S.wrap(paragraphs)[:S.BODY_ROWS - 1]),
+                            entry=self._entry())
+        if self.overlay == "brightness":
+            return S.Screen(S.MENU, "brightness", "Brightness",
+                            choices=tuple(f"{i}" + (" (now)" if i == self.brightness else "")
+                                          for i in range(1, BRIGHTNESS_LEVELS + 1)),
+                            selected=self.choice_sel)
+        raise AssertionError(self.overlay)
