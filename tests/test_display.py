@@ -1,0 +1,316 @@
+"""Display sinks: luma devices (real classes on a fake bus), faults, terminal, png."""
+
+from __future__ import annotations
+
+import errno
+import io
+import logging
+
+import pytest
+
+pytest.importorskip("luma.oled")
+from luma.core.device import dummy  # noqa: E402
+from luma.core.error import DeviceNotFoundError  # noqa: E402
+from luma.core.interface.serial import noop  # noqa: E402
+import luma.oled.device  # noqa: E402
+from PIL import Image, ImageDraw  # noqa: E402
+
+from companion.config import Config, DisplayConfig  # noqa: E402
+from companion.hw.display import open_display  # noqa: E402
+
+SETCONTRAST = 0x81
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class BusRecorder:
+    """A luma serial interface that records what is sent to the panel."""
+
+    def __init__(self, fail_with: BaseException | None = None) -> None:
+        self.commands: list[tuple[int, ...]] = []
+        self.sent: list[bytes] = []
+        self.cleaned = False
+        self.fail_with = fail_with
+
+    def command(self, *cmd: int) -> None:
+        if self.fail_with is not None:
+            raise self.fail_with
+        self.commands.append(cmd)
+
+    def data(self, data) -> None:
+        self.sent.append(bytes(data))
+
+    def cleanup(self) -> None:
+        self.cleaned = True
+
+
+def frame(text: str, size=(128, 64)) -> Image.Image:
+    img = Image.new("1", size)
+    d = ImageDraw.Draw(img)
+    d.text((2, 2), text, fill=1)
+    d.rectangle((0, 0, size[0] - 1, size[1] - 1), outline=1)
+    return img
+
+
+def same(a: Image.Image, b: Image.Image) -> bool:
+    return a.mode == b.mode and a.size == b.size and a.tobytes() == b.tobytes()
+
+
+# --- dummy and real luma classes ---------------------------------------------
+
+def test_dummy_shows_the_image():
+    sink = open_display(Config(display=DisplayConfig(driver="dummy")))
+    img = frame("12#13#")
+    sink.show(img)
+    assert isinstance(sink.device, dummy)
+    assert same(sink.device.image, img)
+    other = frame("villages")
+    sink.show(other)
+    assert same(sink.device.image, other)
+    assert sink.frames_shown == 2
+
+
+def test_dummy_converts_mode_and_applies_rotation():
+    sink = open_display(DisplayConfig(driver="dummy", rotate=2))
+    img = frame("upside down")
+    sink.show(img.convert("RGB"))
+    assert sink.device.image.mode == "1"
+    assert same(sink.device.image, img.rotate(180))
+    assert not same(sink.device.image, img)
+
+
+def test_identical_frames_are_skipped_unless_forced():
+    sink = open_display(DisplayConfig(driver="dummy"))
+    img = frame("x")
+    sink.show(img)
+    sink.show(img.copy())
+    assert sink.frames_shown == 1
+    sink.show(img, force=True)
+    assert sink.frames_shown == 2
+
+
+@pytest.mark.parametrize("driver, cls", [("ssd1306", luma.oled.device.ssd1306),
+                                         ("sh1106", luma.oled.device.sh1106)])
+def test_oled_classes_get_port_address_rotate_contrast(driver, cls):
+    bus = BusRecorder()
+    opened = []
+
+    def serial_factory(port, address):
+        opened.append((port, address))
+        return bus
+
+    cfg = DisplayConfig(driver=driver, port=3, address=0x3D, rotate=1, contrast=77)
+    sink = open_display(cfg, serial_factory=serial_factory)
+    assert type(sink.device) is cls
+    assert opened == [(3, 0x3D)]
+    assert sink.device.rotate == 1
+    assert sink.size == (64, 128)          # quarter turn: draw portrait
+    assert sink.device.persist is True     # a restart must not blank it
+    assert bus.commands[-1] == (SETCONTRAST, 77)
+    sink.set_contrast(9)
+    assert bus.commands[-1] == (SETCONTRAST, 9)
+    bus.sent.clear()
+    sink.show(frame("portrait", size=(64, 128)))
+    assert sum(len(b) for b in bus.sent) == 128 * 64 // 8
+    sink.close()
+    assert bus.cleaned
+
+
+def test_oled_with_luma_noop_interface():
+    sink = open_display(DisplayConfig(driver="sh1106"), serial_factory=lambda p, a: noop())
+    assert isinstance(sink.device, luma.oled.device.sh1106)
+    assert sink.size == (128, 64)
+    sink.show(frame("ok"))
+    assert sink.frames_shown == 1
+
+
+def test_missing_panel_probe_frees_the_bus_and_retries():
+    clock = Clock()
+    buses = []
+
+    def serial_factory(port, address):
+        buses.append(BusRecorder(fail_with=DeviceNotFoundError("I2C device not found on address: 0x3C")))
+        return buses[-1]
+
+    sink = open_display(DisplayConfig(driver="ssd1306", retry_seconds=5),
+                        serial_factory=serial_factory, clock=clock)
+    assert sink.device is None
+    assert len(buses) == 1 and buses[0].cleaned
+    sink.show(frame("a"))
+    clock.t += 4
+    sink.tick()
+    assert len(buses) == 1                 # not before retry_seconds
+    clock.t += 1
+    sink.tick()
+    assert len(buses) == 2 and buses[1].cleaned
+
+
+# --- unplugging and plugging back -----------------------------------------
+
+class Cable:
+    plugged = True
+
+
+class FlakyDummy(dummy):
+    """luma's dummy that fails like an unplugged I2C OLED."""
+
+    def __init__(self, cable: Cable, bus: BusRecorder) -> None:
+        if not cable.plugged:
+            raise DeviceNotFoundError("I2C device not found: /dev/i2c-1")
+        self.cable = cable
+        super().__init__(width=128, height=64, mode="1", serial_interface=bus)
+
+    def display(self, image):
+        if not self.cable.plugged:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        super().display(image)
+
+
+@pytest.fixture
+def flaky():
+    cable, clock = Cable(), Clock()
+    made: list[FlakyDummy] = []
+    attempts = []
+    buses: list[BusRecorder] = []
+
+    def factory():
+        attempts.append(clock.t)
+        buses.append(BusRecorder())
+        dev = FlakyDummy(cable, buses[-1])
+        made.append(dev)
+        return dev
+
+    return cable, clock, factory, made, attempts, buses
+
+
+def test_oserror_121_then_recovery_reshows_last_frame(flaky, caplog):
+    cable, clock, factory, made, attempts, buses = flaky
+    sink = open_display(DisplayConfig(driver="dummy", retry_seconds=5),
+                        device_factory=factory, clock=clock)
+    first = frame("move 1")
+    sink.show(first)
+    assert same(made[0].image, first)
+
+    cable.plugged = False
+    caplog.set_level(logging.DEBUG, logger="companion.hw.display")
+    second = frame("move 2")
+    sink.show(second)                      # must not raise
+    assert sink.device is None
+    for i in range(3):
+        clock.t += 2
+        sink.show(frame(f"move {3 + i}"))  # keeps failing quietly
+    sink.set_contrast(40)                  # remembered while unplugged
+    lost = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lost) == 1 and "lost" in lost[0].getMessage()
+    gaps = [b - a for a, b in zip(attempts, attempts[1:])]
+    assert all(g >= 5 for g in gaps)       # at most one try per retry_seconds
+
+    cable.plugged = True
+    clock.t += 5
+    sink.tick()                            # no new frame: tick reconnects
+    assert sink.device is made[-1] and len(made) == 2
+    assert same(made[-1].image, frame("move 5"))
+    assert (SETCONTRAST, 40) in buses[-1].commands
+    assert sink.reconnects == 1
+    # and it goes on normally
+    sink.show(frame("move 6"))
+    assert same(made[-1].image, frame("move 6"))
+
+
+def test_not_found_at_start_then_later_success(flaky):
+    cable, clock, factory, made, attempts, _ = flaky
+    cable.plugged = False
+    sink = open_display(DisplayConfig(driver="dummy", retry_seconds=3),
+                        device_factory=factory, clock=clock)
+    assert sink.device is None and made == []
+    waiting = frame("new game")
+    sink.show(waiting)
+    cable.plugged = True
+    clock.t += 1
+    sink.show(waiting)
+    assert sink.device is None             # too early to retry
+    clock.t += 2
+    sink.show(waiting)                     # the same frame, now shown
+    assert sink.device is made[0]
+    assert same(made[0].image, waiting)
+    assert len(attempts) == 2
+
+
+def test_power_state_survives_reconnect(flaky):
+    cable, clock, factory, made, _, buses = flaky
+    sink = open_display(DisplayConfig(driver="dummy", retry_seconds=1),
+                        device_factory=factory, clock=clock)
+    sink.show(frame("a"))
+    cable.plugged = False
+    sink.show(frame("b"))
+    sink.set_power(False)
+    cable.plugged = True
+    clock.t += 1
+    sink.tick()
+    hide = made[-1]._const.DISPLAYOFF
+    assert (hide,) in buses[-1].commands
+
+
+def test_unexpected_factory_error_is_logged_not_raised(caplog):
+    def factory():
+        raise RuntimeError("driver bug")
+
+    sink = open_display(DisplayConfig(driver="dummy"), device_factory=factory, clock=Clock())
+    sink.show(frame("x"))
+    assert sink.device is None
+    assert any("driver bug" in r.getMessage() or r.exc_info for r in caplog.records)
+
+
+# --- terminal and png ------------------------------------------------------
+
+def test_terminal_half_blocks_and_in_place_redraw():
+    out = io.StringIO()
+    sink = open_display(DisplayConfig(driver="terminal", width=4, height=4), stream=out)
+    img = Image.new("1", (4, 4))
+    for xy in [(0, 0), (1, 1), (2, 0), (2, 1), (3, 3)]:
+        img.putpixel(xy, 1)
+    sink.show(img)
+    lines = out.getvalue().split("\n")
+    assert lines[0] == "\u250c" + "\u2500" * 4 + "\u2510"
+    assert lines[1] == "\u2502\u2580\u2584\u2588 \u2502"
+    assert lines[2] == "\u2502   \u2584\u2502"
+    assert lines[3] == "\u2514" + "\u2500" * 4 + "\u2518"
+    first = out.getvalue()
+    sink.show(img.copy())
+    assert out.getvalue() == first         # identical frame: no output
+    img2 = Image.new("1", (4, 4), 1)
+    sink.show(img2)
+    rest = out.getvalue()[len(first):]
+    assert rest.startswith("\x1b[4A\r")    # back over the 4 lines drawn
+    assert "\u2502\u2588\u2588\u2588\u2588\u2502" in rest
+
+
+def test_terminal_broken_stream_never_raises():
+    out = io.StringIO()
+    sink = open_display(DisplayConfig(driver="terminal", width=8, height=8), stream=out)
+    out.close()
+    sink.show(Image.new("1", (8, 8), 1))
+    assert sink.frames_shown == 0
+
+
+def test_png_writes_only_changed_frames(tmp_path):
+    d = tmp_path / "frames"
+    sink = open_display(DisplayConfig(driver="png", frames_dir=str(d)))
+    a, b = frame("a"), frame("b")
+    for img in (a, a, b, b, b, a):
+        sink.show(img)
+    names = sorted(p.name for p in d.iterdir())
+    assert names == ["frame_00001.png", "frame_00002.png", "frame_00003.png"]
+    for name, expected in zip(names, (a, b, a)):
+        with Image.open(d / name) as got:
+            assert same(got.convert("1"), expected)
+    # A second run numbers on instead of overwriting.
+    sink2 = open_display(DisplayConfig(driver="png", frames_dir=str(d)))
+    sink2.show(b)
+    assert (d / "frame_00004.png").exists()
