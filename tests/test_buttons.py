@@ -78,11 +78,15 @@ def test_chatter_within_bounce_counts_once(factory, clock):
         step(b, clock, 0.029)
         assert keys == ["#"]
         # Bouncy release, then stays released.
-        for i in range(4):
+        for i in range(5):
             (ok.drive_high if i % 2 == 0 else ok.drive_low)()
             step(b, clock, 0.003)
+        assert ok.state == 1
         step(b, clock, 0.05)
         assert keys == ["#"]
+        ok.drive_low()               # and a new press counts again
+        step(b, clock, 0.05)
+        assert keys == ["#", "#"]
     finally:
         b.close()
 

@@ -148,15 +148,20 @@ class Buttons:
 
     # --- construction -------------------------------------------------------
     def _button(self, pin: int) -> Any:
-        from gpiozero import Button  # lazy: costs start-up time on a Pi Zero
-        return Button(pin, pull_up=True, bounce_time=None, pin_factory=self._pin_factory)
+        # Lazy import: gpiozero costs start-up time on a Pi Zero. Button's
+        # base class, because Button adds a hold thread per pin that we do
+        # not need (holds are timed here) and that makes close() wait up to
+        # hold_time while a button is down.
+        from gpiozero import DigitalInputDevice
+        return DigitalInputDevice(pin, pull_up=True, bounce_time=None,
+                                  pin_factory=self._pin_factory)
 
     def _add_switch(self, name: str, pin: int, deb_kwargs: dict[str, Any]) -> None:
         dev = self._button(pin)
         self._devices.append(dev)
-        self._switches[name] = _Debouncer(name, pressed=bool(dev.is_pressed), **deb_kwargs)
-        dev.when_pressed = lambda: self._on_edge(name, True)
-        dev.when_released = lambda: self._on_edge(name, False)
+        self._switches[name] = _Debouncer(name, pressed=bool(dev.is_active), **deb_kwargs)
+        dev.when_activated = lambda: self._on_edge(name, True)
+        dev.when_deactivated = lambda: self._on_edge(name, False)
 
     def _open_buttons(self, b: ButtonsConfig) -> None:
         bounce = b.bounce_ms / 1000.0
