@@ -398,7 +398,10 @@ class Controller:
                 self._finish_move(frm, to, self.picks + sorted(rest))
 
     def _ask_undo(self) -> None:
-        if self.game is None or not self.game.ply:
+        if self.game is not None and self.mode() == "final":
+            # the result is final (and filed in the history): the next step is a new game
+            self._show("Undo", ["The game is over and scored. # on the result: new game."], "no-undo")
+        elif self.game is None or not self.game.ply:
             self._show("Undo", ["No move to undo."], "no-undo")
         else:
             self.overlay = "undo?"
@@ -435,8 +438,6 @@ class Controller:
             self.final_page = max(0, min(len(pages) - 1, self.final_page + (1 if key == K.DOWN else -1)))
         elif key == K.OK:
             self.asking_new, self.choice_sel = True, 1
-        elif key == K.UNDO:
-            self._ask_undo()
 
     def _final_pages(self) -> list[tuple[str, ...]]:
         game = self._need_game()
@@ -545,7 +546,7 @@ class Controller:
         return f"> {self.buf}_"
 
     def _screen_players(self) -> S.Screen:
-        return S.Screen(S.MENU, "players", "New game: how many players?",
+        return S.Screen(S.MENU, "players", "New game: players?",
                         choices=("2 players", "3 players", "4 players"), selected=self.choice_sel, hint=self.note)
 
     def _screen_first(self) -> S.Screen:

@@ -1,0 +1,423 @@
+"""`companion run`: the companion at the table, from the new-game question to the winner.
+
+One thread owns the state: adapters (serial keypad, GPIO buttons, terminal) only
+put keys on a queue; the main loop takes a key, hands it to the pure controller,
+writes the resulting actions to the journal (durably) and only then renders and
+shows the confirming frame. The loop also dims the idle panel (the key that wakes
+it is swallowed), feeds the systemd watchdog and re-tries a vanished OLED.
+
+Headless (spec section 5):
+    companion run --display dummy --keys FILE [--load RECORD] [--record-out OUT]
+FILE is read as if typed on the serial keypad; the run ends when every key is
+handled, and OUT gets the record so far. `--players N --seed S` starts a new game
+without the questions; `--save-frames DIR` writes each distinct frame as a PNG.
+
+On a laptop with no config file, `companion run` plays in the terminal: keys from
+the keyboard (or line-wise from a pipe), frames drawn as text.
+
+Hardware libraries and adapters are imported lazily, only for what is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import queue
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.app import keys as K
+from companion.app.controller import Controller
+
+log = logging.getLogger("companion.run")
+
+EOF = object()  # end of the key script / of stdin: finish and exit
+CONTRAST = (16, 64, 128, 200, 255)  # brightness level 1..5
+START_ACTIONS = ("players", "restart", "load")
+TICK_S = 1.0
+
+
+class UsageError(Exception):
+    """Bad arguments or input files: one line on stderr, exit status 2."""
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="companion run", description="The companion at the table: keys in, screens out.")
+    ap.add_argument("--display", choices=("ssd1306", "sh1106", "dummy", "terminal", "png"),
+                    help="display driver (default: the config's; on a laptop without config: terminal)")
+    ap.add_argument("--keys", metavar="FILE", help="read keys from FILE as if typed on the keypad, then exit")
+    ap.add_argument("--load", metavar="RECORD", help="continue the game of a record (spec section 1)")
+    ap.add_argument("--record-out", metavar="OUT", help="write the game record here at exit")
+    ap.add_argument("--players", type=int, choices=(2, 3, 4), help="start a new game without the questions")
+    ap.add_argument("--seed", type=int, help="seed for the start player and the setup")
+    ap.add_argument("--save-frames", metavar="DIR", help="write each distinct frame as a PNG into DIR")
+    ap.add_argument("--config", metavar="PATH", help="config file (default /etc/companion/config.yaml if present)")
+    ap.add_argument("--state-dir", metavar="DIR", help="journal directory (default: the config's state_dir)")
+    ap.add_argument("--no-journal", action="store_true", help="do not journal nor resume")
+    ap.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv: debug)")
+    args = ap.parse_args(argv)
+    if args.load and args.players:
+        ap.error("--load and --players exclude each other")
+    return args
+
+
+# ----- inputs and outputs ------------------------------------------------------------------
+def read_key_script(path: str) -> list[str]:
+    """The key script's tokens; unknown bytes are logged once and dropped."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read keys: {exc.strerror or exc}") from None
+    unknown: set[int] = set()
+    tokens = list(K.tokens_from_bytes(data, unknown))
+    if unknown:
+        log.warning("keys %s: ignored unknown bytes %s", path, " ".join(f"0x{b:02x}" for b in sorted(unknown)))
+    return tokens
+
+
+def load_config(path: str | None) -> Any:
+    """The config, or None when the config module is unavailable (defaults then apply)."""
+    try:
+        from companion import config
+    except ImportError:  # pragma: no cover - the config module ships with the package
+        return None
+    try:
+        return config.load_config(path)
+    except config.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def on_raspberry_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text(errors="replace").lower()
+    except OSError:
+        return False
+
+
+def choose_driver(args: argparse.Namespace, cfg: Any) -> str:
+    if args.display:
+        return args.display
+    if cfg is not None and (getattr(cfg, "source", "<defaults>") != "<defaults>" or on_raspberry_pi()):
+        return cfg.display.driver
+    return "terminal"
+
+
+def open_sink(driver: str, cfg: Any, frames_dir: str | None = None) -> Any:
+    from dataclasses import replace
+
+    from companion.config import DisplayConfig
+    from companion.hw.display import open_display
+
+    dcfg = cfg.display if cfg is not None else DisplayConfig()
+    dcfg = replace(dcfg, driver=driver, frames_dir=frames_dir or dcfg.frames_dir)
+    if driver == "dummy":
+        dcfg = replace(dcfg, width=128, height=64, rotate=0)
+    return open_display(dcfg)
+
+
+class FrameSaver:
+    """Writes each distinct frame once, as DIR/frame_NNNN.png (for the gallery and README)."""
+
+    def __init__(self, folder: str) -> None:
+        self.dir = Path(folder)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.seen: set[bytes] = set()
+
+    def __call__(self, screen: Any, image: Any) -> None:
+        key = image.tobytes()
+        if key not in self.seen:
+            self.seen.add(key)
+            image.save(self.dir / f"frame_{len(self.seen):04d}.png")
+
+
+class JournalWriter:
+    """Maps controller actions onto the SQLite journal's games (a new game starts a new entry)."""
+
+    def __init__(self, journal: Any) -> None:
+        self.journal = journal
+        self.finished = False
+
+    def write(self, actions: list[dict], controller: Controller) -> None:
+        batch: list[dict] = []
+        for action in actions:
+            if action["a"] in START_ACTIONS or self.journal.game_id is None:
+                self.journal.extend(batch)
+                batch = []
+                self.journal.start_game("clans", [action])
+                self.finished = False
+            else:
+                batch.append(action)
+        self.journal.extend(batch)
+        if controller.mode() == "final" and not self.finished and controller.game is not None:
+            from companion.clans.record import summary
+
+            result = summary(controller.game, controller.colors)
+            result["record"] = controller.record().to_dict()
+            self.journal.finish(result)
+            self.finished = True
+
+
+# ----- the daemon --------------------------------------------------------------------------
+class Daemon:
+    """The main loop: one queue in, one controller, one display sink out."""
+
+    def __init__(self, controller: Controller, sink: Any, *, headless: bool, cfg: Any = None,
+                 journal: JournalWriter | None = None, record_out: str | None = None,
+                 on_frame: Callable[[Any, Any], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.controller = controller
+        self.sink = sink
+        self.headless = headless
+        self.journal = journal
+        self.record_out = record_out
+        self.on_frame = on_frame
+        self.clock = clock
+        self.queue: queue.Queue = queue.Queue()
+        self.inputs: list[Any] = []
+        self.terminal: Any = None
+        self.last_screen: Any = None
+        self.frames = 0
+        self.dim_after = None if headless or cfg is None else cfg.idle_dim_seconds
+        self.off_after = None if headless or cfg is None else getattr(cfg, "idle_off_seconds", None)
+        self.dim_contrast = cfg.display.dim_contrast if cfg is not None else 16
+        self.idle = "awake"  # awake | dim | off
+        self.last_key = clock()
+        self.brightness = controller.brightness
+        self.device: Any = None
+
+    def put(self, key: Any) -> None:
+        """Thread-safe: the adapters' callback."""
+        self.queue.put(key)
+
+    # one step of the loop ---------------------------------------------------------------
+    def step(self, key: Any) -> bool:
+        """Handle one queued item; False when the loop should end."""
+        if key is EOF or key == K.QUIT:
+            return False
+        now = self.clock()
+        self.last_key = now
+        if self.idle != "awake":  # the waking key is swallowed
+            self._wake()
+            return True
+        try:
+            self.controller.handle(key, now)
+        except Exception:
+            log.exception("controller: key %r failed; state kept", key)
+        actions = self.controller.pop_actions()
+        if actions:
+            log.info("actions: %s", actions)
+            if self.journal is not None:
+                try:
+                    self.journal.write(actions, self.controller)
+                except Exception:
+                    log.exception("journal: cannot write %s", actions)
+        self.show()
+        return not self.controller.shutdown_requested
+
+    def show(self) -> None:
+        screen = self.controller.screen()
+        if self.controller.brightness != self.brightness:
+            self.brightness = self.controller.brightness
+            self.sink.set_contrast(CONTRAST[self.brightness - 1])
+        if screen == self.last_screen:
+            return
+        from companion.app.render import render
+
+        image = render(screen)
+        self.last_screen = screen
+        self.sink.show(image)
+        self.frames += 1
+        if self.on_frame is not None:
+            self.on_frame(screen, image)
+
+    def _wake(self) -> None:
+        if self.idle == "off":
+            self.sink.set_power(True)
+        self.sink.set_contrast(CONTRAST[self.brightness - 1])
+        self.idle = "awake"
+
+    def _idle_check(self) -> None:
+        idle_for = self.clock() - self.last_key
+        if self.idle == "awake" and self.dim_after is not None and idle_for >= self.dim_after:
+            self.sink.set_contrast(self.dim_contrast)
+            self.idle = "dim"
+        if self.idle != "off" and self.off_after is not None and idle_for >= self.off_after:
+            self.sink.set_power(False)
+            self.idle = "off"
+
+    def run(self) -> int:
+        from companion.hw import notify
+
+        self.sink.set_contrast(CONTRAST[self.brightness - 1])
+        self.show()
+        for adapter in self.inputs:
+            adapter.start()
+        notify.ready("refereeing")
+        interval = notify.watchdog_interval()
+        tick = min(TICK_S, interval / 2) if interval else TICK_S
+        try:
+            while True:
+                try:
+                    key = self.queue.get(timeout=None if self.headless else tick)
+                except queue.Empty:
+                    notify.watchdog()
+                    self._idle_check()
+                    self.sink.tick()
+                    if self.terminal is not None and self.terminal.eof.is_set() and len(self.inputs) == 1:
+                        break  # keys came from a pipe that has ended
+                    continue
+                if not self.step(key):
+                    break
+                notify.watchdog()
+        except KeyboardInterrupt:
+            log.info("interrupted")
+        finally:
+            notify.stopping()
+            for adapter in self.inputs:
+                try:
+                    adapter.close()
+                except Exception:
+                    log.exception("closing %r", adapter)
+            self.write_record()
+            if self.controller.shutdown_requested and not self.headless:
+                self._power_off()
+            self.device = getattr(self.sink, "device", None)  # luma's dummy keeps the last frame
+            self.sink.close()
+        return 0
+
+    def write_record(self) -> None:
+        if not self.record_out:
+            return
+        record = self.controller.record()
+        if record is None:
+            log.warning("no game yet: %s not written", self.record_out)
+            return
+        from companion.fsutil import atomic_write_text
+
+        atomic_write_text(Path(self.record_out), record.to_json())
+
+    def _power_off(self) -> None:
+        if not on_raspberry_pi():
+            log.info("shutdown asked; not on a Raspberry Pi, just exiting")
+            return
+        import subprocess
+
+        log.info("shutdown asked: powering off")
+        try:
+            subprocess.run(["systemctl", "poweroff"], check=False, timeout=30)
+        except (OSError, subprocess.SubprocessError) as exc:
+            log.error("cannot power off: %s", exc)
+
+
+def build(args: argparse.Namespace) -> Daemon:
+    """Everything `main` sets up before the loop (tests drive the returned Daemon)."""
+    headless = args.keys is not None
+    script = read_key_script(args.keys) if headless else None
+    cfg = load_config(args.config) if (args.config or not headless or args.display != "dummy") else None
+    rng = random.Random(args.seed)
+    journal = None
+    controller: Controller | None = None
+    use_journal = not args.no_journal and (args.state_dir is not None or not headless)
+    if use_journal:
+        journal = open_journal(args.state_dir or default_state_dir(cfg))
+    if args.load:
+        from companion.clans.record import Record, RecordError
+
+        try:
+            record = Record.load(args.load)
+            record.play()
+        except RecordError as exc:
+            raise UsageError(f"{args.load}: {exc}") from None
+        controller = Controller.from_record(record, rng)
+    elif args.players:
+        controller = Controller.quick_start(args.players, rng)
+    elif journal is not None:
+        resumed = journal.journal.resume()
+        if resumed is not None and resumed.actions:
+            try:
+                controller = Controller.from_actions(resumed.actions, rng)
+                log.info("resumed game %s (%d actions)", resumed.game_id, len(resumed.actions))
+            except ValueError as exc:
+                log.error("journal cannot be replayed (%s): starting a new game", exc)
+    if controller is None:
+        controller = Controller(rng)
+    driver = choose_driver(args, cfg)
+    frames_dir = args.save_frames if driver == "png" else None
+    sink = open_sink(driver, cfg, frames_dir)
+    on_frame = FrameSaver(args.save_frames) if args.save_frames and driver != "png" else None
+    daemon = Daemon(controller, sink, headless=headless, cfg=cfg, journal=journal, record_out=args.record_out,
+                    on_frame=on_frame)
+    if journal is not None:  # the first actions (load / quick start) are journaled too
+        actions = controller.pop_actions()
+        if actions:
+            journal.write(actions, controller)
+    if script is not None:
+        for token in script:
+            daemon.put(token)
+        daemon.put(EOF)
+    else:
+        open_inputs(daemon, cfg, emulated=driver == "terminal")
+    return daemon
+
+
+def default_state_dir(cfg: Any) -> str:
+    """The config's state dir on the box; a per-user one when playing on a laptop without config."""
+    if cfg is not None and (cfg.source != "<defaults>" or on_raspberry_pi() or cfg.state_dir):
+        return cfg.resolved_state_dir()
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "companion")
+
+
+def open_journal(state_dir: str | None) -> JournalWriter | None:
+    if not state_dir:
+        return None
+    try:
+        from companion.journal import Journal
+
+        return JournalWriter(Journal(state_dir))
+    except (OSError, ImportError) as exc:
+        log.warning("no journal (%s): a power cut will lose the game in progress", exc)
+        return None
+
+
+def open_inputs(daemon: Daemon, cfg: Any, emulated: bool) -> None:
+    """Start whatever input adapters are configured; the terminal keyboard when emulating."""
+    if cfg is not None and cfg.keypad is not None:
+        try:
+            from companion.hw.keypad import open_keypad
+
+            daemon.inputs.append(open_keypad(cfg, daemon.put))
+        except Exception as exc:
+            log.error("keypad: %s", exc)
+    if cfg is not None and not emulated and (cfg.buttons is not None or cfg.encoder is not None):
+        try:
+            from companion.hw.buttons import open_buttons
+
+            daemon.inputs.append(open_buttons(cfg, daemon.put))
+        except Exception as exc:
+            log.error("buttons: %s", exc)
+    if emulated or sys.stdin.isatty():
+        from companion.hw.terminal import open_terminal
+
+        daemon.terminal = open_terminal(daemon.put)
+        daemon.inputs.append(daemon.terminal)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else list(argv))
+    level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose + (0 if args.keys else 1), 2)]
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        daemon = build(args)
+    except UsageError as exc:
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
+    return daemon.run()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
