@@ -135,7 +135,7 @@ class LumaSink(DisplaySink):
             if not self.powered:
                 dev.hide()
         except Exception as e:
-            if not _is_device_fault(e):
+            if not _is_device_fault(e) and self._lost_since is None:
                 log.exception("display %s: creating the device failed", self.name)
             if dev is not None:
                 try:

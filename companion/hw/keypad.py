@@ -125,7 +125,7 @@ class SerialKeypad:
                 self._conn = conn
             self.connects += 1
             log.info("keypad %s: %s", _describe_port(self.port),
-                     "reconnected" if outage_logged or self.connects > 1 else "connected")
+                     "reconnected" if self.connects > 1 else "connected")
             outage_logged = False
             connected_at = time.monotonic()
             self.connected.set()
