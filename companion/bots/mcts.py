@@ -47,8 +47,8 @@ from typing import Callable, Sequence
 
 from companion.clans.board import COLORS
 from companion.clans.game import IN_PROGRESS, Game, IllegalMoveError, Move
-from companion.bots.tactics import (NC, best_order, blind_key, color_index, founding_moves, legal_moves,
-                                    move_gains, own_key)
+from companion.bots.tactics import (NC, best_order, blind_key, color_index, founding_moves, isolated,
+                                    legal_moves, move_gains, own_key)
 
 Clock = Callable[[], float]
 
@@ -124,6 +124,13 @@ class ColorModel:
                 lo = mid + 1
         return self.assignments[lo]
 
+    def marginal_index(self, seat: int) -> list[float]:
+        """P(seat owns color i), indexed like COLORS."""
+        out = [0.0] * NC
+        for assign, w in zip(self.assignments, self.weights):
+            out[assign[seat]] += w
+        return out
+
     def marginal(self, seat: int) -> dict[str, float]:
         """P(seat owns color), for every color."""
         out = {c: 0.0 for c in COLORS}
@@ -133,13 +140,14 @@ class ColorModel:
 
 
 class _Node:
-    __slots__ = ("move", "mover", "n", "w", "children", "untried")
+    __slots__ = ("move", "mover", "n", "w", "h", "children", "untried")
 
-    def __init__(self, move: tuple[int, int] | None, mover: int) -> None:
+    def __init__(self, move: tuple[int, int] | None, mover: int, h: float = 0.0) -> None:
         self.move = move
         self.mover = mover  # the seat that played `move` into this node
         self.n = 0
         self.w = 0.0
+        self.h = h  # progressive-bias prior: the mover's immediate gain (points + chips)
         self.children: list[_Node] = []
         self.untried: list[tuple[int, int]] | None = None
 
@@ -151,7 +159,8 @@ class MCTSBot:
 
     def __init__(self, iterations: int | None = None, c: float = 0.7, reward: str = "mix",
                  playout_greedy: float = 0.9, beta: float = 1.0, model_eps: float = 0.05,
-                 margin_scale: float = 10.0, default_move_time: float = 0.5,
+                 margin_scale: float = 10.0, prior_weight: float = 0.0, root_k: int = 16,
+                 default_move_time: float = 0.5,
                  clock: Clock = time.perf_counter) -> None:
         if reward not in ("win", "margin", "mix"):
             raise ValueError(f"reward must be win, margin or mix, not {reward!r}")
@@ -161,6 +170,8 @@ class MCTSBot:
         self.playout_greedy = playout_greedy
         self.beta, self.model_eps = beta, model_eps
         self.margin_scale = margin_scale
+        self.prior_weight = prior_weight
+        self.root_k = int(root_k)
         self.default_move_time = default_move_time
         self.clock = clock
         self.last_iterations = 0
@@ -189,9 +200,10 @@ class MCTSBot:
         deadline = None if move_time is None else self.clock() + move_time
         rnd, shuffle = rng.random, rng.shuffle
         root = _Node(None, -1)
-        root.untried = moves[:]
-        rng.shuffle(root.untried)
+        if self.root_k or self.prior_weight:
+            root.untried = self._root_moves(game, seat, model, moves, rng)
         c = self.c
+        pw = self.prior_weight
         log, sqrt = math.log, math.sqrt
         greedy_p = self.playout_greedy
         players = game.players
@@ -208,11 +220,10 @@ class MCTSBot:
             path = [root]
             while g.status == IN_PROGRESS:
                 if node.untried is None:
-                    node.untried = legal_moves(g)
-                    shuffle(node.untried)
+                    node.untried = self._expansions(g, det, shuffle)
                 if node.untried:
-                    a, b = node.untried.pop()
-                    child = _Node((a, b), g.to_move)
+                    a, b, h = node.untried.pop()
+                    child = _Node((a, b), g.to_move, h)
                     node.children.append(child)
                     self._apply(g, a, b, det)
                     path.append(child)
@@ -220,7 +231,7 @@ class MCTSBot:
                 lnn = log(node.n)
                 best, best_v = None, -1.0
                 for ch in node.children:
-                    v = ch.w / ch.n + c * sqrt(lnn / ch.n)
+                    v = ch.w / ch.n + c * sqrt(lnn / ch.n) + pw * ch.h / (ch.n + 1)
                     if v > best_v:
                         best, best_v = ch, v
                 node = best
@@ -237,9 +248,71 @@ class MCTSBot:
         best = max(root.children, key=lambda ch: (ch.n, ch.w))
         return best.move
 
+    def _root_moves(self, game: Game, seat: int, model: ColorModel, moves: list[tuple[int, int]],
+                    rng: random.Random) -> list[tuple[int, int, float]]:
+        """Root moves with a 2-ply prior: own gain minus the average opponent's, then the next seat's
+        expected greedy reply (its gain to us minus its gain to the replier), in points.
+
+        With root_k, only the root_k best (ties at random) are searched: the search budget is far
+        too small to tell ~150 quiet moves apart, the prior is not.
+        """
+        game = game.copy()  # pop() restores the position but not the order of game.live, which random_move uses
+        players = game.players
+        marg = [model.marginal_index(s) for s in range(players)]
+        k = model.known.get(seat, -1)
+        nxt = (seat + 1) % players
+        scored = []
+        for a, b in moves:
+            order = best_order(game, a, b, own_key(k) if k >= 0 else blind_key)
+            gains, n = move_gains(game, a, b, order)
+            mine = sum(marg[seat][c] * gains[c] for c in range(NC))
+            opp = sum(marg[s][c] * gains[c] for s in range(players) if s != seat for c in range(NC))
+            h = mine + n - opp / (players - 1)
+            game._play(a, b, order)
+            if game.status == IN_PROGRESS:
+                found = founding_moves(game)
+                if found:
+                    for c in range(NC):
+                        p = marg[nxt][c]
+                        if not p:
+                            continue
+                        best_v, delta = -1, 0.0
+                        for fa, fb in found:
+                            rg, rn = move_gains(game, fa, fb)
+                            if rg[c] + rn > best_v:
+                                best_v = rg[c] + rn
+                                delta = sum(marg[seat][x] * rg[x] for x in range(NC)) - best_v
+                        h += p * delta
+            game.pop()
+            scored.append((a, b, h))
+        rng.shuffle(scored)
+        scored.sort(key=lambda m: -m[2])
+        if self.root_k:
+            scored = scored[:self.root_k]
+        scored.reverse()  # popped from the end: best first
+        return scored
+
+    @staticmethod
+    def _expansions(g: Game, det: tuple[int, ...], shuffle) -> list[tuple[int, int, float]]:
+        """Moves to expand, the most promising last (popped first): founding moves by the mover's gain."""
+        moves = legal_moves(g)
+        shuffle(moves)
+        found = founding_moves(g)
+        if not found:
+            return [(a, b, 0.0) for a, b in moves]
+        k = det[g.to_move]
+        prior = {}
+        for a, b in found:
+            gains, n = move_gains(g, a, b)
+            prior[(a, b)] = gains[k] + n
+        out = [(a, b, prior.get((a, b), 0.0)) for a, b in moves]
+        out.sort(key=lambda m: m[2])  # stable: ties stay shuffled
+        return out
+
     @staticmethod
     def _apply(g: Game, a: int, b: int, det: tuple[int, ...]) -> None:
-        order = best_order(g, a, b, own_key(det[g.to_move]))
+        iso = isolated(g, a)
+        order = best_order(g, a, b, own_key(det[g.to_move])) if len(iso) > 1 else None
         g._play(a, b, order)
 
     @staticmethod

@@ -97,13 +97,16 @@ def move_gains(game: Game, a: int, b: int, order: Sequence[int] | None = None) -
 
 
 def best_order(game: Game, a: int, b: int, key: Callable[[list[int], int], object]) -> tuple[int, ...] | None:
-    """The founding order for a->b that maximises key(gains, founded); None when order cannot matter.
+    """The founding order for a->b that maximises key(gains, founded); None when it founds at most one.
 
+    When the order cannot matter (same treatment for every position) it is ascending.
     Ties keep the ascending order (the first permutation), so the result is deterministic.
     """
     iso = isolated(game, a)
-    if len(iso) < 2 or not game.order_matters(len(iso)):
+    if len(iso) < 2:
         return None
+    if not game.order_matters(len(iso)):
+        return tuple(iso)
     best, best_key = None, None
     for perm in itertools.islice(itertools.permutations(iso), ORDER_PERMUTATION_CAP):
         k = key(*move_gains(game, a, b, perm))
