@@ -90,14 +90,15 @@ def test_new_game_questions():
     d("B#")  # yes: a first game
     assert d.name == "new:advanced"
     d("*")  # back to the first-game question
-    assert d.name == "new:first_game" and d.journal[-1] == {"a": "back"}
+    assert d.name == "new:first_game" and d.journal == []  # nothing journaled before the game exists
     d("2##")  # digit 2 picks "yes"; standard rules
     assert d.name == "new:first"
     d("2#")
     g = d.c.game
     assert g is not None and g.phase == P.SETUP and g.first_player == 2 and not g.advanced
     assert [books(g, n) for n in (1, 2, 3)] == [(5, 2, 1, 15)] * 3
-    assert d.journal[-1] == {"a": "new", "tribes": 3, "first_game": True, "advanced": False, "first": 2}
+    # one action starts the game's journal entry
+    assert d.journal == [{"a": "new", "tribes": 3, "first_game": True, "advanced": False, "first": 2}]
     assert d.name == "phase" and "Tribe 2 places first" in text(d.c.screen())
 
 
@@ -388,7 +389,7 @@ def test_hunger_asks_which_tokens_then_births_roll():
     q = d.c.pending_question()
     assert q["form"] == "births"
     d("1#" if q["ctx"]["tribe"] == n else "0#1#")  # the hungry tribe's only woman cannot fill 2 places
-    assert d.name == "report_births" and "dice" in text(d.c.screen())
+    assert d.name == "report_births" and "born. Dice" in text(d.c.screen())
 
 
 def test_undo_takes_back_the_last_entry_with_its_dice():
@@ -587,3 +588,38 @@ def test_screens_are_pure():
     new_game(d)
     d("#")
     assert d.c.screen() == d.c.screen() and d.c.pop_actions() == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_long_weighted_storm_reaches_deep_and_rebuilds(seed):
+    """Mostly # and digits, like a table in a hurry: deep into the game, never an exception."""
+    r = random.Random(seed)
+    keys = r.choices(list("0123456789#*ABCD") + ["POWER"], weights=[3] * 10 + [25, 3, 4, 4, 1, 1, 0.05], k=2000)
+    d = Driver(seed)
+    for k in keys:
+        d.c.handle(k, 0.0)
+        d.journal += d.c.pop_actions()
+        fits(d.c.screen())
+    assert any(a["a"] == "do" for a in d.journal)
+    rebuilt = MammutController.from_actions(json.loads(json.dumps(d.journal)), random.Random(seed + 1))
+    assert state(rebuilt) == state(d.c)
+    if d.c.game is not None:
+        assert MammutGame.replay(d.c.game.log).to_dict() == d.c.game.to_dict()
+
+
+def test_a_new_game_starts_its_own_journal_entry_and_leaving_the_questions_keeps_the_game():
+    d = Driver(14)
+    new_game(d, tribes=2, first=1)
+    to_phase(d, P.COMBAT)
+    d("#2#1#2#")  # a fight half entered
+    old = state(d.c)
+    n = len(d.journal)
+    d("D4##3#")  # new game? yes; 3 tribes ... then changed our mind
+    d("**")
+    assert len(d.journal) == n and state(d.c) == old and d.name == "fight:women1"
+    d("D4##3####1#")  # a new game for real
+    start = max(i for i, a in enumerate(d.journal) if a["a"] == "new")
+    assert start == n and d.c.game.n_tribes == 3 and d.c.form is None
+    # the daemon keeps one entry per game: the entry alone rebuilds it
+    assert state(MammutController.from_actions(d.journal[start:])) == state(d.c)
+    assert state(MammutController.from_actions(d.journal)) == state(d.c)

@@ -76,8 +76,7 @@ ANIMAL_PLURAL = {"wolf": "wolves", "tiger": "tigers", "bear": "bears", "bison": 
 
 # Forms the table opens from a list (the others are derived from the game state).
 LIST_FORMS = ("fight", "capture_camp", "capture_women", "make_camp", "abandon_camp", "remove", "food",
-              "fate", "fire", "resurrect", "start_camp", "sow", "new")  # fmt: skip
-DERIVED_FORMS = ("new", "survival", "births", "hunger")
+              "fate", "fire", "resurrect", "start_camp", "sow")  # fmt: skip
 
 UNDO_WORDS = {
     "advance": "the step to the next phase", "set_first_player": "who placed first",
@@ -169,6 +168,7 @@ class MammutController:
         self.overlay: str | None = None
         self.menu_sel = 0
         self.bright_sel = 0
+        self.new_form: dict | None = None  # the new-game questions' answers so far
 
     # ----- construction ------------------------------------------------------------------
     @classmethod
@@ -213,7 +213,7 @@ class MammutController:
                 form = a["form"]
                 if form not in LIST_FORMS or not isinstance(a.get("ctx", {}), dict):
                     raise ActionError(f"ask: unknown form {form!r}")
-                if form != "new" and self.game is None:
+                if self.game is None:
                     raise ActionError("ask: no game")
                 self.form = {"kind": form, "ctx": dict(a.get("ctx", {})), "answers": {}, "derived": False}
                 if self._next_field(self.form) is None:
@@ -295,9 +295,9 @@ class MammutController:
         return {"game": "mammut", **self.game.to_dict()}
 
     def mode(self) -> str:
-        """What the table is doing, from journaled state: "new", the phase's value, or "question"."""
+        """What the table is doing: "new", "question" (a form is open) or the phase's value."""
         form = self._current_form()
-        if self.game is None:
+        if self.game is None or self.new_form is not None:
             return "new"
         if form is not None:
             return "question"
@@ -313,14 +313,22 @@ class MammutController:
                 "field": f.name if f else None}  # fmt: skip
 
     def _current_form(self) -> dict | None:
+        """The open question of the journaled state (never the new-game questions)."""
         return self.form if self.form is not None else self._derived_form()
+
+    def _ui_form(self) -> dict | None:
+        """The question on screen: the new-game questions (UI only, journaled as one "new"
+        action when complete, which starts a new journal entry), else the game's."""
+        if self.new_form is not None:
+            return self.new_form
+        if self.game is None:
+            return {"kind": "new", "ctx": {}, "answers": {}, "derived": False}
+        return self._current_form()
 
     def _derived_form(self) -> dict | None:
         """The question the game itself is waiting for, if any."""
         g = self.game
-        if g is None:
-            return {"kind": "new", "ctx": {}, "answers": {}, "derived": True}
-        if g.over:
+        if g is None or g.over:
             return None
         for t in g.living():
             if t.to_remove:
@@ -672,8 +680,8 @@ class MammutController:
         if key == K.UNDO and self.game is not None:
             self._ask_undo()
             return
-        form = self._current_form()
-        if form is not None and (self.form is not None or self.game is None or self.view == "form"):
+        form = self._ui_form()
+        if form is not None and self._form_on_screen():
             self._key_form(form, key)
         elif self.game is not None and (self.view == "list" or (self.view == "form" and form is None)):
             self._key_list(key)
@@ -686,8 +694,12 @@ class MammutController:
         if key != self._field_key:
             self._field_key, self.buf, self.sel = key, "", 0
 
+    def _form_on_screen(self) -> bool:
+        """A form open by the table, or the game's own question once the table got to it."""
+        return self.new_form is not None or self.game is None or self.form is not None or self.view == "form"
+
     def _field_id(self) -> tuple | None:
-        form = self._current_form()
+        form = self._ui_form()
         if form is None:
             return None
         f = self._next_field(form)
@@ -752,7 +764,10 @@ class MammutController:
         answers = {**form["answers"], f.name: value}
         try:
             if self._next_field({**form, "answers": answers}) is not None:
-                self._do({"a": "answer", "field": f.name, "value": value})
+                if form["kind"] == "new":
+                    self.new_form = {**form, "answers": answers}
+                else:
+                    self._do({"a": "answer", "field": f.name, "value": value})
                 return
             action = self._submit(form, answers)
             result = self._do(action)
@@ -765,11 +780,18 @@ class MammutController:
         self._after(action, result)
 
     def _back(self, form: dict) -> None:
-        if self.form is not None:
+        if form["kind"] == "new":
+            if form["answers"]:
+                answers = dict(form["answers"])
+                answers.popitem()
+                self.new_form = {**form, "answers": answers}
+            else:
+                self.new_form = None  # changed our mind: the game (if any) goes on
+        elif self.form is not None:
             closing = not self.form["answers"]
             self._do({"a": "back"})
-            if closing and self.game is not None and self._derived_form() is None:
-                self.view = "phase" if form["kind"] == "new" else "list"
+            if closing and self._derived_form() is None:
+                self.view = "list"
         elif self.game is not None:
             self.view, self.page = "phase", 0
 
@@ -781,7 +803,7 @@ class MammutController:
         elif key == K.OK:
             self.page = 0
             if g.over:
-                self._do({"a": "ask", "form": "new", "ctx": {}})
+                self._ask_new()
             elif self._derived_form() is not None:
                 self.view = "form"
             elif g.phase in (Phase.SETUP, Phase.EVENTS, Phase.TRIBES_MOVE, Phase.COMBAT, Phase.SOWING) \
@@ -855,12 +877,16 @@ class MammutController:
                 return
             self._show(self._title(), [f"Die: {value}"], "die")
         elif item == "newgame":
-            self._do({"a": "ask", "form": "new", "ctx": {}})
+            self._ask_new()
         else:
             try:
                 self._do({"a": "ask", "form": item, "ctx": {}})
             except ActionError:
                 self._refuse("nobody can do that now")
+
+    def _ask_new(self) -> None:
+        if self.new_form is None:
+            self.new_form = {"kind": "new", "ctx": {}, "answers": {}, "derived": False}
 
     def _ask_undo(self) -> None:
         if self.game is None or len(self.game.log) <= NEW_GAME_ENTRIES:
@@ -872,6 +898,7 @@ class MammutController:
     def _after(self, action: dict, result: Any) -> None:
         g = self.game
         if action["a"] == "new":
+            self.new_form = None
             self.view, self.page, self.list_sel = "phase", 0, 0
             return
         assert g is not None
@@ -934,8 +961,8 @@ class MammutController:
         if not b["dice"]:
             return [f"Tribe {tribe}: no births."]
         dice = " ".join(str(d[0]) if len(d) == 1 else f"6({d[1]},{d[2]})" for d in b["dice"])
-        out = [f"Tribe {tribe} dice {dice}.",
-               f"Born: {_count(b['warriors_born'], 'warrior')}, {_count(b['women_born'], 'woman', 'women')}."]
+        out = [f"Tribe {tribe}: {_count(b['warriors_born'], 'warrior')} and "
+               f"{_count(b['women_born'], 'woman', 'women')} born.", f"Dice {dice}."]
         lost = b["warriors_lost"] + b["women_lost"]
         if lost:
             out.append(f"{lost} lost: no token left in the box.")
@@ -984,7 +1011,7 @@ class MammutController:
             if choice == "Actions":
                 if g is None:
                     self._show("Actions", ["No game yet: answer the new game questions."], "no-game")
-                elif self.form is not None:
+                elif self.form is not None or self.new_form is not None:
                     self._show("Actions", ["Finish or leave (*) the question first."], "busy")
                 else:
                     self.view, self.list_sel = "list", 0
@@ -995,8 +1022,8 @@ class MammutController:
             elif choice == "New game":
                 if g is not None and not g.over:
                     self.overlay = "new?"
-                elif g is not None and (self.form is None or self.form["kind"] != "new"):
-                    self._do({"a": "ask", "form": "new", "ctx": {}})
+                elif g is not None:
+                    self._ask_new()
             elif choice == "Brightness":
                 self.overlay, self.bright_sel = "brightness", self.brightness - 1
             elif choice == "Shut down":
@@ -1026,8 +1053,7 @@ class MammutController:
     def _overlay_new(self, key: str) -> None:
         if key == K.OK:
             self.overlay = None
-            if self.form is None or self.form["kind"] != "new":
-                self._do({"a": "ask", "form": "new", "ctx": {}})
+            self._ask_new()
         elif key == K.BACK:
             self.overlay = None
 
@@ -1134,8 +1160,8 @@ class MammutController:
             return S.Screen(S.TEXT, name, title, pages[self.info_page], self.info_page, len(pages))
         if self.overlay is not None:
             return self._overlay_screen()
-        form = self._current_form()
-        if form is not None and (self.form is not None or self.game is None or self.view == "form"):
+        form = self._ui_form()
+        if form is not None and self._form_on_screen():
             return self._form_screen(form)
         if self.game is not None and (self.view == "list" or (self.view == "form" and form is None)):
             items = self._actions()
