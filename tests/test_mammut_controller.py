@@ -623,3 +623,14 @@ def test_a_new_game_starts_its_own_journal_entry_and_leaving_the_questions_keeps
     # the daemon keeps one entry per game: the entry alone rebuilds it
     assert state(MammutController.from_actions(d.journal[start:])) == state(d.c)
     assert state(MammutController.from_actions(d.journal)) == state(d.c)
+
+
+def test_extinction_ends_the_game():
+    d = Driver(15)
+    new_game(d, tribes=2, first=1)
+    to_phase(d, P.COMBAT)
+    d("#6#1#5#2#")  # tokens removed: all of tribe 1
+    d("#6#2#5#2#")  # and all of tribe 2
+    play(d, lambda c: c.game.over)
+    assert d.c.game.extinct and "everybody loses" in text(d.c.screen())
+    assert d.visited[-3:] == ["combat", "survival", "game_over"]

@@ -15,11 +15,12 @@ sequence is a *form* (fight, survival, births, capture, ...); when its last
 answer is given the form becomes one game call. Refused input shows the
 `MammutError` message and changes nothing.
 
-Journal: every change (and every partial answer to a form, so a resume lands on
-the same question) is a JSON-safe action applied through `_apply` and queued
-for `pop_actions()`:
+Journal: every change to the game (and every partial answer to a game form, so a
+resume lands on the same question) is a JSON-safe action applied through
+`_apply` and queued for `pop_actions()`:
 
     {"a": "new", "tribes": 3, "first_game": true, "advanced": false, "first": 2}
+                                                     starts a game (and its journal entry)
     {"a": "ask", "form": "fight", "ctx": {}}        a question sequence opened from a list
     {"a": "answer", "field": "warriors1", "value": 3}   one answer to the open form
     {"a": "back"}                                    takes back the last answer (none: closes it)
@@ -29,11 +30,18 @@ for `pop_actions()`:
     {"a": "brightness", "level": 3}                  1..5
 
 "do" replays with the recorded dice, so a resume reproduces the same rolls
-whatever the random source. Forms the game itself demands (survival and births
-of each tribe, tokens to remove for hunger, the new-game questions before any
-game) are derived from the game state; they become journaled once answered in
-part. UI state that is not journaled (typed digits, list selections, info and
-error screens, the D menu) is dropped on a rebuild.
+whatever the random source. The new-game questions are UI state until the last
+answer, so "new" is the only action that starts a game: a daemon opens a new
+journal entry on it, and leaving the questions (*) keeps the running game.
+Forms the game itself demands (survival and births of each tribe, tokens to
+remove for hunger) are derived from the game state and journaled once answered
+in part. UI state that is not journaled (typed digits, list selections, info and
+error screens, the D menu, the new-game questions) is dropped on a rebuild.
+
+Keys: digits type a number (or pick list item N), # confirms / continues, *
+clears the entry or takes back the last answer, A/B step a number up/down or
+move in a list (so the A/B/#/* buttons alone can play), C undo, D menu
+(Actions, Tribe books, Undo last entry, New game, Brightness, Shut down).
 """
 
 from __future__ import annotations
