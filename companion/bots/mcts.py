@@ -354,14 +354,14 @@ class MCTSBot:
 
 
 def hint(game: Game, seat: int | None = None, rng: random.Random | None = None,
-         move_time: float | None = None, *, iterations: int | None = None) -> Move:
+         move_time: float | None = None, *, iterations: int | None = None, **options) -> Move:
     """A suggested move for the (human) seat to move, using no secret color (see module doc).
 
     Searches for `move_time` seconds and/or `iterations`; with neither, 0.5 s.
     """
     seat = game.to_move if seat is None else seat
     rng = rng or random.Random()
-    bot = MCTSBot(iterations=iterations)
+    bot = MCTSBot(iterations=iterations, **options)
     model = ColorModel(game, {}, blind=(seat,), beta=bot.beta, eps=bot.model_eps)
     a, b = bot.search(game, seat, model, rng, move_time)
     return Move(a, b, best_order(game, a, b, blind_key))
