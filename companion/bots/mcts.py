@@ -33,8 +33,10 @@ its seats' likelihoods.
 `hint()` uses the same search for a human mover without any secret: the mover's
 own color is uniformly unknown (every color weighted equally, the other seats
 weighted by their public moves only), so the hint maximises the mover's expected
-win share averaged over the five colors it might own, and its founding order
-maximises the expected gain over the five colors (then gives away the least).
+win share averaged over the five colors it might own, among the 4 best moves by
+the root prior computed the same way (expected own gain over the five colors);
+its founding order maximises the expected gain over the five colors (then gives
+away the least).
 """
 
 from __future__ import annotations
@@ -353,6 +355,11 @@ class MCTSBot:
         return out
 
 
+# With the mover's color unknown, win shares differ too little between quiet moves for a short search
+# to rank them: the hint searches only the best few moves by the public 2-ply prior.
+HINT_ROOT_K = 4
+
+
 def hint(game: Game, seat: int | None = None, rng: random.Random | None = None,
          move_time: float | None = None, *, iterations: int | None = None, **options) -> Move:
     """A suggested move for the (human) seat to move, using no secret color (see module doc).
@@ -361,7 +368,7 @@ def hint(game: Game, seat: int | None = None, rng: random.Random | None = None,
     """
     seat = game.to_move if seat is None else seat
     rng = rng or random.Random()
-    bot = MCTSBot(iterations=iterations, **options)
+    bot = MCTSBot(iterations=iterations, **{"root_k": HINT_ROOT_K, **options})
     model = ColorModel(game, {}, blind=(seat,), beta=bot.beta, eps=bot.model_eps)
     a, b = bot.search(game, seat, model, rng, move_time)
     return Move(a, b, best_order(game, a, b, blind_key))
