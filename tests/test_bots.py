@@ -3,6 +3,7 @@ hints without secrets, and the arena's JSON contract."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -10,6 +11,7 @@ import pytest
 
 from companion.bots import ColorModel, GreedyBot, MCTSBot, RandomBot, hint, make_bot
 from companion.bots import arena
+from companion.bots.simple import with_order
 from companion.bots.tactics import founding_moves, legal_moves, move_gains
 from companion.clans.board import COLORS
 from companion.clans.game import COLOR_INDEX, IN_PROGRESS, Game, IllegalMoveError, Move, random_setup
@@ -103,17 +105,15 @@ def test_bots_return_legal_moves_with_orders(name):
 
 
 def test_bots_pick_the_order_best_for_themselves_at_an_epoch_boundary():
-    greedy = GreedyBot()
+    # with_order() is how greedy and mcts order their villages: it must reach the best own gain.
     for game in order_positions(15, 21):
         for color in COLORS:
             for a, b in founding_moves(game):
                 iso = game.isolated_by(a, b)
                 if not game.order_matters(len(iso)):
                     continue
-                from companion.bots.simple import with_order
                 move = with_order(game, a, b, COLOR_INDEX[color])
                 best = -1
-                import itertools
                 for perm in itertools.permutations(iso):
                     before = game.score(color)
                     game.push(a, b, perm)
@@ -124,7 +124,6 @@ def test_bots_pick_the_order_best_for_themselves_at_an_epoch_boundary():
                 got = game.score(color) - before
                 game.pop()
                 assert got == best
-        assert greedy  # the greedy bot uses with_order for its founding orders
 
 
 @pytest.mark.parametrize("name", sorted(BOT_FACTORIES))
@@ -197,7 +196,6 @@ def test_mcts_is_deterministic_for_a_seed_and_iteration_count():
 
 def winning_finishes(game: Game, colors: list[str]) -> tuple[set[tuple[int, int]], int]:
     """Moves (with the mover's best order) that end the game with the mover as sole winner, and #legal moves."""
-    from companion.bots.simple import with_order
     seat, wins, n = game.to_move, set(), 0
     for a, b in legal_moves(game):
         n += 1

@@ -129,7 +129,7 @@ def blind_key(gains: list[int], founded: int) -> tuple[float, int]:
 
 def founding_sources(game: Game) -> list[int]:
     """Sources whose move founds a village: the sole occupied neighbor of some occupied territory."""
-    occ, nbm, big, total = game.occ, game._r.nb_mask, game.big, game.total
+    occ, nbm = game.occ, game._r.nb_mask
     out: list[int] = []
     for c in game.live:
         m = nbm[c] & occ
