@@ -151,11 +151,18 @@ class _Node:
         self.w = 0.0
         self.h = h  # progressive-bias prior: the mover's immediate gain (points + chips)
         self.children: list[_Node] = []
-        self.untried: list[tuple[int, int]] | None = None
+        self.untried: list[tuple[int, int, float]] | None = None  # (frm, to, prior), next to expand last
 
 
 class MCTSBot:
-    """SO-ISMCTS within a wall-clock budget (`move_time`) and/or an iteration cap (see module doc)."""
+    """SO-ISMCTS within a wall-clock budget (`move_time`) and/or an iteration cap (see module doc).
+
+    The search stops at whichever limit comes first; with neither, `default_move_time`.
+    Tuning knobs: `c` (UCT exploration), `reward` ("mix", "win", "margin"),
+    `playout_greedy` (1 - epsilon of the playout policy), `beta`/`model_eps` (ColorModel),
+    `root_k` (root moves searched, best by the 2-ply prior; 0 = all), `prior_weight`
+    (progressive bias by the prior, 0 = off). `clock` is injectable for tests.
+    """
 
     name = "mcts"
 
@@ -180,14 +187,15 @@ class MCTSBot:
 
     def choose(self, game: Game, seat: int, color: str, rng: random.Random, *,
                move_time: float | None = None) -> Move:
+        start = self.clock()
         k = color_index(color)
         model = ColorModel(game, {seat: k}, beta=self.beta, eps=self.model_eps)
-        a, b = self.search(game, seat, model, rng, move_time)
+        a, b = self.search(game, seat, model, rng, move_time, start)
         return Move(a, b, best_order(game, a, b, own_key(k)))
 
     def search(self, game: Game, seat: int, model: ColorModel, rng: random.Random,
-               move_time: float | None) -> tuple[int, int]:
-        """The most visited root move after the search (frm, to)."""
+               move_time: float | None, start: float | None = None) -> tuple[int, int]:
+        """The most visited root move after the search (frm, to); the clock runs from `start` (default now)."""
         if game.is_over:
             raise IllegalMoveError("the game is over: no more moves")
         if seat != game.to_move:
@@ -199,7 +207,7 @@ class MCTSBot:
         cap = self.iterations
         if cap is None and move_time is None:
             move_time = self.default_move_time
-        deadline = None if move_time is None else self.clock() + move_time
+        deadline = None if move_time is None else (self.clock() if start is None else start) + move_time
         rnd, shuffle = rng.random, rng.shuffle
         root = _Node(None, -1)
         if self.root_k or self.prior_weight:
@@ -369,6 +377,7 @@ def hint(game: Game, seat: int | None = None, rng: random.Random | None = None,
     seat = game.to_move if seat is None else seat
     rng = rng or random.Random()
     bot = MCTSBot(iterations=iterations, **{"root_k": HINT_ROOT_K, **options})
+    start = bot.clock()
     model = ColorModel(game, {}, blind=(seat,), beta=bot.beta, eps=bot.model_eps)
-    a, b = bot.search(game, seat, model, rng, move_time)
+    a, b = bot.search(game, seat, model, rng, move_time, start)
     return Move(a, b, best_order(game, a, b, blind_key))
