@@ -342,6 +342,8 @@ def test_arena_refuses_bad_arguments(capsys):
         arena.main(["--bots", "greedy", "--games", "2"])
     with pytest.raises(SystemExit):
         arena.main(["--bots", "greedy,alphago", "--games", "2"])
+    with pytest.raises(SystemExit):
+        arena.main(["--bots", "mcts,greedy", "--games", "2", "--option", "depth=3"])
 
 
 def test_wilson_interval():

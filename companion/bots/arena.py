@@ -17,6 +17,7 @@ games, bots, win_rate, ci95, mean_total, seconds, iterations_per_move (mcts).
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import random
@@ -26,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from companion.clans.board import COLORS
 from companion.clans.game import IN_PROGRESS, Game, random_setup
-from companion.bots import make_bot
+from companion.bots import MCTSBot, make_bot
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -141,8 +142,11 @@ def main(argv: list[str]) -> int:
     if args.iterations is not None and args.iterations < 1:
         ap.error("--iterations must be at least 1")
     options: dict = {}
+    tunable = set(inspect.signature(MCTSBot).parameters) - {"iterations", "clock"}
     for item in args.option:
         key, _, value = item.partition("=")
+        if key not in tunable:
+            ap.error(f"--option {item}: unknown mcts option {key!r}; use one of {', '.join(sorted(tunable))}")
         try:
             options[key] = float(value) if key != "reward" else value
         except ValueError:
