@@ -136,7 +136,7 @@ def village_paragraphs(game, v) -> list[str]:
     """One founded village: chip, strife, destruction, value and who advances."""
     terrain = game.board.territories[v.territory].terrain
     t = v.territory
-    out = [f"Village on {t} ({terrain}), chip {v.chip}/12: {player(v.founder)} takes the chip."]
+    out = [f"Village {t} ({terrain}): {player(v.founder)} takes chip {v.chip}."]
     if v.chip == 12:
         out.append("12th village: +5!")
     removed = list(v.removed)
@@ -216,9 +216,9 @@ def setup_lines(game, region: int) -> tuple[str, ...]:
 
 def score_paragraphs(game) -> list[str]:
     s = game.scores
-    return [f"red {s[0]}, blue {s[1]}, green {s[2]}, yellow {s[3]}, black {s[4]}.",
-            "Chips: " + ", ".join(f"{player(i)} {c}" for i, c in enumerate(game.chips)) + ".",
-            f"Villages {len(game.villages)}/12, epoch {ROMAN[game.epoch]}."]
+    return [f"red   {s[0]:>2}  blue   {s[1]:>2}", f"green {s[2]:>2}  yellow {s[3]:>2}", f"black {s[4]:>2}",
+            f"Chips P1-P{game.players}: " + " ".join(map(str, game.chips)),
+            f"Villages {len(game.villages)}/12, ep {ROMAN[game.epoch]}"]
 
 
 def territory_paragraphs(game, t: int) -> list[str]:

@@ -1,0 +1,114 @@
+"""Play scripted games headless and write one PNG per distinct screen (scaled 4x, for the README).
+
+    python tools/gallery.py OUTDIR [--seed S] [--scale 4]
+
+Runs the real daemon (`companion run` on luma's dummy display) with key scripts:
+the new-game questions and setup walkthrough, a whole random game with detours
+through the menu, an illegal move and an undo, the village-order question (from the
+spec's order-matters example) and the reveal. The first frame of each screen kind is
+kept, named NN-<screen>.png. Generated frames are not committed; a small curated set
+lives in docs/screens/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion import daemon  # noqa: E402
+from companion.app.controller import Controller  # noqa: E402
+from companion.clans.board import COLORS  # noqa: E402
+from companion.clans.record import Record  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
+
+
+def game_script(players: int, seed: int) -> str:
+    """Keys for a whole game started with `--players N --seed S`, with detours worth a picture."""
+    c = Controller.quick_start(players, random.Random(seed))
+    rnd = random.Random(seed)
+    keys: list[str] = []
+
+    def press(text: str) -> None:
+        for k in text:
+            c.handle(k, 0.0)
+        keys.append(text)
+
+    press("1")  # the entry screen with a digit typed
+    press("*")
+    frm = c.game.movable()[0]
+    press("B#B")  # buttons-only: scroll the movable territories, then their targets
+    press("*" * 3)
+    press(f"{frm}#60#")  # illegal
+    detour = True
+    while not c.game.is_over:
+        frm, to = c.game.random_move(rnd.random)
+        press(f"{frm}#{to}#")
+        while c.mode() == "order":
+            press(f"{rnd.choice(c._remaining())}#")
+        if c.game.ply == 3 and detour:
+            detour = False
+            press("C")  # undo?
+            press("#")  # undone
+            press("D")  # menu
+            press("3#")  # scores
+            press("D4#14#")  # huts on 14
+            press("*D5#")  # brightness
+            press("*")
+    colors = rnd.sample(COLORS, players)
+    press(f"{COLORS.index(colors[0]) + 1}#")
+    press(f"{COLORS.index(colors[0]) + 1}#")  # refused
+    for col in colors[1:]:
+        press(f"{COLORS.index(col) + 1}#")
+    return "".join(keys)
+
+
+def collect(argv: list[str], keys: str, tmp: Path, shots: dict, order: list) -> None:
+    path = tmp / f"k{len(order)}"
+    path.write_text(keys)
+    d = daemon.build(daemon.parse_args([*argv, "--display", "dummy", "--keys", str(path)]))
+
+    def on_frame(screen, image) -> None:
+        if screen.name not in shots:
+            shots[screen.name] = image
+            order.append(screen.name)
+
+    d.on_frame = on_frame
+    d.run()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("outdir")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--scale", type=int, default=4)
+    args = ap.parse_args(argv)
+    out = Path(args.outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    shots: dict = {}
+    order: list[str] = []
+    with tempfile.TemporaryDirectory() as t:
+        tmp = Path(t)
+        collect(["--seed", str(args.seed)], "3#0#" + "#" * 13, tmp, shots, order)
+        collect(["--players", "3", "--seed", str(args.seed)], game_script(3, args.seed), tmp, shots, order)
+        rec = Record.load(EXAMPLES / "order-matters.record.json")
+        idx = next(i for i, m in enumerate(rec.moves) if m.order == (37, 29))
+        start = tmp / "start.json"
+        Record(rec.players, rec.first_player, rec.setup, rec.moves[:idx]).save(start)
+        collect(["--load", str(start)], "30#29#37#BBB", tmp, shots, order)
+        collect(["--load", str(start)], "D6#", tmp, shots, order)
+    for n, name in enumerate(order, start=1):
+        image = shots[name]
+        image.resize((image.width * args.scale, image.height * args.scale)).save(
+            out / f"{n:02d}-{name.rstrip('?')}.png", optimize=True)
+    print(f"{len(order)} screens written to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
