@@ -209,7 +209,7 @@ class Daemon:
             log.exception("controller: key %r failed; state kept", key)
         actions = self.controller.pop_actions()
         if actions:
-            log.info("actions: %s", actions)
+            log.debug("actions: %s", actions)
             if self.journal is not None:
                 try:
                     self.journal.write(actions, self.controller)
