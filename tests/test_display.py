@@ -314,3 +314,26 @@ def test_png_writes_only_changed_frames(tmp_path):
     sink2 = open_display(DisplayConfig(driver="png", frames_dir=str(d)))
     sink2.show(b)
     assert (d / "frame_00004.png").exists()
+
+
+def test_terminal_quadrant_mode_keeps_every_pixel_in_66_columns():
+    import random as _random
+
+    from companion.hw.display import TerminalSink
+
+    rng = _random.Random(4)
+    img = Image.new("1", (128, 64))
+    for _ in range(2000):
+        img.putpixel((rng.randrange(128), rng.randrange(64)), 1)
+    sink = TerminalSink(128, 64, io.StringIO(), cells="quad")
+    lines = sink.render(img)
+    assert len(lines) == 32 + 2 and all(len(line) == 64 + 2 for line in lines)
+    decoded = Image.new("1", (128, 64))
+    for row, line in enumerate(lines[1:-1]):
+        for col, ch in enumerate(line[1:-1]):
+            bits = TerminalSink._QUAD.index(ch)
+            for dx, dy, bit in ((0, 0, 8), (1, 0, 4), (0, 1, 2), (1, 1, 1)):
+                decoded.putpixel((2 * col + dx, 2 * row + dy), 1 if bits & bit else 0)
+    assert list(decoded.getdata()) == list(img.getdata())
+    with pytest.raises(ValueError, match="cells"):
+        TerminalSink(128, 64, io.StringIO(), cells="tiny")

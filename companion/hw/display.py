@@ -235,32 +235,49 @@ class LumaSink(DisplaySink):
 
 
 class TerminalSink(DisplaySink):
-    """Draws frames on a text terminal, two pixel rows per character cell
-    (Unicode half blocks), redrawing in place with ANSI cursor movement."""
+    """Draws frames on a text terminal with Unicode block characters, redrawing in
+    place with ANSI cursor movement. Half blocks (1x2 pixels a cell, 130 columns)
+    where the terminal is wide enough, else quadrant blocks (2x2 pixels a cell,
+    66 columns, still every pixel)."""
 
-    _CELLS = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
+    _HALF = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
+    # index = top-left*8 + top-right*4 + bottom-left*2 + bottom-right
+    _QUAD = " \u2597\u2596\u2584\u259d\u2590\u259e\u259f\u2598\u259a\u258c\u2599\u2580\u259c\u259b\u2588"
 
-    def __init__(self, width: int, height: int, stream: TextIO | None = None) -> None:
+    def __init__(self, width: int, height: int, stream: TextIO | None = None, cells: str = "auto") -> None:
         super().__init__(width, height)
         self._stream = stream if stream is not None else sys.stdout
         self._lines_drawn = 0
         self._broken = False
+        if cells == "auto":
+            import shutil
+
+            cells = "half" if shutil.get_terminal_size((80, 24)).columns >= width + 2 else "quad"
+        if cells not in ("half", "quad"):
+            raise ValueError(f"terminal cells must be 'half', 'quad' or 'auto', got {cells!r}")
+        self.cells = cells
 
     def render(self, image: Any) -> list[str]:
         """The frame as text lines, framed by a border."""
         img = image if image.mode == "1" else image.convert("1")
         w, h = img.size
         px = img.load()
-        lines = ["\u250c" + "\u2500" * w + "\u2510"]
-        for y in range(0, h, 2):
-            row = []
-            for x in range(w):
-                top = 1 if px[x, y] else 0
-                bottom = 1 if y + 1 < h and px[x, y + 1] else 0
-                row.append(self._CELLS[top, bottom])
-            lines.append("\u2502" + "".join(row) + "\u2502")
-        lines.append("\u2514" + "\u2500" * w + "\u2518")
-        return lines
+
+        def on(x: int, y: int) -> int:
+            return 1 if x < w and y < h and px[x, y] else 0
+
+        rows = []
+        if self.cells == "half":
+            for y in range(0, h, 2):
+                rows.append("".join(self._HALF[on(x, y), on(x, y + 1)] for x in range(w)))
+        else:
+            quad = self._QUAD
+            for y in range(0, h, 2):
+                rows.append("".join(quad[on(x, y) * 8 + on(x + 1, y) * 4 + on(x, y + 1) * 2 + on(x + 1, y + 1)]
+                                    for x in range(0, w, 2)))
+        width = len(rows[0]) if rows else 0
+        return ["\u250c" + "\u2500" * width + "\u2510"] + ["\u2502" + r + "\u2502" for r in rows] + \
+               ["\u2514" + "\u2500" * width + "\u2518"]
 
     def _write(self, image: Any) -> bool:
         if self._broken:
