@@ -33,11 +33,12 @@ from typing import Any, Callable
 from companion.app import keys as K
 from companion.app.controller import Controller
 
+GAMES = ("clans", "mammut")
+
 log = logging.getLogger("companion.run")
 
 EOF = object()  # end of the key script / of stdin: finish and exit
 CONTRAST = (16, 64, 128, 200, 255)  # brightness level 1..5
-START_ACTIONS = ("players", "restart", "load")
 TICK_S = 1.0
 
 
@@ -49,6 +50,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="companion run", description="The companion at the table: keys in, screens out.")
     ap.add_argument("--display", choices=("ssd1306", "sh1106", "dummy", "terminal", "png"),
                     help="display driver (default: the config's; on a laptop without config: terminal)")
+    ap.add_argument("--game", choices=GAMES, default=None,
+                    help="the game at start: clans (default) or mammut (Valley of the Mammoths)")
     ap.add_argument("--keys", metavar="FILE", help="read keys from FILE as if typed on the keypad, then exit")
     ap.add_argument("--load", metavar="RECORD", help="continue the game of a record (spec section 1)")
     ap.add_argument("--record-out", metavar="OUT", help="write the game record here at exit")
@@ -62,6 +65,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args = ap.parse_args(argv)
     if args.load and args.players:
         ap.error("--load and --players exclude each other")
+    if args.game == "mammut" and (args.load or args.players):
+        ap.error("--load and --players are for Clans games; Mammut asks its questions at the table")
     return args
 
 
@@ -141,35 +146,34 @@ class JournalWriter:
         self.journal = journal
         self.finished = False
 
-    def write(self, actions: list[dict], controller: Controller) -> None:
+    def write(self, actions: list[dict], controller: Any) -> None:
         batch: list[dict] = []
         for action in actions:
-            if action["a"] in START_ACTIONS or self.journal.game_id is None:
+            if action["a"] in controller.START_ACTIONS or self.journal.game_id is None:
                 self.journal.extend(batch)
                 batch = []
-                self.journal.start_game("clans", [action])
+                self.journal.start_game(controller.GAME_KIND, [action])
                 self.finished = False
             else:
                 batch.append(action)
         self.journal.extend(batch)
-        if controller.mode() == "final" and not self.finished and controller.game is not None:
-            from companion.clans.record import summary
-
-            result = summary(controller.game, controller.colors)
-            result["record"] = controller.record().to_dict()
-            self.journal.finish(result)
-            self.finished = True
+        if not self.finished:
+            result = controller.finished_result()
+            if result is not None:
+                self.journal.finish(result)
+                self.finished = True
 
 
 # ----- the daemon --------------------------------------------------------------------------
 class Daemon:
     """The main loop: one queue in, one controller, one display sink out."""
 
-    def __init__(self, controller: Controller, sink: Any, *, headless: bool, cfg: Any = None,
+    def __init__(self, controller: Any, sink: Any, *, headless: bool, cfg: Any = None,
                  journal: JournalWriter | None = None, record_out: str | None = None,
                  on_frame: Callable[[Any, Any], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, rng: random.Random | None = None) -> None:
         self.controller = controller
+        self.rng = rng if rng is not None else random.Random()
         self.sink = sink
         self.headless = headless
         self.journal = journal
@@ -215,8 +219,18 @@ class Daemon:
                     self.journal.write(actions, self.controller)
                 except Exception:
                     log.exception("journal: cannot write %s", actions)
+        if self.controller.switch_game:
+            self._switch(self.controller.switch_game)
         self.show()
         return not self.controller.shutdown_requested
+
+    def _switch(self, game: str) -> None:
+        """The table chose the other game: a fresh controller asks its new-game questions."""
+        log.info("switching to %s", game)
+        self.controller.switch_game = None
+        brightness = self.controller.brightness
+        self.controller = new_controller(game, self.rng)
+        self.controller.brightness = brightness
 
     def show(self) -> None:
         screen = self.controller.screen()
@@ -292,13 +306,13 @@ class Daemon:
     def write_record(self) -> None:
         if not self.record_out:
             return
-        record = self.controller.record()
-        if record is None:
+        text = self.controller.record_json()
+        if text is None:
             log.warning("no game yet: %s not written", self.record_out)
             return
         from companion.fsutil import atomic_write_text
 
-        atomic_write_text(Path(self.record_out), record.to_json())
+        atomic_write_text(Path(self.record_out), text)
 
     def _power_off(self) -> None:
         if not on_raspberry_pi():
@@ -320,7 +334,7 @@ def build(args: argparse.Namespace) -> Daemon:
     cfg = load_config(args.config) if (args.config or not headless or args.display != "dummy") else None
     rng = random.Random(args.seed)
     journal = None
-    controller: Controller | None = None
+    controller: Any = None
     use_journal = not args.no_journal and (args.state_dir is not None or not headless)
     if use_journal:
         journal = open_journal(args.state_dir or default_state_dir(cfg))
@@ -337,20 +351,22 @@ def build(args: argparse.Namespace) -> Daemon:
         controller = Controller.quick_start(args.players, rng)
     elif journal is not None:
         resumed = journal.journal.resume()
-        if resumed is not None and resumed.actions:
+        if resumed is not None and args.game not in (None, resumed.kind):
+            log.info("journal holds an unfinished %s game; --game %s starts a new one", resumed.kind, args.game)
+        elif resumed is not None and resumed.actions:
             try:
-                controller = Controller.from_actions(resumed.actions, rng)
+                controller = controller_class(resumed.kind).from_actions(resumed.actions, rng)
                 log.info("resumed game %s (%d actions)", resumed.game_id, len(resumed.actions))
             except ValueError as exc:
                 log.error("journal cannot be replayed (%s): starting a new game", exc)
     if controller is None:
-        controller = Controller(rng)
+        controller = new_controller(args.game or "clans", rng)
     driver = choose_driver(args, cfg)
     frames_dir = args.save_frames if driver == "png" else None
     sink = open_sink(driver, cfg, frames_dir)
     on_frame = FrameSaver(args.save_frames) if args.save_frames and driver != "png" else None
     daemon = Daemon(controller, sink, headless=headless, cfg=cfg, journal=journal, record_out=args.record_out,
-                    on_frame=on_frame)
+                    on_frame=on_frame, rng=rng)
     if journal is not None:  # the first actions (load / quick start) are journaled too
         actions = controller.pop_actions()
         if actions:
@@ -362,6 +378,21 @@ def build(args: argparse.Namespace) -> Daemon:
     else:
         open_inputs(daemon, cfg, emulated=driver == "terminal")
     return daemon
+
+
+def controller_class(game: str) -> Any:
+    """The controller class of a game (the journal names the game of each entry)."""
+    if game == "mammut":
+        from companion.mammut.controller import MammutController
+
+        return MammutController
+    if game == "clans":
+        return Controller
+    raise ValueError(f"unknown game {game!r} in the journal")
+
+
+def new_controller(game: str, rng: random.Random) -> Any:
+    return controller_class(game)(rng)
 
 
 def default_state_dir(cfg: Any) -> str:

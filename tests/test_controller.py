@@ -345,10 +345,24 @@ def test_menu_scores_huts_brightness_shutdown():
     assert c.mode() == "move" and c.overlay is None
     feed(c, "D5#2#")
     assert c.brightness == 2 and c.pop_actions() == [{"a": "brightness", "level": 2}]
-    feed(c, "D6#*")
+    feed(c, "D7#*")
     assert not c.shutdown_requested
-    feed(c, "D6##")
+    feed(c, "D7##")
     assert c.shutdown_requested and c.screen().name == "bye"
+
+
+def test_menu_other_game_asks_before_abandoning_a_game():
+    c = loaded("in-progress")
+    c.pop_actions()
+    feed(c, "D6#")
+    assert c.screen().name == "switch?" and c.switch_game is None
+    feed(c, "*")
+    assert c.overlay is None and c.switch_game is None and c.mode() == "move"
+    feed(c, "D6##")
+    assert c.switch_game == "mammut" and c.pop_actions() == []  # nothing journaled: the daemon swaps controllers
+    fresh = Controller(random.Random(1))
+    feed(fresh, "D6#")  # no game yet: no question
+    assert fresh.switch_game == "mammut"
 
 
 def test_menu_new_game_asks_first():

@@ -481,7 +481,7 @@ def test_menu_books_brightness_new_game_shutdown():
     d = Driver(3)
     new_game(d, tribes=2, first=1)
     d("D")
-    assert d.name == "menu" and len(d.c.screen().choices) == 6
+    assert d.name == "menu" and len(d.c.screen().choices) == 7
     d("2#")
     assert d.name == "books" and "T1: 5war 2wom 1vil 0cave 15food 5cards" in text(d.c.screen())
     d("#D5#2#")
@@ -497,9 +497,16 @@ def test_menu_books_brightness_new_game_shutdown():
     d("D4##3#")
     d("###1#")
     assert d.c.game.n_tribes == 3
-    d("D6#*")
-    assert not d.c.shutdown_requested
+    d("D6#")
+    assert d.name == "switch?"
+    d("*")
+    assert d.c.switch_game is None
     d("D6##")
+    assert d.c.switch_game == "clans"
+    d.c.switch_game = None
+    d("D7#*")
+    assert not d.c.shutdown_requested
+    d("D7##")
     assert d.c.shutdown_requested and d.name == "bye"
 
 

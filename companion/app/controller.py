@@ -40,7 +40,7 @@ from companion.clans.record import Record
 
 BRIGHTNESS_LEVELS = 5
 DEFAULT_BRIGHTNESS = 4
-MENU_ITEMS = ("New game", "Undo last move", "Scores", "Huts on territory", "Brightness", "Shut down")
+MENU_ITEMS = ("New game", "Undo last move", "Scores", "Huts on territory", "Brightness", "Play Mammut", "Shut down")
 
 
 class ActionError(ValueError):
@@ -63,6 +63,7 @@ class Controller:
         self.brightness = DEFAULT_BRIGHTNESS
         # effects for the daemon
         self.shutdown_requested = False
+        self.switch_game: str | None = None  # set to "mammut" when the table asks for the other game
         self.now = 0.0
         self._outbox: list[dict] = []
         self._reset_ui()
@@ -109,6 +110,24 @@ class Controller:
         return c
 
     # ----- the journal -----------------------------------------------------------------
+    GAME_KIND = "clans"
+    START_ACTIONS = ("players", "restart", "load")  # actions that begin a new journal entry
+
+    def finished_result(self) -> dict | None:
+        """The finished game's result for the kiosk's history, once everyone has revealed."""
+        if self.mode() != "final" or self.game is None:
+            return None
+        from companion.clans.record import summary
+
+        result = summary(self.game, self.colors)
+        result["record"] = self.record().to_dict()
+        return result
+
+    def record_json(self) -> str | None:
+        """The game record (spec section 1) for --record-out, or None before the first game."""
+        record = self.record()
+        return record.to_json() if record is not None else None
+
     def pop_actions(self) -> list[dict]:
         """Actions accepted since the last call (persist them before showing their result)."""
         out, self._outbox = self._outbox, []
@@ -477,8 +496,19 @@ class Controller:
                     self.overlay, self.buf, self.huts_shown = "huts", "", None
             elif choice == "Brightness":
                 self.overlay, self.choice_sel = "brightness", self.brightness - 1
+            elif choice == "Play Mammut":
+                if game is not None and not game.is_over and (game.ply or self.ready):
+                    self.overlay = "switch?"
+                else:
+                    self.switch_game = "mammut"
             elif choice == "Shut down":
                 self.overlay = "shutdown?"
+
+    def _overlay_switch(self, key: str) -> None:
+        if key == K.OK:
+            self.overlay, self.switch_game = None, "mammut"
+        elif key == K.BACK:
+            self.overlay = None
 
     def _overlay_undo(self, key: str) -> None:
         if key == K.OK:
@@ -621,12 +651,9 @@ class Controller:
             if o.villages:
                 what += f" and {S.count(len(o.villages), 'village')}"
             return S.Screen(S.TEXT, "undo?", "Undo?", tuple(S.wrap([what + "?", "# = yes  * = no"])[:S.BODY_ROWS]))
-        if self.overlay == "new?":
-            return S.Screen(S.TEXT, "new?", "New game?",
-                            tuple(S.wrap(["This game will be abandoned.", "# = yes  * = no"])))
-        if self.overlay == "shutdown?":
-            return S.Screen(S.TEXT, "shutdown?", "Shut down?",
-                            tuple(S.wrap(["Turn the companion off safely.", "# = yes  * = no"])))
+        confirm = S.common_confirm(self.overlay)
+        if confirm is not None:
+            return confirm
         if self.overlay == "huts":
             assert game is not None
             if self.huts_shown is None:

@@ -246,3 +246,19 @@ def final_paragraphs(game, colors: Sequence[str]) -> list[str]:
         out.append(f"Winners (tie): {', '.join(player(w) for w in winners)}!")
     out.append("# = new game")
     return out
+
+
+def confirm_screen(name: str, title: str, text: str) -> Screen:
+    """A yes/no question: # = yes, * = no."""
+    return Screen(TEXT, name, title, tuple(wrap([text, "# = yes  * = no"])[:BODY_ROWS]))
+
+
+def common_confirm(overlay: str | None) -> Screen | None:
+    """The confirmation screens both games' menus share (new game, shut down, other game)."""
+    if overlay == "new?":
+        return confirm_screen("new?", "New game?", "This game will be abandoned.")
+    if overlay == "shutdown?":
+        return confirm_screen("shutdown?", "Shut down?", "Turn the companion off safely.")
+    if overlay == "switch?":
+        return confirm_screen("switch?", "Other game?", "This game will be abandoned.")
+    return None

@@ -59,7 +59,7 @@ from companion.mammut.rules import MammutError
 
 BRIGHTNESS_LEVELS = 5
 DEFAULT_BRIGHTNESS = 4
-MENU_ITEMS = ("Actions", "Tribe books", "Undo last entry", "New game", "Brightness", "Shut down")
+MENU_ITEMS = ("Actions", "Tribe books", "Undo last entry", "New game", "Brightness", "Play Clans", "Shut down")
 TITLE_COLS = 25  # 5x8 font in the title bar and menu hints
 CHOICE_COLS = 20  # 6x10 font, list rows start at x=3
 NEW_GAME_ENTRIES = 2  # log entries made by {"a": "new"}: new_game and set_first_player; not undoable
@@ -160,6 +160,7 @@ class MammutController:
         self.brightness = DEFAULT_BRIGHTNESS
         # effects for the daemon
         self.shutdown_requested = False
+        self.switch_game: str | None = None  # set to "clans" when the table asks for the other game
         self.now = 0.0
         self._outbox: list[dict] = []
         self._reset_ui()
@@ -296,6 +297,23 @@ class MammutController:
         return self.game
 
     # ----- queries -----------------------------------------------------------------------
+    GAME_KIND = "mammut"
+    START_ACTIONS = ("new",)  # actions that begin a new journal entry
+
+    def finished_result(self) -> dict | None:
+        """The finished game's result for the kiosk's history."""
+        g = self.game
+        if g is None or not g.over:
+            return None
+        return {"winners": list(g.winners), "extinct": bool(g.extinct), "log": self.game_log()}
+
+    def record_json(self) -> str | None:
+        """The game's JSON log for --record-out, or None before the first game."""
+        import json
+
+        log = self.game_log()
+        return json.dumps(log, indent=1) + "\n" if log is not None else None
+
     def game_log(self) -> dict | None:
         """The game as JSON ({"game": "mammut", ...MammutGame.to_dict()}); None before a game."""
         if self.game is None:
@@ -1034,8 +1052,19 @@ class MammutController:
                     self._ask_new()
             elif choice == "Brightness":
                 self.overlay, self.bright_sel = "brightness", self.brightness - 1
+            elif choice == "Play Clans":
+                if g is not None and not g.over:
+                    self.overlay = "switch?"
+                else:
+                    self.switch_game = "clans"
             elif choice == "Shut down":
                 self.overlay = "shutdown?"
+
+    def _overlay_switch(self, key: str) -> None:
+        if key == K.OK:
+            self.overlay, self.switch_game = None, "clans"
+        elif key == K.BACK:
+            self.overlay = None
 
     def _overlay_undo(self, key: str) -> None:
         if key == K.OK:
@@ -1201,12 +1230,9 @@ class MammutController:
             entry = self.game.log[-1]
             what = f"Take back {UNDO_WORDS.get(entry['action'], entry['action'])}{self._entry_who(entry)}?"
             return S.Screen(S.TEXT, "undo?", "Undo?", tuple(S.wrap([what, "# = yes  * = no"])[:S.BODY_ROWS]))
-        if self.overlay == "new?":
-            return S.Screen(S.TEXT, "new?", "New game?",
-                            tuple(S.wrap(["This game will be abandoned.", "# = yes  * = no"])))
-        if self.overlay == "shutdown?":
-            return S.Screen(S.TEXT, "shutdown?", "Shut down?",
-                            tuple(S.wrap(["Turn the companion off safely.", "# = yes  * = no"])))
+        confirm = S.common_confirm(self.overlay)
+        if confirm is not None:
+            return confirm
         if self.overlay == "brightness":
             return S.Screen(S.MENU, "brightness", "Brightness",
                             choices=tuple(f"{i}" + (" (now)" if i == self.brightness else "")
