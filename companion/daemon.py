@@ -21,6 +21,7 @@ Hardware libraries and adapters are imported lazily, only for what is used.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import queue
@@ -39,6 +40,8 @@ log = logging.getLogger("companion.run")
 
 EOF = object()  # end of the key script / of stdin: finish and exit
 CONTRAST = (16, 64, 128, 200, 255)  # brightness level 1..5
+SHIFTS = ((0, 0), (1, 0), (1, 1), (0, 1))  # pixel-shift positions, cycled against OLED burn-in
+SHIFT_EVERY_S = 120.0
 TICK_S = 1.0
 
 
@@ -57,6 +60,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--record-out", metavar="OUT", help="write the game record here at exit")
     ap.add_argument("--players", type=int, choices=(2, 3, 4), help="start a new game without the questions")
     ap.add_argument("--seed", type=int, help="seed for the start player and the setup")
+    ap.add_argument("--key-delay", type=float, default=0.0, metavar="S",
+                    help="with --keys: pause S seconds before each key (a typing pace, for demos and crash tests)")
     ap.add_argument("--save-frames", metavar="DIR", help="write each distinct frame as a PNG into DIR")
     ap.add_argument("--config", metavar="PATH", help="config file (default /etc/companion/config.yaml if present)")
     ap.add_argument("--state-dir", metavar="DIR", help="journal directory (default: the config's state_dir)")
@@ -157,6 +162,8 @@ class JournalWriter:
             else:
                 batch.append(action)
         self.journal.extend(batch)
+        for action in actions:  # only now are they durable: tests of power cuts read these lines
+            log.info("confirmed %s", json.dumps(action, separators=(",", ":")))
         if not self.finished:
             result = controller.finished_result()
             if result is not None:
@@ -192,6 +199,12 @@ class Daemon:
         self.last_key = clock()
         self.brightness = controller.brightness
         self.device: Any = None
+        self.pixel_shift = bool(getattr(cfg, "pixel_shift", False)) and not headless
+        self.shift_index = 0
+        self.shifted_at = clock()
+        self.last_image: Any = None
+        self.status_sent = ""
+        self.key_delay = 0.0
 
     def put(self, key: Any) -> None:
         """Thread-safe: the adapters' callback."""
@@ -243,10 +256,34 @@ class Daemon:
 
         image = render(screen)
         self.last_screen = screen
-        self.sink.show(image)
+        self.last_image = image
+        self.sink.show(self._shifted(image))
         self.frames += 1
         if self.on_frame is not None:
             self.on_frame(screen, image)
+        status = f"{self.controller.GAME_KIND}: {screen.title}"
+        if status != self.status_sent:
+            from companion.hw import notify
+
+            notify.status(status)
+            self.status_sent = status
+
+    def _shifted(self, image: Any) -> Any:
+        """The frame moved by the current pixel-shift offset (the screens keep a 1-pixel margin)."""
+        dx, dy = SHIFTS[self.shift_index] if self.pixel_shift else (0, 0)
+        if not (dx or dy):
+            return image
+        from PIL import Image
+
+        out = Image.new(image.mode, image.size)
+        out.paste(image.crop((0, 0, image.width - dx, image.height - dy)), (dx, dy))
+        return out
+
+    def _shift_check(self) -> None:
+        if self.pixel_shift and self.last_image is not None and self.clock() - self.shifted_at >= SHIFT_EVERY_S:
+            self.shift_index = (self.shift_index + 1) % len(SHIFTS)
+            self.shifted_at = self.clock()
+            self.sink.show(self._shifted(self.last_image))
 
     def _wake(self) -> None:
         if self.idle == "off":
@@ -280,6 +317,7 @@ class Daemon:
                 except queue.Empty:
                     notify.watchdog()
                     self._idle_check()
+                    self._shift_check()
                     self.sink.tick()
                     if self.terminal is not None and self.terminal.eof.is_set() and len(self.inputs) == 1:
                         break  # keys came from a pipe that has ended
@@ -287,6 +325,8 @@ class Daemon:
                 if not self.step(key):
                     break
                 notify.watchdog()
+                if self.key_delay:
+                    time.sleep(self.key_delay)
         except KeyboardInterrupt:
             log.info("interrupted")
         finally:
@@ -297,10 +337,12 @@ class Daemon:
                 except Exception:
                     log.exception("closing %r", adapter)
             self.write_record()
-            if self.controller.shutdown_requested and not self.headless:
-                self._power_off()
+            if self.journal is not None:
+                self.journal.journal.close()  # checkpoints the WAL: nothing pending before power-off
             self.device = getattr(self.sink, "device", None)  # luma's dummy keeps the last frame
             self.sink.close()
+            if self.controller.shutdown_requested and not self.headless:
+                self._power_off()
         return 0
 
     def write_record(self) -> None:
@@ -372,6 +414,7 @@ def build(args: argparse.Namespace) -> Daemon:
         if actions:
             journal.write(actions, controller)
     if script is not None:
+        daemon.key_delay = max(0.0, args.key_delay)
         for token in script:
             daemon.put(token)
         daemon.put(EOF)
