@@ -5,7 +5,8 @@
 Runs the real daemon (`companion run` on luma's dummy display) with key scripts:
 the new-game questions and setup walkthrough, a whole random game with detours
 through the menu, an illegal move and an undo, the village-order question (from the
-spec's order-matters example) and the reveal. The first frame of each screen kind is
+spec's order-matters example) and the reveal; then Valley of the Mammoths: its
+new-game questions, menu, tribe books and the phases of a first turn. The first frame of each screen kind is
 kept, named NN-<screen>.png. Generated frames are not committed; a small curated set
 lives in docs/screens/.
 """
@@ -68,15 +69,39 @@ def game_script(players: int, seed: int) -> str:
     return "".join(keys)
 
 
+def mammut_script(seed: int) -> str:
+    """Keys for the Mammut new-game questions and a first turn, with the menu and the tribe books."""
+    from companion.mammut.controller import MammutController
+
+    c = MammutController(random.Random(seed))
+    keys: list[str] = []
+
+    def press(text: str) -> None:
+        for k in text:
+            c.handle(k, 0.0)
+        keys.append(text)
+
+    press("3#B##2#")  # 3 tribes, first game, standard rules, tribe 2 placed first
+    press("D")  # the menu
+    press("2#")  # tribe books
+    press("#")
+    for _ in range(120):  # a careful table that takes every default: the phases and their questions
+        press("1#" if c.screen().name == "actions" else "#")
+    return "".join(keys)
+
+
 def collect(argv: list[str], keys: str, tmp: Path, shots: dict, order: list) -> None:
     path = tmp / f"k{len(order)}"
     path.write_text(keys)
     d = daemon.build(daemon.parse_args([*argv, "--display", "dummy", "--keys", str(path)]))
 
     def on_frame(screen, image) -> None:
-        if screen.name not in shots:
-            shots[screen.name] = image
-            order.append(screen.name)
+        name = screen.name
+        if name == "phase":  # Mammut: one picture per phase ("Y1 Sum 2 3.Animal moves" -> phase-animal-moves)
+            name = "phase-" + screen.title.split(" ", 3)[-1].split(".", 1)[-1].lower().replace(" ", "-")
+        if name not in shots:
+            shots[name] = image
+            order.append(name)
 
     d.on_frame = on_frame
     d.run()
@@ -102,10 +127,11 @@ def main(argv: list[str] | None = None) -> int:
         Record(rec.players, rec.first_player, rec.setup, rec.moves[:idx]).save(start)
         collect(["--load", str(start)], "30#29#37#BBB", tmp, shots, order)
         collect(["--load", str(start)], "D6#", tmp, shots, order)
+        collect(["--game", "mammut", "--seed", str(args.seed)], mammut_script(args.seed), tmp, shots, order)
     for n, name in enumerate(order, start=1):
         image = shots[name]
         image.resize((image.width * args.scale, image.height * args.scale)).save(
-            out / f"{n:02d}-{name.rstrip('?')}.png", optimize=True)
+            out / f"{n:02d}-{name.rstrip('?').replace(':', '-')}.png", optimize=True)
     print(f"{len(order)} screens written to {out}")
     return 0
 
