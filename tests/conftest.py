@@ -20,3 +20,13 @@ def example_dir() -> Path:
 @pytest.fixture
 def examples() -> Path:
     return example_dir()
+
+
+class Clock:
+    """A hand-driven monotonic clock for code that takes an injectable `clock()`."""
+
+    def __init__(self, start: float = 100.0) -> None:
+        self.t = start
+
+    def __call__(self) -> float:
+        return self.t

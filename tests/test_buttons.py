@@ -12,14 +12,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from companion.config import ButtonsConfig, Config, EncoderConfig  # noqa: E402
 from companion.hw.buttons import buttons_wanted, open_buttons  # noqa: E402
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def __call__(self) -> float:
-        return self.t
+from conftest import Clock  # noqa: E402
 
 
 @pytest.fixture
@@ -41,8 +34,6 @@ def make(clock, keys, *, menu=24, encoder=None, put=None):
                                        long_press_s=1.0, power_press_s=4.0),
                  encoder=encoder)
     return open_buttons(cfg, put or keys.append, clock=clock)
-
-
 
 
 def step(buttons, clock, dt):

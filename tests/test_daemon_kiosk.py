@@ -22,6 +22,7 @@ from companion.config import load_config_text
 from companion.journal import Journal
 
 from test_daemon_headless import full_game_script
+from conftest import Clock  # noqa: E402
 
 
 class RecordingSink:
@@ -47,14 +48,6 @@ class RecordingSink:
 
     def close(self, blank=False):
         pass
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def kiosk(text: str = "") -> tuple[daemon.Daemon, RecordingSink, Clock]:

@@ -20,16 +20,9 @@ from companion.config import ButtonsConfig, Config, DisplayConfig, KeypadConfig
 from companion.hw.display import open_display
 
 from test_daemon_headless import full_game_script
+from conftest import Clock  # noqa: E402
 
 PINS = {"A": 17, "B": 27, "#": 22, "*": 23, "D": 24}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture

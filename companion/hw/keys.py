@@ -15,25 +15,16 @@ import logging
 import time
 from typing import Callable
 
+# The tokens and the byte mapping are the controller's (companion.app.keys): one definition, re-exported here
+# for the adapters.
+from companion.app.keys import (  # noqa: F401
+    BACK, BYTE_TO_KEY as _BYTE_TO_KEY, DIGITS, DOWN, KEYPAD, MENU, OK, POWER, QUIT, SKIPPED_BYTES as _IGNORED, UNDO, UP,
+)
+
 log = logging.getLogger(__name__)
 
-DIGITS = tuple("0123456789")
-OK = "#"
-BACK = "*"
-UP = "A"
-DOWN = "B"
-UNDO = "C"
-MENU = "D"
-POWER = "POWER"
-QUIT = "QUIT"
-
-KEYPAD_KEYS = frozenset(DIGITS + (OK, BACK, UP, DOWN, UNDO, MENU))
+KEYPAD_KEYS = frozenset(KEYPAD)
 TOKENS = KEYPAD_KEYS | {POWER, QUIT}
-
-_IGNORED = frozenset(b"\r\n ")
-# byte -> token; lowercase a-d count as A-D (some keypad firmwares send them).
-_BYTE_TO_KEY: dict[int, str] = {ord(k): k for k in KEYPAD_KEYS}
-_BYTE_TO_KEY.update({ord(k.lower()): k for k in (UP, DOWN, UNDO, MENU)})
 
 
 def normalize_token(token: str) -> str | None:
