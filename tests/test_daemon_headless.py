@@ -19,7 +19,7 @@ from companion.clans.record import Record, summary
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
 if not EXAMPLES.exists():
-    EXAMPLES = Path("/work/shared/spec/examples")
+    EXAMPLES = ROOT / "tests" / "data" / "examples"
 IN_PROGRESS = EXAMPLES / "in-progress.record.json"
 
 

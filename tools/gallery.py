@@ -27,6 +27,8 @@ from companion.clans.board import COLORS  # noqa: E402
 from companion.clans.record import Record  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
+if not EXAMPLES.is_dir():  # a clone without ../shared: the copies vendored for the tests
+    EXAMPLES = Path(__file__).resolve().parents[1] / "tests" / "data" / "examples"
 
 
 def game_script(players: int, seed: int) -> str:
