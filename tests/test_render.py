@@ -13,10 +13,9 @@ from companion.app import screens as S
 from companion.app.controller import Controller
 from companion.app.render import HEIGHT, WIDTH, font, render
 from companion.clans.record import Record
+from conftest import example_dir
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
-if not EXAMPLES.exists():
-    EXAMPLES = Path("/work/shared/spec/examples")
+EXAMPLES = example_dir()
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
