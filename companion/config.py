@@ -92,11 +92,16 @@ class KeypadConfig:
     baudrate: int = 9600
 
 
+# The names companion.bots.make_bot knows (kept here so the config loads without the bots).
+BOT_NAMES = ("random", "greedy", "mcts")
+
+
 @dataclass
 class GameConfig:
     """Game options."""
 
     bot_move_time: float = 0.5
+    bot: str = "mcts"
 
 
 @dataclass
@@ -147,7 +152,7 @@ class Config:
                 f"encoder {enc}; keypad {kp}; idle dim {self.idle_dim_seconds} s, "
                 f"off {self.idle_off_seconds} s; pixel_shift {self.pixel_shift}; "
                 f"state_dir {self.resolved_state_dir()}; "
-                f"bot_move_time {self.game.bot_move_time} s")
+                f"bot {self.game.bot}, bot_move_time {self.game.bot_move_time} s")
 
 
 EXAMPLE_YAML = """\
@@ -183,7 +188,8 @@ idle_off_seconds: 900    # null: never switch the panel off
 pixel_shift: true        # move the picture a pixel now and then (burn-in)
 state_dir: null          # null: $STATE_DIRECTORY, else /var/lib/companion
 game:
-  bot_move_time: 0.5     # seconds a bot may think per move
+  bot_move_time: 0.5     # seconds a bot may think per move (and a hint)
+  bot: mcts              # who plays the bot seats: mcts | greedy | random
 """
 
 
@@ -313,7 +319,7 @@ _BUTTON_CHECKS = {
 }
 _ENCODER_CHECKS = {"a": _pin, "b": _pin, "push": _opt(_pin)}
 _KEYPAD_CHECKS = {"port": _text, "baudrate": _choice(BAUDRATES)}
-_GAME_CHECKS = {"bot_move_time": _seconds(0.0, 600)}
+_GAME_CHECKS = {"bot_move_time": _seconds(0.0, 600), "bot": _choice(BOT_NAMES)}
 
 
 def _from_mapping(raw: Any, source: str) -> Config:

@@ -15,6 +15,13 @@ without the questions; `--save-frames DIR` writes each distinct frame as a PNG.
 On a laptop with no config file, `companion run` plays in the terminal: keys from
 the keyboard (or line-wise from a pipe), frames drawn as text.
 
+Bots: after every key (and at start) the loop asks the controller for a bot's turn
+(`bot_request`), runs the bot's search here (the controller stays pure) and hands
+back the move (`propose_bot_move`), journaled like any action; the menu's Hint is
+answered the same way. `--bots 2,4` makes seats of a `--players` quick start bots;
+`--bot NAME`, `--bot-time S` (default: the config's game.bot_move_time) and
+`--bot-iterations K` (a fixed search, deterministic with --seed) choose the search.
+
 Hardware libraries and adapters are imported lazily, only for what is used.
 """
 
@@ -33,6 +40,7 @@ from typing import Any, Callable
 
 from companion.app import keys as K
 from companion.app.controller import Controller
+from companion.config import BOT_NAMES
 
 GAMES = ("clans", "mammut")
 
@@ -60,6 +68,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--record-out", metavar="OUT", help="write the game record here at exit")
     ap.add_argument("--players", type=int, choices=(2, 3, 4), help="start a new game without the questions")
     ap.add_argument("--seed", type=int, help="seed for the start player and the setup")
+    ap.add_argument("--bots", metavar="SEATS", help="with --players: seats played by the companion, 1-based (e.g. 2,4)")
+    ap.add_argument("--bot", choices=BOT_NAMES, help="which bot plays (default: the config's game.bot, mcts)")
+    ap.add_argument("--bot-time", type=float, metavar="S", help="seconds per bot move and hint (default: the config's)")
+    ap.add_argument("--bot-iterations", type=int, metavar="K",
+                    help="a fixed search of K iterations instead of a time budget (deterministic with --seed)")
     ap.add_argument("--key-delay", type=float, default=0.0, metavar="S",
                     help="with --keys: pause S seconds before each key (a typing pace, for demos and crash tests)")
     ap.add_argument("--save-frames", metavar="DIR", help="write each distinct frame as a PNG into DIR")
@@ -72,6 +85,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         ap.error("--load and --players exclude each other")
     if args.game == "mammut" and (args.load or args.players):
         ap.error("--load and --players are for Clans games; Mammut asks its questions at the table")
+    if args.bot_time is not None and not 0 < args.bot_time <= 600:
+        ap.error("--bot-time: seconds in (0, 600]")
+    if args.bot_iterations is not None and args.bot_iterations < 1:
+        ap.error("--bot-iterations: at least 1")
+    args.bot_seats = []
+    if args.bots:
+        if not args.players:
+            ap.error("--bots needs --players (at the table, the new-game questions ask for bots)")
+        try:
+            args.bot_seats = sorted({int(s) - 1 for s in args.bots.split(",")})
+        except ValueError:
+            ap.error(f"--bots {args.bots}: seat numbers separated by commas, e.g. 2,4")
+        if args.bot_seats[0] < 0 or args.bot_seats[-1] >= args.players or len(args.bot_seats) >= args.players:
+            ap.error(f"--bots {args.bots}: seats are 1-{args.players} and one must stay a person")
     return args
 
 
@@ -171,6 +198,45 @@ class JournalWriter:
                 self.finished = True
 
 
+class BotRunner:
+    """The searches the controller asks for: a bot's move, a hint. The only place bots run.
+
+    Each search gets its own rng, derived from the seed, the kind of search and the
+    ply (so a hint depends on nothing secret, and a seeded run is reproducible with
+    `iterations`); without a seed, fresh entropy.
+    """
+
+    def __init__(self, name: str = "mcts", move_time: float | None = 0.5, iterations: int | None = None,
+                 seed: int | None = None) -> None:
+        self.name = name
+        self.iterations = iterations
+        self.move_time = None if iterations else move_time  # a fixed search must not depend on the clock
+        self.seed = seed
+        self._bot: Any = None
+
+    @property
+    def bot(self) -> Any:
+        if self._bot is None:  # imported on first use: a table without bots never loads the search
+            from companion.bots import make_bot
+
+            options = {"iterations": self.iterations} if self.iterations and self.name == "mcts" else {}
+            self._bot = make_bot(self.name, **options)
+        return self._bot
+
+    def _rng(self, kind: str, game: Any) -> random.Random:
+        return random.Random(f"{self.seed}:{kind}:{game.ply}") if self.seed is not None else random.Random()
+
+    def move(self, game: Any, seat: int, color: str) -> Any:
+        """The bot's move for `seat`, which secretly owns `color` (searched on a copy of the game)."""
+        return self.bot.choose(game.copy(), seat, color, self._rng("bot", game), move_time=self.move_time)
+
+    def hint(self, game: Any, seat: int) -> Any:
+        """A suggested move for the person at `seat`, from public information only."""
+        from companion.bots import hint
+
+        return hint(game.copy(), seat, self._rng("hint", game), self.move_time, iterations=self.iterations)
+
+
 # ----- the daemon --------------------------------------------------------------------------
 class Daemon:
     """The main loop: one queue in, one controller, one display sink out."""
@@ -178,8 +244,10 @@ class Daemon:
     def __init__(self, controller: Any, sink: Any, *, headless: bool, cfg: Any = None,
                  journal: JournalWriter | None = None, record_out: str | None = None,
                  on_frame: Callable[[Any, Any], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic, rng: random.Random | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, rng: random.Random | None = None,
+                 bots: BotRunner | None = None) -> None:
         self.controller = controller
+        self.bots = bots
         self.rng = rng if rng is not None else random.Random()
         self.sink = sink
         self.headless = headless
@@ -224,6 +292,15 @@ class Daemon:
             self.controller.handle(key, now)
         except Exception:
             log.exception("controller: key %r failed; state kept", key)
+        self._commit()
+        if self.controller.switch_game:
+            self._switch(self.controller.switch_game)
+        self.think()
+        self.show()
+        return not self.controller.shutdown_requested
+
+    def _commit(self) -> None:
+        """Journal the controller's new actions (before the frame that shows their result)."""
         actions = self.controller.pop_actions()
         if actions:
             log.debug("actions: %s", actions)
@@ -232,10 +309,41 @@ class Daemon:
                     self.journal.write(actions, self.controller)
                 except Exception:
                     log.exception("journal: cannot write %s", actions)
-        if self.controller.switch_game:
-            self._switch(self.controller.switch_game)
-        self.show()
-        return not self.controller.shutdown_requested
+
+    def _runner(self) -> BotRunner:
+        if self.bots is None:
+            self.bots = BotRunner()
+        return self.bots
+
+    def think(self) -> None:
+        """Run what the controller asks for: a bot's move on its turn, a hint for a person."""
+        c = self.controller
+        if not hasattr(c, "bot_request"):
+            return  # another game's controller
+        if c.hint_requested or c.bot_request() is not None:
+            self.show()  # "Thinking..." (or the last result) while the search runs
+        while (request := c.bot_request()) is not None:
+            seat, color = request
+            t0 = time.perf_counter()
+            try:
+                move = self._runner().move(c.game, seat, color)
+                c.propose_bot_move(move)
+            except Exception:
+                log.exception("bot for P%d failed; it tries again after the next key", seat + 1)
+                break
+            finally:
+                self._commit()
+            log.info("bot %s for P%d: %s after %.2f s", self._runner().name, seat + 1, move,
+                     time.perf_counter() - t0)
+        if c.hint_requested and c.game is not None:
+            seat, t0 = c.game.to_move, time.perf_counter()
+            try:
+                move = self._runner().hint(c.game, seat)
+            except Exception:
+                log.exception("hint for P%d failed", seat + 1)
+                return
+            c.show_hint(move)
+            log.info("hint for P%d: %s after %.2f s", seat + 1, move, time.perf_counter() - t0)
 
     def _switch(self, game: str) -> None:
         """The table chose the other game: a fresh controller asks its new-game questions."""
@@ -304,6 +412,8 @@ class Daemon:
         from companion.hw import notify
 
         self.sink.set_contrast(CONTRAST[self.brightness - 1])
+        self.show()
+        self.think()  # a bot may be to move in a new or resumed game
         self.show()
         for adapter in self.inputs:
             adapter.start()
@@ -390,7 +500,7 @@ def build(args: argparse.Namespace) -> Daemon:
             raise UsageError(f"{args.load}: {exc}") from None
         controller = Controller.from_record(record, rng)
     elif args.players:
-        controller = Controller.quick_start(args.players, rng)
+        controller = Controller.quick_start(args.players, rng, bots=args.bot_seats)
     elif journal is not None:
         resumed = journal.journal.resume()
         if resumed is not None and args.game not in (None, resumed.kind):
@@ -408,7 +518,7 @@ def build(args: argparse.Namespace) -> Daemon:
     sink = open_sink(driver, cfg, frames_dir)
     on_frame = FrameSaver(args.save_frames) if args.save_frames and driver != "png" else None
     daemon = Daemon(controller, sink, headless=headless, cfg=cfg, journal=journal, record_out=args.record_out,
-                    on_frame=on_frame, rng=rng)
+                    on_frame=on_frame, rng=rng, bots=bot_runner(args, cfg))
     if journal is not None:  # the first actions (load / quick start) are journaled too
         actions = controller.pop_actions()
         if actions:
@@ -421,6 +531,14 @@ def build(args: argparse.Namespace) -> Daemon:
     else:
         open_inputs(daemon, cfg, emulated=driver == "terminal")
     return daemon
+
+
+def bot_runner(args: argparse.Namespace, cfg: Any) -> BotRunner:
+    """The bot and its budget: the command line first, then the config's game section."""
+    game_cfg = getattr(cfg, "game", None)
+    name = args.bot or getattr(game_cfg, "bot", None) or "mcts"
+    move_time = args.bot_time if args.bot_time is not None else getattr(game_cfg, "bot_move_time", 0.5)
+    return BotRunner(name, move_time, args.bot_iterations, args.seed)
 
 
 def controller_class(game: str) -> Any:

@@ -17,7 +17,7 @@ def test_no_file_gives_defaults(monkeypatch, tmp_path):
     assert cfg.buttons.up == 17 and cfg.buttons.menu == 24 and cfg.buttons.enabled == "auto"
     assert cfg.keypad is None and cfg.encoder is None
     assert cfg.idle_dim_seconds == 120
-    assert cfg.game.bot_move_time == 0.5
+    assert cfg.game.bot_move_time == 0.5 and cfg.game.bot == "mcts"
 
 
 def test_default_path_used_when_it_exists(monkeypatch, tmp_path):
@@ -53,7 +53,7 @@ def test_full_file_round_trip(tmp_path):
         "idle_off_seconds: 60\n"
         "pixel_shift: false\n"
         "state_dir: /tmp/x\n"
-        "game: {bot_move_time: 2}\n")
+        "game: {bot_move_time: 2, bot: greedy}\n")
     cfg = load_config(str(p))
     assert (cfg.display.driver, cfg.display.port, cfg.display.address) == ("sh1106", 0, 0x3D)
     assert cfg.display.rotate == 1 and cfg.display.contrast == 10
@@ -62,7 +62,14 @@ def test_full_file_round_trip(tmp_path):
     assert cfg.idle_dim_seconds is None and cfg.idle_off_seconds == 60
     assert cfg.pixel_shift is False
     assert cfg.resolved_state_dir() == "/tmp/x"
-    assert cfg.game.bot_move_time == 2
+    assert cfg.game.bot_move_time == 2 and cfg.game.bot == "greedy"
+
+
+def test_bot_names_are_the_bots_the_package_has():
+    from companion.bots import BOTS
+
+    assert config_mod.BOT_NAMES == tuple(BOTS)
+    assert load_config_text(EXAMPLE_YAML).game.bot == "mcts"
 
 
 def test_address_as_quoted_hex_string():
@@ -95,6 +102,7 @@ def test_address_as_quoted_hex_string():
     ("idle_dim_seconds: soon", "idle_dim_seconds", "seconds"),
     ("pixel_shift: 1", "pixel_shift", "true or false"),
     ("game: {bot_move_time: -1}", "game.bot_move_time", "-1"),
+    ("game: {bot: alphazero}", "game.bot", "'alphazero' is not one of random, greedy, mcts"),
     ("- a list", "(top)", "mapping"),
 ])
 def test_bad_values_name_the_key_path(tmp_path, text, path, words):

@@ -41,6 +41,7 @@ def assert_same_state(a: Controller, b: Controller) -> None:
         assert a.game.state_key() == b.game.state_key()
     assert (a.mode(), a.pending, a.picks, a.colors, a.brightness, a.players_choice, a.ready) == \
            (b.mode(), b.pending, b.picks, b.colors, b.brightness, b.players_choice, b.ready)
+    assert (a.bots, a.dealt, a.proposal) == (b.bots, b.dealt, b.proposal)
 
 
 # ----- new game ----------------------------------------------------------------------------
@@ -50,6 +51,8 @@ def test_new_game_questions_then_setup_walkthrough():
     feed(c, "3#")
     assert c.screen().name == "first"
     feed(c, "0#")  # draw at random
+    assert c.screen().name == "bots" and c.screen().choices[-1] == "Start"
+    feed(c, "#")  # no bots: Start is highlighted
     actions = c.pop_actions()
     assert [a["a"] for a in actions] == ["players", "new"]
     new = actions[1]
@@ -73,8 +76,8 @@ def test_new_game_questions_then_setup_walkthrough():
 
 def test_start_player_can_be_chosen_and_seed_is_deterministic():
     a, b = Controller(random.Random(3)), Controller(random.Random(3))
-    feed(a, "4#3#")
-    feed(b, "4#3#")
+    feed(a, "4#3##")
+    feed(b, "4#3##")
     na, nb = a.pop_actions()[1], b.pop_actions()[1]
     assert na == nb and na["first"] == 2 and na["drawn"] is False and na["players"] == 4
 
@@ -310,7 +313,7 @@ def test_reveal_refuses_given_colors_then_final_and_new_game():
     assert summary(c.record().play(), c.record().colors)["winners"] == expected["winners"]
     feed(c, "#")
     assert c.screen().name == "players"
-    feed(c, "#0#")
+    feed(c, "#0##")
     assert c.mode() == "setup" and c.game.ply == 0 and c.game.players == 3
 
 
@@ -333,9 +336,9 @@ def test_menu_scores_huts_brightness_shutdown():
     c.pop_actions()
     feed(c, "D")
     assert c.screen().name == "menu"
-    feed(c, "3#")
+    feed(c, "4#")
     assert c.screen().name == "scores" and c.screen().lines[0].split()[:2] == ["red", "0"]
-    feed(c, "D4#")
+    feed(c, "D5#")
     feed(c, "13#")
     lines = " ".join(c.screen().lines)
     assert "13:" in lines and c.game.board.territories[13].terrain in lines
@@ -343,25 +346,25 @@ def test_menu_scores_huts_brightness_shutdown():
     assert "14:" in " ".join(c.screen().lines)
     feed(c, "*")
     assert c.mode() == "move" and c.overlay is None
-    feed(c, "D5#2#")
+    feed(c, "D6#2#")
     assert c.brightness == 2 and c.pop_actions() == [{"a": "brightness", "level": 2}]
-    feed(c, "D7#*")
+    feed(c, "D8#*")
     assert not c.shutdown_requested
-    feed(c, "D7##")
+    feed(c, "D8##")
     assert c.shutdown_requested and c.screen().name == "bye"
 
 
 def test_menu_other_game_asks_before_abandoning_a_game():
     c = loaded("in-progress")
     c.pop_actions()
-    feed(c, "D6#")
+    feed(c, "D7#")
     assert c.screen().name == "switch?" and c.switch_game is None
     feed(c, "*")
     assert c.overlay is None and c.switch_game is None and c.mode() == "move"
-    feed(c, "D6##")
+    feed(c, "D7##")
     assert c.switch_game == "mammut" and c.pop_actions() == []  # nothing journaled: the daemon swaps controllers
     fresh = Controller(random.Random(1))
-    feed(fresh, "D6#")  # no game yet: no question
+    feed(fresh, "D7#")  # no game yet: no question
     assert fresh.switch_game == "mammut"
 
 
@@ -416,7 +419,7 @@ KEYS = list("0123456789#*ABCD") + ["POWER", "", "x", "##", None]
 def test_key_storm_never_crashes_and_journal_rebuilds_state(seed, keys):
     c = Controller(random.Random(seed))
     journal: list[dict] = []
-    for k in ["3", "#", "#"] + ["#"] * 13 + keys:
+    for k in ["3", "#", "#", "#"] + ["#"] * 13 + keys:
         c.handle(k, 1.0)
         journal += c.pop_actions()
         c.screen()
@@ -439,7 +442,7 @@ def test_storm_on_a_loaded_game_rebuilds(seed, keys):
 
 
 def test_same_keys_same_actions():
-    keys = "3#0#" + "#" * 13 + "1#2#ABB#B#C#D3#"
+    keys = "3#0##" + "#" * 13 + "1#2#ABB#B#C#D4#"
     a, b = Controller(random.Random(11)), Controller(random.Random(11))
     feed(a, keys)
     feed(b, keys)

@@ -138,7 +138,7 @@ def test_same_keys_twice_same_record(tmp_path):
 
 def test_new_game_questions_from_the_key_script(tmp_path):
     keys = tmp_path / "k"
-    keys.write_text("3#2#" + "#" * 13)
+    keys.write_text("3#2##" + "#" * 13)
     out = tmp_path / "out.json"
     run(["--display", "dummy", "--seed", "5", "--keys", str(keys), "--record-out", str(out)])
     rec = Record.load(out)
@@ -147,7 +147,7 @@ def test_new_game_questions_from_the_key_script(tmp_path):
 
 def test_save_frames_writes_each_distinct_frame(tmp_path):
     keys = tmp_path / "k"
-    keys.write_text("1#2#D3#")
+    keys.write_text("1#2#D4#")
     frames = tmp_path / "frames"
     run(["--display", "dummy", "--keys", str(keys), "--load", str(IN_PROGRESS), "--save-frames", str(frames)])
     pngs = sorted(frames.glob("*.png"))
@@ -237,7 +237,7 @@ def test_key_storm_with_the_menu_never_crashes(tmp_path, seed):
 def test_menu_switches_to_mammut_and_the_journal_resumes_it(tmp_path):
     keys = tmp_path / "k"
     # Play Mammut from the menu (no game yet: no question), then 3 tribes, first game, standard, tribe 1 first
-    keys.write_text("D6#" + "3#")
+    keys.write_text("D7#" + "3#")
     state = tmp_path / "state"
     d = run(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state)])
     assert d.controller.GAME_KIND == "mammut"

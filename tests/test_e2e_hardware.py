@@ -48,6 +48,8 @@ def next_button(c: Controller, plan: dict, rnd: random.Random) -> str | None:
         return "B" if c.choice_sel != 1 else "#"  # 3 players
     if mode == "first":
         return "#"  # draw the start player
+    if mode == "bots":
+        return "#"  # Start: no bots
     if mode == "setup":
         return "#"
     if mode == "move":

@@ -59,9 +59,9 @@ def game_script(players: int, seed: int) -> str:
             press("C")  # undo?
             press("#")  # undone
             press("D")  # menu
-            press("3#")  # scores
-            press("D4#14#")  # huts on 14
-            press("*D5#")  # brightness
+            press("4#")  # scores
+            press("D5#14#")  # huts on 14
+            press("*D6#")  # brightness
             press("*")
     colors = rnd.sample(COLORS, players)
     press(f"{COLORS.index(colors[0]) + 1}#")
@@ -121,14 +121,14 @@ def main(argv: list[str] | None = None) -> int:
     order: list[str] = []
     with tempfile.TemporaryDirectory() as t:
         tmp = Path(t)
-        collect(["--seed", str(args.seed)], "3#0#" + "#" * 13, tmp, shots, order)
+        collect(["--seed", str(args.seed)], "3#0##" + "#" * 13, tmp, shots, order)
         collect(["--players", "3", "--seed", str(args.seed)], game_script(3, args.seed), tmp, shots, order)
         rec = Record.load(EXAMPLES / "order-matters.record.json")
         idx = next(i for i, m in enumerate(rec.moves) if m.order == (37, 29))
         start = tmp / "start.json"
         Record(rec.players, rec.first_player, rec.setup, rec.moves[:idx]).save(start)
         collect(["--load", str(start)], "30#29#37#BBB", tmp, shots, order)
-        collect(["--load", str(start)], "D6#", tmp, shots, order)
+        collect(["--load", str(start)], "D7#", tmp, shots, order)
         collect(["--game", "mammut", "--seed", str(args.seed)], mammut_script(args.seed), tmp, shots, order)
     for n, name in enumerate(order, start=1):
         image = shots[name]

@@ -12,12 +12,14 @@ replays them and lands on the same position and the same pending question. Actio
     {"a": "players", "n": 3}                      players question answered (discards any game)
     {"a": "restart"}                              back to the players question
     {"a": "new", "players": 3, "first": 1, "setup": {"1": "red", ...}, "drawn": true}
+        with bots also  "bots": {"1": "blue"}, "dealt": {"0": "red", "2": "green"}   (seat -> secret color)
     {"a": "load", "record": {...record, spec section 1...}}
     {"a": "ready"}                                the setup walkthrough is done: play starts
     {"a": "pending", "from": 12, "to": 13}        a move waiting for "which village next?"
     {"a": "pick", "t": 20}                        one answer to that question
     {"a": "cancel"}                               the pending move is dropped
-    {"a": "move", "from": 12, "to": 13, "order": [20, 14, 33]}   ("order" only when asked)
+    {"a": "bot", "from": 12, "to": 13, "order": [20, 14]}       a bot's proposal, shown until # ("order" if given)
+    {"a": "move", "from": 12, "to": 13, "order": [20, 14, 33]}   ("order" only when asked, or a bot's)
     {"a": "undo"}
     {"a": "reveal", "player": 0, "color": "red"}  (players in order)
     {"a": "unreveal"}                             takes back the last color given
@@ -25,6 +27,24 @@ replays them and lands on the same position and the same pending question. Actio
 
 UI state that is not journaled (typed digits, menus, information screens) is
 dropped on a rebuild: the players see the question or move entry again.
+
+Bots (empty seats played by the companion). After "Who starts?" the table is asked
+"Bots?": a digit toggles a seat between person and bot, # on Start confirms (Start is
+highlighted, so a table without bots just presses #). The box cannot see the physical
+clan cards, so in a game with bots it deals EVERY seat's color itself (distinct colors
+drawn with the injected rng, journaled in "new") and the clan cards stay in the box:
+before the setup walkthrough each person in turn takes the box alone and reads their
+color ("P1, your clan: GREEN. # hides it"; UI state, shown again after a rebuild in the
+setup). Since the box knows every color, the end needs no reveal questions: the final
+screens show each seat's color, bots marked, and the record carries `colors`. Games
+without bots keep the physical cards and the spec's reveal questions, unchanged.
+
+On a bot's turn the controller stays pure: `bot_request()` says which seat (and its
+secret color) the daemon must search for, `propose_bot_move(move)` journals the answer
+as a "bot" action and shows it for the table to make; # plays it as a "move" with the
+bot's own founding order (the bot is never asked "which village next?"). The menu's
+Hint sets `hint_requested`; the daemon searches without any secret and calls
+`show_hint(move)` (not journaled).
 """
 
 from __future__ import annotations
@@ -35,12 +55,13 @@ from typing import Any, Iterable
 from companion.app import keys as K
 from companion.app import screens as S
 from companion.clans.board import COLORS
-from companion.clans.game import Game, IllegalMoveError, Outcome, random_setup
+from companion.clans.game import Game, IllegalMoveError, Move, Outcome, random_setup
 from companion.clans.record import Record
 
 BRIGHTNESS_LEVELS = 5
 DEFAULT_BRIGHTNESS = 4
-MENU_ITEMS = ("New game", "Undo last move", "Scores", "Huts on territory", "Brightness", "Play Mammut", "Shut down")
+MENU_ITEMS = ("New game", "Undo last move", "Hint", "Scores", "Huts on territory", "Brightness", "Play Mammut",
+              "Shut down")
 
 
 class ActionError(ValueError):
@@ -57,12 +78,16 @@ class Controller:
         self.players_choice: int | None = None
         self.drawn = False
         self.ready = False
-        self.colors: list[str] = []
+        self.colors: list[str] = []  # revealed at the end (games without bots)
+        self.bots: dict[int, str] = {}  # bot seat -> its secret color
+        self.dealt: dict[int, str] = {}  # person seat -> the color the box dealt (games with bots)
+        self.proposal: Move | None = None  # the bot's move waiting for the table's #
         self.pending: tuple[int, int] | None = None
         self.picks: list[int] = []
         self.brightness = DEFAULT_BRIGHTNESS
         # effects for the daemon
         self.shutdown_requested = False
+        self.hint_requested = False  # the daemon answers with show_hint()
         self.switch_game: str | None = None  # set to "mammut" when the table asks for the other game
         self.now = 0.0
         self._outbox: list[dict] = []
@@ -82,6 +107,11 @@ class Controller:
         self.asking_new = False
         self.note = ""
         self.huts_shown: int | None = None
+        self.first_pick: int | None = None  # the "Who starts?" answer while "Bots?" is asked
+        self.bot_choice: list[bool] | None = None  # the "Bots?" answer in progress, per seat
+        self.deal_step = 0  # person k's deal: 2k = "take the box", 2k+1 = their color shown
+        self.skip_walkthrough = False  # quick start: play right after the deal
+        self.bot_page = 0
 
     # ----- construction ----------------------------------------------------------------
     @classmethod
@@ -101,12 +131,23 @@ class Controller:
         return c
 
     @classmethod
-    def quick_start(cls, players: int, rng: random.Random | None = None, first: int | None = None) -> "Controller":
-        """A new game without the questions (random R1 setup, start player drawn unless given)."""
+    def quick_start(cls, players: int, rng: random.Random | None = None, first: int | None = None,
+                    bots: Iterable[int] = ()) -> "Controller":
+        """A new game without the questions (random R1 setup, start player drawn unless given).
+
+        `bots` (0-based seats) are played by the companion; the persons then see the
+        deal of their colors, and play starts without the setup walkthrough.
+        """
+        seats = sorted(set(bots))
+        if any(not 0 <= s < players for s in seats) or len(seats) >= players:
+            raise ValueError(f"bots {[s + 1 for s in seats]}: seats are 1-{players} and one must be a person")
         c = cls(rng)
         c._do({"a": "players", "n": players})
-        c._new_game(first)
-        c._do({"a": "ready"})
+        c._new_game(first, seats)
+        if seats:
+            c.skip_walkthrough = True
+        else:
+            c._do({"a": "ready"})
         return c
 
     # ----- the journal -----------------------------------------------------------------
@@ -119,7 +160,7 @@ class Controller:
             return None
         from companion.clans.record import summary
 
-        result = summary(self.game, self.colors)
+        result = summary(self.game, self.final_colors())
         result["record"] = self.record().to_dict()
         return result
 
@@ -152,8 +193,10 @@ class Controller:
             elif kind == "new":
                 setup = {int(t): c for t, c in a["setup"].items()}
                 game = Game(a["players"], setup, a["first"])
+                bots, dealt = self._seat_colors(a, game.players)
                 self._clear_game()
                 self.game, self.drawn = game, bool(a.get("drawn", False))
+                self.bots, self.dealt = bots, dealt
             elif kind == "load":
                 record = Record.from_dict(a["record"])
                 game = record.play()
@@ -175,15 +218,17 @@ class Controller:
                 self.picks.append(t)
             elif kind == "cancel":
                 self.pending, self.picks = None, []
+            elif kind == "bot":
+                self.proposal = self._checked_proposal(a)
             elif kind == "move":
                 game = self._need_game()
                 order = a.get("order")
                 outcome = game.push(a["from"], a["to"], tuple(order) if order is not None else None)
-                self.pending, self.picks, self.ready = None, [], True
+                self.pending, self.picks, self.ready, self.proposal = None, [], True, None
                 return outcome
             elif kind == "undo":
                 outcome = self._need_game().pop()
-                self.pending, self.picks, self.colors = None, [], []
+                self.pending, self.picks, self.colors, self.proposal = None, [], [], None
                 return outcome
             elif kind == "reveal":
                 game = self._need_game()
@@ -210,6 +255,28 @@ class Controller:
     def _clear_game(self) -> None:
         self.game, self.players_choice, self.drawn, self.ready = None, None, False, False
         self.colors, self.pending, self.picks = [], None, []
+        self.bots, self.dealt, self.proposal = {}, {}, None
+
+    @staticmethod
+    def _seat_colors(a: dict, players: int) -> tuple[dict[int, str], dict[int, str]]:
+        """The "bots" and "dealt" maps of a "new" action, checked: every seat once, distinct colors."""
+        if "bots" not in a and "dealt" not in a:
+            return {}, {}
+        bots = {int(s): c for s, c in a["bots"].items()}
+        dealt = {int(s): c for s, c in a["dealt"].items()}
+        colors = list(bots.values()) + list(dealt.values())
+        if (not bots or not dealt or set(bots) & set(dealt) or sorted(set(bots) | set(dealt)) != list(range(players))
+                or len(set(colors)) != len(colors) or not set(colors) <= set(COLORS)):
+            raise ActionError(f"new: bots {a['bots']!r} and dealt {a['dealt']!r} do not fit {players} players")
+        return bots, dealt
+
+    def _checked_proposal(self, a: dict) -> Move:
+        game = self._need_game()
+        frm, to, order = a["from"], a["to"], a.get("order")
+        if (self.proposal is not None or self.pending is not None or not self.ready or game.is_over
+                or game.to_move not in self.bots or not game.is_legal(frm, to)):
+            raise ActionError(f"bot {frm}->{to} does not fit now")
+        return Move(frm, to, game.check_order(frm, to, order) if order is not None else None)
 
     def _need_game(self) -> Game:
         if self.game is None:
@@ -225,8 +292,40 @@ class Controller:
         """The game so far as a record (spec section 1), `colors` once everyone has revealed."""
         if self.game is None:
             return None
-        colors = self.colors if len(self.colors) == self.game.players else None
-        return Record.from_game(self.game, colors)
+        colors = self.final_colors()
+        return Record.from_game(self.game, colors if len(colors) == self.game.players else None)
+
+    def final_colors(self) -> list[str]:
+        """Each seat's color as far as it is public: the reveal so far, or every dealt color once over."""
+        if self.bots and self.game is not None:
+            if not self.game.is_over:
+                return []
+            return [self.bots.get(s) or self.dealt[s] for s in range(self.game.players)]
+        return self.colors
+
+    def bot_request(self) -> tuple[int, str] | None:
+        """(seat, secret color) when the daemon must search a bot's move now, else None."""
+        if (self.game is None or self.mode() != "bot" or self.proposal is not None
+                or self.overlay is not None or self.asking_new):
+            return None
+        seat = self.game.to_move
+        return seat, self.bots[seat]
+
+    def propose_bot_move(self, move: Move) -> None:
+        """The bot's move: journaled, then shown for the table to make and confirm with #."""
+        action: dict[str, Any] = {"a": "bot", "from": move.frm, "to": move.to}
+        if move.order is not None:
+            action["order"] = list(move.order)
+        self._do(action)
+        self.bot_page = 0
+
+    def show_hint(self, move: Move) -> None:
+        """Show the daemon's answer to the Hint menu item (a stale or illegal one is dropped)."""
+        self.hint_requested = False
+        game = self.game
+        if game is None or self.mode() != "move" or not game.is_legal(move.frm, move.to):
+            return
+        self._show(f"Hint: {move.frm} -> {move.to}", S.hint_paragraphs(game, move), "hint")
 
     def mode(self) -> str:
         """The question or phase the table is in, from journaled state only."""
@@ -237,7 +336,9 @@ class Controller:
         if not self.ready:
             return "setup"
         if self.game.is_over:
-            return "reveal" if len(self.colors) < self.game.players else "final"
+            return "reveal" if len(self.final_colors()) < self.game.players else "final"
+        if self.game.to_move in self.bots:
+            return "bot"
         return "move"
 
     # ----- keys --------------------------------------------------------------------------
@@ -246,6 +347,7 @@ class Controller:
         if not K.is_key(key) or self.shutdown_requested:
             return
         self.now = now
+        self.hint_requested = False  # a request the daemon did not answer before this key is stale
         if key == K.POWER:
             self.info, self.overlay = None, "shutdown?"
             return
@@ -267,7 +369,10 @@ class Controller:
         getattr(self, "_key_" + self._ui_mode())(key)
 
     def _ui_mode(self) -> str:
-        return "players" if self.asking_new else self.mode()
+        if self.asking_new:
+            return "players"
+        mode = self.mode()
+        return "bots" if mode == "first" and self.bot_choice is not None else mode
 
     def _show(self, title: str, paragraphs: list[str], name: str) -> None:
         self.info = (title, S.paginate(paragraphs), name)
@@ -298,22 +403,68 @@ class Controller:
         elif key in (K.UP, K.DOWN):
             self.choice_sel = (self.choice_sel + (1 if key == K.DOWN else -1)) % (n + 1)
         elif key == K.OK:
-            self._new_game(self.choice_sel - 1 if self.choice_sel else None)
+            self.first_pick = self.choice_sel - 1 if self.choice_sel else None
+            self.bot_choice, self.choice_sel, self.note = [False] * n, n, ""
         elif key == K.BACK:
             self._do({"a": "restart"})
             self.choice_sel = 0
 
-    def _new_game(self, first: int | None) -> None:
+    def _key_bots(self, key: str) -> None:
+        """The "Bots?" question: seats 0..n-1 then Start (choice_sel == n)."""
+        assert self.bot_choice is not None
+        n = len(self.bot_choice)
+        if key in K.DIGITS:
+            if 1 <= int(key) <= n:
+                self._toggle_bot(int(key) - 1)
+            else:
+                self.note = f"1-{n} toggles a seat"
+        elif key in (K.UP, K.DOWN):
+            self.choice_sel = (self.choice_sel + (1 if key == K.DOWN else -1)) % (n + 1)
+        elif key == K.OK:
+            if self.choice_sel < n:
+                self._toggle_bot(self.choice_sel)
+            else:
+                bots = [s for s in range(n) if self.bot_choice[s]]
+                self._new_game(self.first_pick, bots)
+        elif key == K.BACK:
+            first = self.first_pick
+            self.bot_choice, self.note = None, ""
+            self.choice_sel = 0 if first is None else first + 1
+
+    def _toggle_bot(self, seat: int) -> None:
+        assert self.bot_choice is not None
+        if not self.bot_choice[seat] and self.bot_choice.count(False) == 1:
+            self.note = "One seat stays a person"
+            return
+        self.bot_choice[seat] = not self.bot_choice[seat]
+        self.note = ""
+
+    def _new_game(self, first: int | None, bots: list[int] | None = None) -> None:
         n = self.players_choice or 2
         drawn = first is None
         if first is None:
             first = self.rng.randrange(n)
         setup = random_setup(self.rng)
-        self._do({"a": "new", "players": n, "first": first, "drawn": drawn,
-                  "setup": {str(t): c for t, c in sorted(setup.items())}})
+        action: dict[str, Any] = {"a": "new", "players": n, "first": first, "drawn": drawn,
+                                  "setup": {str(t): c for t, c in sorted(setup.items())}}
+        if bots:  # drawn after the setup: a game without bots draws exactly what it always drew
+            colors = self.rng.sample(COLORS, n)
+            action["bots"] = {str(s): colors[s] for s in range(n) if s in bots}
+            action["dealt"] = {str(s): colors[s] for s in range(n) if s not in bots}
+        self._do(action)
         self.setup_page, self.choice_sel, self.note = 0, 0, ""
+        self.bot_choice, self.first_pick, self.deal_step = None, None, 0
+
+    def _dealing(self) -> bool:
+        return bool(self.dealt) and self.deal_step < 2 * len(self.dealt)
 
     def _key_setup(self, key: str) -> None:
+        if self._dealing():
+            if key == K.OK:
+                self.deal_step += 1
+                if not self._dealing() and self.skip_walkthrough:
+                    self._do({"a": "ready"})
+            return
         if key in (K.OK, K.DOWN):
             if self.setup_page >= 12:
                 if key == K.OK:
@@ -367,6 +518,23 @@ class Controller:
         else:
             i = 0 if key == K.DOWN else len(items) - 1
         self.buf, self.browsing = str(items[i]), True
+
+    def _key_bot(self, key: str) -> None:
+        """A bot's turn: # once the table has made the proposed move; digits do not start a move."""
+        if key == K.UNDO:
+            self._ask_undo()
+        elif self.proposal is None:
+            return  # the daemon is still searching
+        elif key in (K.UP, K.DOWN):
+            pages = self._bot_pages()
+            self.bot_page = max(0, min(len(pages) - 1, self.bot_page + (1 if key == K.DOWN else -1)))
+        elif key == K.OK:
+            move = self.proposal
+            self._finish_move(move.frm, move.to, list(move.order) if move.order is not None else None)
+
+    def _bot_pages(self) -> list[tuple[str, ...]]:
+        assert self.proposal is not None
+        return S.paginate(S.bot_move_paragraphs(self._need_game(), self.proposal))
 
     def _start_move(self, frm: int, to: int) -> None:
         game = self._need_game()
@@ -460,7 +628,7 @@ class Controller:
 
     def _final_pages(self) -> list[tuple[str, ...]]:
         game = self._need_game()
-        return S.paginate(S.final_paragraphs(game, self.colors))
+        return S.paginate(S.final_paragraphs(game, self.final_colors(), self.bots))
 
     # ----- overlays: menu and the questions it opens ------------------------------------
     def _overlay_key(self, key: str) -> None:
@@ -484,6 +652,8 @@ class Controller:
                     self.asking_new, self.choice_sel, self.note = True, 1, ""
             elif choice == "Undo last move":
                 self._ask_undo()
+            elif choice == "Hint":
+                self._ask_hint()
             elif choice == "Scores":
                 if game is None:
                     self._show("Scores", ["No game yet."], "scores")
@@ -503,6 +673,13 @@ class Controller:
                     self.switch_game = "mammut"
             elif choice == "Shut down":
                 self.overlay = "shutdown?"
+
+    def _ask_hint(self) -> None:
+        if self.mode() == "move":
+            self.hint_requested = True
+            self._show("Hint", ["Thinking..."], "hint")
+        else:
+            self._show("Hint", ["Hints are for a person about to move."], "no-hint")
 
     def _overlay_switch(self, key: str) -> None:
         if key == K.OK:
@@ -584,7 +761,34 @@ class Controller:
         choices = ("0 draw at random",) + tuple(f"{i + 1} P{i + 1} starts" for i in range(n))
         return S.Screen(S.MENU, "first", "Who starts?", choices=choices, selected=self.choice_sel, hint=self.note)
 
+    def _screen_bots(self) -> S.Screen:
+        assert self.bot_choice is not None
+        choices = tuple(f"{s + 1} P{s + 1} {'bot' if bot else 'person'}" for s, bot in enumerate(self.bot_choice))
+        return S.Screen(S.MENU, "bots", "Bots? digit = toggle", choices=choices + ("Start",),
+                        selected=self.choice_sel, hint=self.note)
+
+    def _screen_deal(self) -> S.Screen:
+        seat = sorted(self.dealt)[self.deal_step // 2]
+        who = S.player(seat)
+        if self.deal_step % 2 == 0:
+            return S.Screen(S.TEXT, "deal", f"Secret colors: {who}",
+                            tuple(S.wrap([f"{who}: take the box alone, then #.",
+                                          "The others look away."])[:S.BODY_ROWS]))
+        return S.Screen(S.TEXT, "deal-color", f"{who}: your clan",
+                        tuple(S.wrap([f"{who}, your clan: {self.dealt[seat].upper()}.", "Keep it secret.",
+                                      "# hides it."])[:S.BODY_ROWS]))
+
+    def _screen_bot(self) -> S.Screen:
+        who = f"{S.player(self._need_game().to_move)} (bot)"
+        if self.proposal is None:
+            return S.Screen(S.TEXT, "bot-thinking", who, ("Thinking...",))
+        pages = self._bot_pages()
+        page = min(self.bot_page, len(pages) - 1)
+        return S.Screen(S.TEXT, "bot-move", f"{who} moves", pages[page], page, len(pages))
+
     def _screen_setup(self) -> S.Screen:
+        if self._dealing():
+            return self._screen_deal()
         game = self._need_game()
         page = self.setup_page
         if page == 0:

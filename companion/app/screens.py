@@ -6,14 +6,14 @@ of the fixed-width fonts the renderer uses, so paging ("1/3", A/B) is decided by
 the controller and a test can read a screen without looking at pixels.
 
 Also here: the sentences that tell the table what to do with the pieces after a
-move, an undo, a village, and the end of the game.
+move, an undo, a village, a bot's move, a hint, and the end of the game.
 """
 
 from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Collection, Sequence
 
 from companion.clans.board import COLORS
 
@@ -208,6 +208,29 @@ def order_paragraphs(game, remaining: Sequence[int], answered: int) -> list[str]
     return [reason, "Choose: " + " ".join(map(str, remaining))]
 
 
+def move_paragraphs(game, move) -> list[str]:
+    """A move not yet played: the huts it takes and the villages it founds (in the mover's order)."""
+    moving = sum(game.huts(move.frm).values())
+    out = [f"Move {count(moving, 'hut')} {move.frm} -> {move.to} ({huts_text(game.huts(move.frm))})."]
+    isolated = game.isolated_by(move.frm, move.to)
+    if len(isolated) == 1:
+        out.append(f"Founds village {isolated[0]}.")
+    elif isolated:
+        order = list(move.order) if move.order else sorted(isolated)
+        out.append(f"Founds villages in this order: {', '.join(map(str, order))}.")
+    return out
+
+
+def bot_move_paragraphs(game, move) -> list[str]:
+    """What a bot asks the table to do on its turn."""
+    return move_paragraphs(game, move) + ["Make the move, then #."]
+
+
+def hint_paragraphs(game, move) -> list[str]:
+    """A suggested move for the person to move (public information only)."""
+    return move_paragraphs(game, move) + ["Type it, or any move."]
+
+
 # ----- setup, scores, end ---------------------------------------------------------------
 def setup_lines(game, region: int) -> tuple[str, ...]:
     members = [t for t in game.board.numbers if game.board.territories[t].region == region]
@@ -235,11 +258,13 @@ def territory_paragraphs(game, t: int) -> list[str]:
     return [head, f"{huts_text(game.huts(t))}."]
 
 
-def final_paragraphs(game, colors: Sequence[str]) -> list[str]:
+def final_paragraphs(game, colors: Sequence[str], bots: Collection[int] = ()) -> list[str]:
+    """The end: each seat's color and total (bots marked), the winners."""
     totals, winners = game.winners(colors)
     out = [end_reason(game)]
     for i, c in enumerate(colors):
-        out.append(f"{player(i)} {c} {game.score(c)}+{game.chips[i]}={totals[i]}")
+        who = player(i) + (" (bot)" if i in bots else "")
+        out.append(f"{who} {c} {game.score(c)}+{game.chips[i]}={totals[i]}")
     if len(winners) == 1:
         out.append(f"Winner: {player(winners[0])}!")
     else:
