@@ -210,8 +210,7 @@ def order_paragraphs(game, remaining: Sequence[int], answered: int) -> list[str]
 
 def move_paragraphs(game, move) -> list[str]:
     """A move not yet played: the huts it takes and the villages it founds (in the mover's order)."""
-    moving = sum(game.huts(move.frm).values())
-    out = [f"Move {count(moving, 'hut')} {move.frm} -> {move.to} ({huts_text(game.huts(move.frm))})."]
+    out = [f"Move {move.frm} -> {move.to}: {huts_text(game.huts(move.frm))}."]
     isolated = game.isolated_by(move.frm, move.to)
     if len(isolated) == 1:
         out.append(f"Founds village {isolated[0]}.")
@@ -223,7 +222,7 @@ def move_paragraphs(game, move) -> list[str]:
 
 def bot_move_paragraphs(game, move) -> list[str]:
     """What a bot asks the table to do on its turn."""
-    return move_paragraphs(game, move) + ["Make the move, then #."]
+    return move_paragraphs(game, move) + ["Make it, then #."]
 
 
 def hint_paragraphs(game, move) -> list[str]:
@@ -263,7 +262,7 @@ def final_paragraphs(game, colors: Sequence[str], bots: Collection[int] = ()) ->
     totals, winners = game.winners(colors)
     out = [end_reason(game)]
     for i, c in enumerate(colors):
-        who = player(i) + (" (bot)" if i in bots else "")
+        who = player(i) + (" bot" if i in bots else "")
         out.append(f"{who} {c} {game.score(c)}+{game.chips[i]}={totals[i]}")
     if len(winners) == 1:
         out.append(f"Winner: {player(winners[0])}!")
