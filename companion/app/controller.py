@@ -42,9 +42,12 @@ without bots keep the physical cards and the spec's reveal questions, unchanged.
 On a bot's turn the controller stays pure: `bot_request()` says which seat (and its
 secret color) the daemon must search for, `propose_bot_move(move)` journals the answer
 as a "bot" action and shows it for the table to make; # plays it as a "move" with the
-bot's own founding order (the bot is never asked "which village next?"). The menu's
-Hint sets `hint_requested`; the daemon searches without any secret and calls
-`show_hint(move)` (not journaled).
+bot's own founding order (the bot is never asked "which village next?"). On a bot's
+turn digits do nothing; C (undo) and D (menu) work as ever, and after an undo of the
+bot's move the bot proposes again. A game with bots is scored as soon as it ends (like
+a game whose colors have all been revealed: no undo from there). The menu's Hint sets
+`hint_requested`; the daemon searches without any secret and calls `show_hint(move)`
+(not journaled).
 """
 
 from __future__ import annotations
