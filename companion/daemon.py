@@ -129,10 +129,9 @@ def load_config(path: str | None) -> Any:
 
 
 def on_raspberry_pi() -> bool:
-    try:
-        return "raspberry pi" in Path("/proc/device-tree/model").read_text(errors="replace").lower()
-    except OSError:
-        return False
+    from companion.hw.buttons import is_raspberry_pi  # the module imports gpiozero only when buttons open
+
+    return is_raspberry_pi()
 
 
 def choose_driver(args: argparse.Namespace, cfg: Any) -> str:

@@ -57,12 +57,11 @@ from typing import Any, Iterable
 
 from companion.app import keys as K
 from companion.app import screens as S
+from companion.app.overlays import BRIGHTNESS_LEVELS, DEFAULT_BRIGHTNESS, SharedOverlays
 from companion.clans.board import COLORS
 from companion.clans.game import Game, IllegalMoveError, Move, Outcome, random_setup
 from companion.clans.record import Record
 
-BRIGHTNESS_LEVELS = 5
-DEFAULT_BRIGHTNESS = 4
 MENU_ITEMS = ("New game", "Undo last move", "Hint", "Scores", "Huts on territory", "Brightness", "Play Mammut",
               "Shut down")
 
@@ -71,7 +70,7 @@ class ActionError(ValueError):
     """An action that cannot be applied (a corrupt or foreign journal)."""
 
 
-class Controller:
+class Controller(SharedOverlays):
     """The referee's state machine; see the module docstring for the action format."""
 
     def __init__(self, rng: random.Random | None = None) -> None:
@@ -105,6 +104,7 @@ class Controller:
         self.overlay: str | None = None
         self.menu_sel = 0
         self.choice_sel = 0
+        self.bright_sel = 0
         self.setup_page = 0
         self.final_page = 0
         self.asking_new = False
@@ -155,6 +155,7 @@ class Controller:
 
     # ----- the journal -----------------------------------------------------------------
     GAME_KIND = "clans"
+    OTHER_GAME = "mammut"
     START_ACTIONS = ("players", "restart", "load")  # actions that begin a new journal entry
 
     def finished_result(self) -> dict | None:
@@ -668,7 +669,7 @@ class Controller:
                 else:
                     self.overlay, self.buf, self.huts_shown = "huts", "", None
             elif choice == "Brightness":
-                self.overlay, self.choice_sel = "brightness", self.brightness - 1
+                self._open_brightness()
             elif choice == "Play Mammut":
                 if game is not None and not game.is_over and (game.ply or self.ready):
                     self.overlay = "switch?"
@@ -684,11 +685,6 @@ class Controller:
         else:
             self._show("Hint", ["Hints are for a person about to move."], "no-hint")
 
-    def _overlay_switch(self, key: str) -> None:
-        if key == K.OK:
-            self.overlay, self.switch_game = None, "mammut"
-        elif key == K.BACK:
-            self.overlay = None
 
     def _overlay_undo(self, key: str) -> None:
         if key == K.OK:
@@ -706,11 +702,6 @@ class Controller:
         elif key == K.BACK:
             self.overlay = None
 
-    def _overlay_shutdown(self, key: str) -> None:
-        if key == K.OK:
-            self.overlay, self.shutdown_requested = None, True
-        elif key == K.BACK:
-            self.overlay = None
 
     def _overlay_huts(self, key: str) -> None:
         if key in K.DIGITS:
@@ -727,17 +718,6 @@ class Controller:
             else:
                 self.overlay = None
 
-    def _overlay_brightness(self, key: str) -> None:
-        if key in (K.UP, K.DOWN):
-            self.choice_sel = max(0, min(BRIGHTNESS_LEVELS - 1, self.choice_sel + (1 if key == K.DOWN else -1)))
-        elif key in K.DIGITS and 1 <= int(key) <= BRIGHTNESS_LEVELS:
-            self.choice_sel = int(key) - 1
-        elif key == K.OK:
-            self.overlay = None
-            if self.choice_sel + 1 != self.brightness:
-                self._do({"a": "brightness", "level": self.choice_sel + 1})
-        elif key == K.BACK:
-            self.overlay = None
 
     # ----- the screen ----------------------------------------------------------------------
     def screen(self) -> S.Screen:
@@ -858,9 +838,9 @@ class Controller:
             if o.villages:
                 what += f" and {S.count(len(o.villages), 'village')}"
             return S.Screen(S.TEXT, "undo?", "Undo?", tuple(S.wrap([what + "?", "# = yes  * = no"])[:S.BODY_ROWS]))
-        confirm = S.common_confirm(self.overlay)
-        if confirm is not None:
-            return confirm
+        shared = self._shared_overlay_screen()
+        if shared is not None:
+            return shared
         if self.overlay == "huts":
             assert game is not None
             if self.huts_shown is None:
@@ -869,9 +849,4 @@ class Controller:
                 paragraphs = S.territory_paragraphs(game, self.huts_shown)
             return S.Screen(S.TEXT, "huts", "Huts on territory", tuple(S.wrap(paragraphs)[:S.BODY_ROWS - 1]),
                             entry=self._entry())
-        if self.overlay == "brightness":
-            return S.Screen(S.MENU, "brightness", "Brightness",
-                            choices=tuple(f"{i}" + (" (now)" if i == self.brightness else "")
-                                          for i in range(1, BRIGHTNESS_LEVELS + 1)),
-                            selected=self.choice_sel)
         raise AssertionError(self.overlay)

@@ -52,13 +52,12 @@ from typing import Any, Callable, Iterable
 
 from companion.app import keys as K
 from companion.app import screens as S
+from companion.app.overlays import BRIGHTNESS_LEVELS, DEFAULT_BRIGHTNESS, SharedOverlays
 from companion.mammut import rules as R
 from companion.mammut.game import ACTIONS as GAME_ACTIONS
 from companion.mammut.game import MammutGame, Phase
 from companion.mammut.rules import MammutError
 
-BRIGHTNESS_LEVELS = 5
-DEFAULT_BRIGHTNESS = 4
 MENU_ITEMS = ("Actions", "Tribe books", "Undo last entry", "New game", "Brightness", "Play Clans", "Shut down")
 TITLE_COLS = 25  # 5x8 font in the title bar and menu hints
 CHOICE_COLS = 20  # 6x10 font, list rows start at x=3
@@ -148,7 +147,7 @@ def _count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
-class MammutController:
+class MammutController(SharedOverlays):
     """The Mammut bookkeeper's state machine; see the module docstring for the action format."""
 
     def __init__(self, rng: random.Random | None = None) -> None:
@@ -298,6 +297,7 @@ class MammutController:
 
     # ----- queries -----------------------------------------------------------------------
     GAME_KIND = "mammut"
+    OTHER_GAME = "clans"
     START_ACTIONS = ("new",)  # actions that begin a new journal entry
 
     def finished_result(self) -> dict | None:
@@ -1051,7 +1051,7 @@ class MammutController:
                 elif g is not None:
                     self._ask_new()
             elif choice == "Brightness":
-                self.overlay, self.bright_sel = "brightness", self.brightness - 1
+                self._open_brightness()
             elif choice == "Play Clans":
                 if g is not None and not g.over:
                     self.overlay = "switch?"
@@ -1060,11 +1060,6 @@ class MammutController:
             elif choice == "Shut down":
                 self.overlay = "shutdown?"
 
-    def _overlay_switch(self, key: str) -> None:
-        if key == K.OK:
-            self.overlay, self.switch_game = None, "clans"
-        elif key == K.BACK:
-            self.overlay = None
 
     def _overlay_undo(self, key: str) -> None:
         if key == K.OK:
@@ -1094,23 +1089,7 @@ class MammutController:
         elif key == K.BACK:
             self.overlay = None
 
-    def _overlay_shutdown(self, key: str) -> None:
-        if key == K.OK:
-            self.overlay, self.shutdown_requested = None, True
-        elif key == K.BACK:
-            self.overlay = None
 
-    def _overlay_brightness(self, key: str) -> None:
-        if key in (K.UP, K.DOWN):
-            self.bright_sel = max(0, min(BRIGHTNESS_LEVELS - 1, self.bright_sel + (1 if key == K.DOWN else -1)))
-        elif key in K.DIGITS and 1 <= int(key) <= BRIGHTNESS_LEVELS:
-            self.bright_sel = int(key) - 1
-        elif key == K.OK:
-            self.overlay = None
-            if self.bright_sel + 1 != self.brightness:
-                self._do({"a": "brightness", "level": self.bright_sel + 1})
-        elif key == K.BACK:
-            self.overlay = None
 
     # ----- the screen --------------------------------------------------------------------
     def _title(self) -> str:
@@ -1230,12 +1209,7 @@ class MammutController:
             entry = self.game.log[-1]
             what = f"Take back {UNDO_WORDS.get(entry['action'], entry['action'])}{self._entry_who(entry)}?"
             return S.Screen(S.TEXT, "undo?", "Undo?", tuple(S.wrap([what, "# = yes  * = no"])[:S.BODY_ROWS]))
-        confirm = S.common_confirm(self.overlay)
-        if confirm is not None:
-            return confirm
-        if self.overlay == "brightness":
-            return S.Screen(S.MENU, "brightness", "Brightness",
-                            choices=tuple(f"{i}" + (" (now)" if i == self.brightness else "")
-                                          for i in range(1, BRIGHTNESS_LEVELS + 1)),
-                            selected=self.bright_sel)
+        shared = self._shared_overlay_screen()
+        if shared is not None:
+            return shared
         raise AssertionError(self.overlay)

@@ -1,0 +1,53 @@
+"""Menu questions both games' controllers share: brightness, shut down, and switching to the other game.
+
+A mixin: the controller provides `overlay`, `brightness`, `bright_sel`, `shutdown_requested`,
+`switch_game` and `_do(action)`; the brightness change is journaled like any other action.
+"""
+
+from __future__ import annotations
+
+from companion.app import keys as K
+from companion.app import screens as S
+
+BRIGHTNESS_LEVELS = 5
+DEFAULT_BRIGHTNESS = 4
+
+
+class SharedOverlays:
+    OTHER_GAME = ""  # "mammut" from Clans, "clans" from Mammut
+
+    def _open_brightness(self) -> None:
+        self.overlay, self.bright_sel = "brightness", self.brightness - 1
+
+    def _overlay_brightness(self, key: str) -> None:
+        if key in (K.UP, K.DOWN):
+            self.bright_sel = max(0, min(BRIGHTNESS_LEVELS - 1, self.bright_sel + (1 if key == K.DOWN else -1)))
+        elif key in K.DIGITS and 1 <= int(key) <= BRIGHTNESS_LEVELS:
+            self.bright_sel = int(key) - 1
+        elif key == K.OK:
+            self.overlay = None
+            if self.bright_sel + 1 != self.brightness:
+                self._do({"a": "brightness", "level": self.bright_sel + 1})
+        elif key == K.BACK:
+            self.overlay = None
+
+    def _overlay_shutdown(self, key: str) -> None:
+        if key == K.OK:
+            self.overlay, self.shutdown_requested = None, True
+        elif key == K.BACK:
+            self.overlay = None
+
+    def _overlay_switch(self, key: str) -> None:
+        if key == K.OK:
+            self.overlay, self.switch_game = None, self.OTHER_GAME
+        elif key == K.BACK:
+            self.overlay = None
+
+    def _shared_overlay_screen(self) -> S.Screen | None:
+        """The screen of a shared question (confirmations, brightness), or None for the controller's own."""
+        if self.overlay == "brightness":
+            return S.Screen(S.MENU, "brightness", "Brightness",
+                            choices=tuple(f"{i}" + (" (now)" if i == self.brightness else "")
+                                          for i in range(1, BRIGHTNESS_LEVELS + 1)),
+                            selected=self.bright_sel)
+        return S.common_confirm(self.overlay)
