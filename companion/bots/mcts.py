@@ -2,8 +2,12 @@
 
 What is hidden in Clans is only who owns which color: the board, the scoring track
 and the chips are public. So every determinization shares the same game tree, and
-single-observer ISMCTS reduces to one UCT tree over public positions where each
-iteration:
+single-observer ISMCTS reduces to one UCT tree over public positions. The root
+keeps only the `root_k` (16) best moves by a cheap 2-ply prior (own gain + chips
+minus the average opponent's expected gain, plus the expected effect of the next
+seat's greedy reply): a ~0.5 s budget (~1500 iterations) cannot tell ~150 mostly
+quiet moves apart, the prior can, and pruning lifted the win rate against three
+greedy bots from 0.42 to 0.54 at 300 iterations. Each iteration:
 
 1. samples a determinization: a color for every other seat, drawn from the colors
    that are not the bot's own, weighted by `ColorModel` (what their moves so far
