@@ -5,7 +5,8 @@
 Runs the real daemon (`companion run` on luma's dummy display) with key scripts:
 the new-game questions and setup walkthrough, a whole random game with detours
 through the menu, an illegal move and an undo, the village-order question (from the
-spec's order-matters example) and the reveal; then Valley of the Mammoths: its
+spec's order-matters example) and the reveal; a game with a bot seat (the private
+deal of colors, the bot's proposal, a hint); then Valley of the Mammoths: its
 new-game questions, menu, tribe books and the phases of a first turn. The first frame of each screen kind is
 kept, named NN-<screen>.png. Generated frames are not committed; a small curated set
 lives in docs/screens/.
@@ -93,6 +94,7 @@ def mammut_script(seed: int) -> str:
 
 
 def collect(argv: list[str], keys: str, tmp: Path, shots: dict, order: list) -> None:
+    thinking: set[str] = set()
     path = tmp / f"k{len(order)}"
     path.write_text(keys)
     d = daemon.build(daemon.parse_args([*argv, "--display", "dummy", "--keys", str(path)]))
@@ -102,8 +104,14 @@ def collect(argv: list[str], keys: str, tmp: Path, shots: dict, order: list) -> 
         if name == "phase":  # Mammut: one picture per phase ("Y1 Sum 2 3.Animal moves" -> phase-animal-moves)
             name = "phase-" + screen.title.split(" ", 3)[-1].split(".", 1)[-1].lower().replace(" ", "-")
         if name not in shots:
-            shots[name] = image
             order.append(name)
+        elif name not in thinking:
+            return
+        shots[name] = image  # a "Thinking..." frame gives way to the answer that follows it
+        if screen.lines[:1] == ("Thinking...",):
+            thinking.add(name)
+        else:
+            thinking.discard(name)
 
     d.on_frame = on_frame
     d.run()
@@ -129,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
         Record(rec.players, rec.first_player, rec.setup, rec.moves[:idx]).save(start)
         collect(["--load", str(start)], "30#29#37#BBB", tmp, shots, order)
         collect(["--load", str(start)], "D7#", tmp, shots, order)
+        # a bot seat: the private deal, the bot's proposal, a hint for the person to move
+        collect(["--players", "3", "--seed", str(args.seed), "--bots", "2", "--bot", "random"],
+                "#" * 6 + "D3#" + "#" * 6, tmp, shots, order)
         collect(["--game", "mammut", "--seed", str(args.seed)], mammut_script(args.seed), tmp, shots, order)
     for n, name in enumerate(order, start=1):
         image = shots[name]
