@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
-from typing import Collection, Sequence
+from typing import TYPE_CHECKING, Collection, Sequence
 
 from companion.clans.board import COLORS
+
+if TYPE_CHECKING:  # type names only: the screens stay free of engine imports at run time
+    from companion.clans.game import Game, Move, Outcome, Village
 
 BODY_COLS = 21  # 6x10 font on 128 px
 BODY_ROWS = 5  # under the 9 px title bar
@@ -112,27 +115,27 @@ def terrain_line(s: Status) -> str:
     return f"+{s.bonus} {fav}  X {s.hostile}"
 
 
-def status_of(game) -> Status:
+def status_of(game: Game) -> Status:
     ep = game.board.epoch(game.epoch)
     return Status(game.to_move, game.epoch, game.chips_left_in_epoch, ep.favorable, ep.bonus, ep.hostile,
                   tuple(game.scores))
 
 
-def epoch_text(game, epoch: int) -> str:
+def epoch_text(game: Game, epoch: int) -> str:
     ep = game.board.epoch(epoch)
     if ep.favorable == "all":
         return f"Epoch {ROMAN[epoch]} begins: the last village scores +{ep.bonus} on any terrain."
     return f"Epoch {ROMAN[epoch]} begins: favorable {ep.favorable} +{ep.bonus}, hostile {ep.hostile}."
 
 
-def end_reason(game) -> str:
+def end_reason(game: Game) -> str:
     if game.status == "finished":
         return "Game over: the 12th village is founded."
     return f"Game over: {player(game.to_move)} has no legal move."
 
 
 # ----- what a move did ------------------------------------------------------------------
-def village_paragraphs(game, v) -> list[str]:
+def village_paragraphs(game: Game, v: Village) -> list[str]:
     """One founded village: chip, strife, destruction, value and who advances."""
     terrain = game.board.territories[v.territory].terrain
     t = v.territory
@@ -158,7 +161,7 @@ def village_paragraphs(game, v) -> list[str]:
     return out
 
 
-def outcome_paragraphs(game, outcome) -> list[str]:
+def outcome_paragraphs(game: Game, outcome: Outcome) -> list[str]:
     """Everything the table must do after a move, in order."""
     m = outcome.move
     n = sum(outcome.moved.values())
@@ -176,7 +179,7 @@ def outcome_paragraphs(game, outcome) -> list[str]:
     return out
 
 
-def undo_paragraphs(game, outcome) -> list[str]:
+def undo_paragraphs(game: Game, outcome: Outcome) -> list[str]:
     """After game.pop(): which huts go back where (game is the position before the move)."""
     m = outcome.move
     out = []
@@ -195,7 +198,7 @@ def undo_paragraphs(game, outcome) -> list[str]:
     return out
 
 
-def order_paragraphs(game, remaining: Sequence[int], answered: int) -> list[str]:
+def order_paragraphs(game: Game, remaining: Sequence[int], answered: int) -> list[str]:
     """Why the mover is asked for the founding order (spec section 4), short enough for one screen."""
     treatments = game.treatments(len(remaining), answered)
     if None in treatments:
@@ -208,7 +211,7 @@ def order_paragraphs(game, remaining: Sequence[int], answered: int) -> list[str]
     return [reason, "Choose: " + " ".join(map(str, remaining))]
 
 
-def move_paragraphs(game, move) -> list[str]:
+def move_paragraphs(game: Game, move: Move) -> list[str]:
     """A move not yet played: the huts it takes and the villages it founds (in the mover's order)."""
     out = [f"Move {move.frm} -> {move.to}: {huts_text(game.huts(move.frm))}."]
     isolated = game.isolated_by(move.frm, move.to)
@@ -220,30 +223,30 @@ def move_paragraphs(game, move) -> list[str]:
     return out
 
 
-def bot_move_paragraphs(game, move) -> list[str]:
+def bot_move_paragraphs(game: Game, move: Move) -> list[str]:
     """What a bot asks the table to do on its turn."""
     return move_paragraphs(game, move) + ["Make it, then #."]
 
 
-def hint_paragraphs(game, move) -> list[str]:
+def hint_paragraphs(game: Game, move: Move) -> list[str]:
     """A suggested move for the person to move (public information only)."""
     return move_paragraphs(game, move) + ["Type it, or any move."]
 
 
 # ----- setup, scores, end ---------------------------------------------------------------
-def setup_lines(game, region: int) -> tuple[str, ...]:
+def setup_lines(game: Game, region: int) -> tuple[str, ...]:
     members = [t for t in game.board.numbers if game.board.territories[t].region == region]
     return tuple(f"{t:>2} {game.board.territories[t].terrain:<9} {game.setup[t]}" for t in members)
 
 
-def score_paragraphs(game) -> list[str]:
+def score_paragraphs(game: Game) -> list[str]:
     s = game.scores
     return [f"red   {s[0]:>2}  blue   {s[1]:>2}", f"green {s[2]:>2}  yellow {s[3]:>2}", f"black {s[4]:>2}",
             f"Chips P1-P{game.players}: " + " ".join(map(str, game.chips)),
             f"Villages {len(game.villages)}/12, ep {ROMAN[game.epoch]}"]
 
 
-def territory_paragraphs(game, t: int) -> list[str]:
+def territory_paragraphs(game: Game, t: int) -> list[str]:
     if not 1 <= t <= 60:
         return [f"{t} is not a territory: use 1-60."]
     ter = game.board.territories[t]
@@ -257,7 +260,7 @@ def territory_paragraphs(game, t: int) -> list[str]:
     return [head, f"{huts_text(game.huts(t))}."]
 
 
-def final_paragraphs(game, colors: Sequence[str], bots: Collection[int] = ()) -> list[str]:
+def final_paragraphs(game: Game, colors: Sequence[str], bots: Collection[int] = ()) -> list[str]:
     """The end: each seat's color and total (bots marked), the winners."""
     totals, winners = game.winners(colors)
     out = [end_reason(game)]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import random as _random
 from dataclasses import dataclass
-from typing import Iterator, NamedTuple, Sequence
+from typing import Callable, Iterator, NamedTuple, Sequence
 
 from companion.clans.board import COLOR_ALIASES, COLORS, N_CHIPS, N_TERRITORIES, Board, load_board
 
@@ -558,7 +558,7 @@ class Game:
             status=status,
         )
 
-    def random_move(self, rnd=_random.random) -> tuple[int, int]:
+    def random_move(self, rnd: Callable[[], float] = _random.random) -> tuple[int, int]:
         """A uniformly random legal move (rejection sampling over (territory, neighbor slot))."""
         if self.status != IN_PROGRESS:
             raise IllegalMoveError("the game is over: no more moves")
