@@ -21,7 +21,8 @@ greedy bots from 0.42 to 0.54 at 300 iterations. Each iteration:
    (greedy: own gain + chips), otherwise a uniformly random move;
 4. backs up the reward of every seat: its share of the win (ties split), blended
    with a squashed score margin (`reward="mix"`, the default; "win" and "margin"
-   are the pure forms).
+   are the pure forms). Against three greedy bots at 300 iterations: mix 0.55 and
+   win 0.55 (400 games each), margin alone 0.47 (300 games).
 
 The move played is the most visited root child, with the founding order best for
 the bot's own color.
