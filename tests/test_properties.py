@@ -93,3 +93,21 @@ def test_scores_equal_the_sum_of_village_values(params):
         for c in v.colors:
             expected[c] += v.value
     assert {c: game.score(c) for c in expected} == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(games)
+def test_random_draws_after_pop_are_the_same_as_before_the_push(params):
+    """pop() restores even the engine's internal order, so a search that pushes and pops stays reproducible."""
+    players, seed = params
+    game = Game.new(players, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        probe = random.Random(seed + game.ply)
+        before = game.random_move(probe.random)
+        a, b = game.random_move(rng.random)
+        game.push(a, b, order=game.isolated_by(a, b)[::-1])
+        game.pop()
+        probe = random.Random(seed + game.ply)
+        assert game.random_move(probe.random) == before
+        game.push(a, b)

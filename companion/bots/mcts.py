@@ -271,7 +271,7 @@ class MCTSBot:
         With root_k, only the root_k best (ties at random) are searched: the search budget is far
         too small to tell ~150 quiet moves apart, the prior is not.
         """
-        game = game.copy()  # pop() restores the position but not the order of game.live, which random_move uses
+        game = game.copy()  # the search plays on its own copy: the caller's game is never touched
         players = game.players
         marg = [model.marginal_index(s) for s in range(players)]
         k = model.known.get(seat, -1)

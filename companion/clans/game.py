@@ -416,8 +416,8 @@ class Game:
         big = big0 & ~(1 << a)
         if tb2 >= BIG:
             big |= 1 << b
-        # swap-remove a from the live list
-        i = pos[a]
+        # swap-remove a from the live list (pop() reverses it exactly, so random draws replay the same)
+        ia = i = pos[a]
         last = live.pop()
         if last != a:
             live[i] = last
@@ -445,11 +445,11 @@ class Game:
                 if len(self.villages) >= N_CHIPS:
                     not_founded += (t,)
                     continue
-                restore.append((t, packed[t], total[t]))
+                i = pos[t]
+                restore.append((t, packed[t], total[t], i))
                 self._found(t)
                 occ &= ~(1 << t)
                 big &= ~(1 << t)
-                i = pos[t]
                 last = live.pop()
                 if last != t:
                     live[i] = last
@@ -457,7 +457,7 @@ class Game:
             self.chips[self.to_move] += len(restore)
         self.occ, self.big = occ, big
         self._stack.append((a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, self.to_move,
-                            not_founded, tuple(order) if order is not None else None))
+                            not_founded, tuple(order) if order is not None else None, ia))
         self.to_move = (self.to_move + 1) % self.players
         if len(self.villages) >= N_CHIPS:
             self.status = FINISHED
@@ -520,19 +520,17 @@ class Game:
         if not self._stack:
             raise IllegalMoveError("there is no move to undo")
         undone = self.outcome()
-        a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, _, _ = self._stack.pop()
+        a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, _, _, ia = self._stack.pop()
         packed, total, pos, live = self.packed, self.total, self.pos, self.live
         if restore is not None:
-            for t, p, n in restore:  # before b's own restore: b may be one of the villages
+            for t, p, n, i in reversed(restore):  # before b's own restore: b may be one of the villages
                 packed[t], total[t] = p, n
-                pos[t] = len(live)
-                live.append(t)
+                _unremove(live, pos, t, i)
             self.chips[mover] -= len(restore)
             del self.villages[nv:]
             self.scores = scores_before
         packed[a], total[a], packed[b], total[b] = pa, ta, pb, tb
-        pos[a] = len(live)
-        live.append(a)
+        _unremove(live, pos, a, ia)
         self.occ, self.big = occ0, big0
         self.to_move = mover
         self.status = IN_PROGRESS
@@ -542,7 +540,7 @@ class Game:
         """What move `index` of the history did (default: the last one)."""
         if not self._stack:
             raise IllegalMoveError("no move has been played yet")
-        a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, not_founded, order = self._stack[index]
+        a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, not_founded, order, _ = self._stack[index]
         n_founded = len(restore) if restore else 0
         ce = self._r.chip_epoch
         after_index = index % len(self._stack) + 1
@@ -586,9 +584,21 @@ class Game:
 
     def state_key(self) -> tuple:
         """Everything that defines the position (for tests of exact undo)."""
-        return (tuple(self.packed), tuple(self.total), self.occ, self.big, tuple(sorted(self.live)),
+        return (tuple(self.packed), tuple(self.total), self.occ, self.big, tuple(self.live),
                 tuple(self.villages), tuple(self.scores), tuple(self.chips), self.to_move, self.status,
                 tuple(self.moves))
+
+
+def _unremove(live: list[int], pos: list[int], t: int, i: int) -> None:
+    """Undo the swap-remove of t from index i of the live list, restoring the exact order."""
+    if i == len(live):
+        live.append(t)
+    else:
+        moved = live[i]
+        pos[moved] = len(live)
+        live.append(moved)
+        live[i] = t
+    pos[t] = i
 
 
 class LegalMoves:
