@@ -195,12 +195,16 @@ def test_mcts_is_deterministic_for_a_seed_and_iteration_count():
 
 
 def winning_finishes(game: Game, colors: list[str]) -> tuple[set[tuple[int, int]], int]:
-    """Moves (with the mover's best order) that end the game with the mover as sole winner, and #legal moves."""
+    """Moves (with the mover's best order) that end the game with the mover as sole winner whoever owns the
+    other colors (the mover knows only its own), and the number of legal moves."""
     seat, wins, n = game.to_move, set(), 0
+    mine = colors[seat]
+    others = [c for c in COLORS if c != mine]
     for a, b in legal_moves(game):
         n += 1
-        game.push(with_order(game, a, b, COLOR_INDEX[colors[seat]]))
-        if game.is_over and game.winners(colors)[1] == [seat]:
+        game.push(with_order(game, a, b, COLOR_INDEX[mine]))
+        if game.is_over and all(game.winners([*p[:seat], mine, *p[seat:]])[1] == [seat]
+                                for p in itertools.permutations(others, game.players - 1)):
             wins.add((a, b))
         game.pop()
     return wins, n
@@ -350,3 +354,18 @@ def test_wilson_interval():
     lo, hi = arena.wilson(0.5, 100)
     assert lo == pytest.approx(0.404, abs=1e-3) and hi == pytest.approx(0.596, abs=1e-3)
     assert arena.wilson(0.0, 10)[0] == 0.0
+
+
+def test_mcts_takes_a_sure_win_even_with_one_iteration():
+    from companion.bots.mcts import sure_win
+
+    huts = {11: {"red": 1}, 12: {"blue": 1}, 57: {"green": 1}, 58: {"yellow": 1}}
+    game = Game.from_position(4, huts, to_move=0, villages=range(31, 42))
+    game.scores[COLOR_INDEX["red"]] = 30
+    game.scores[COLOR_INDEX["black"]] = 10
+    move = MCTSBot(iterations=1).choose(game, 0, "red", random.Random(1))
+    assert (move.frm, move.to) in {(11, 12), (12, 11)}  # founds the 12th village: red ends far ahead
+    # with blue far ahead instead, nothing is sure, whoever owns blue
+    game.scores[COLOR_INDEX["blue"]] = 60
+    assert sure_win(game, 0, "red") is None
+    assert sure_win(game, 0, "blue") is not None  # ... unless the mover owns blue itself

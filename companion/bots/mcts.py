@@ -146,6 +146,29 @@ class ColorModel:
         return out
 
 
+def sure_win(game: Game, seat: int, color: str) -> Move | None:
+    """A move that ends the game with `seat` the sole winner whoever owns the other colors, if there is one.
+
+    Only a move that founds the 12th village can end the game, so this looks only at founding
+    moves once 11 villages stand; a search with a small budget could otherwise miss a certain win.
+    """
+    if len(game.villages) != 11 or game.to_move != seat:
+        return None
+    k = color_index(color)
+    others = [c for c in COLORS if c != color]
+    g = game.copy()
+    for a, b in founding_moves(g):
+        move = Move(a, b, best_order(g, a, b, own_key(k)))
+        g.push(move)
+        try:
+            if g.is_over and all(g.winners([*perm[:seat], color, *perm[seat:]])[1] == [seat]
+                                 for perm in itertools.permutations(others, g.players - 1)):
+                return move
+        finally:
+            g.pop()
+    return None
+
+
 class _Node:
     __slots__ = ("move", "mover", "n", "w", "h", "children", "untried")
 
@@ -194,6 +217,10 @@ class MCTSBot:
                move_time: float | None = None) -> Move:
         start = self.clock()
         k = color_index(color)
+        sure = sure_win(game, seat, color)
+        if sure is not None:
+            self.last_iterations = 0
+            return sure
         model = ColorModel(game, {seat: k}, beta=self.beta, eps=self.model_eps)
         a, b = self.search(game, seat, model, rng, move_time, start)
         return Move(a, b, best_order(game, a, b, own_key(k)))

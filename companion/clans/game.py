@@ -25,6 +25,10 @@ SHIFT = tuple(4 * i for i in range(len(COLORS)))
 ONE = tuple(1 << s for s in SHIFT)  # packed value of a single hut of color i
 COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
 ALPHA_ORDER = tuple(sorted(range(len(COLORS)), key=lambda i: COLORS[i]))
+# For a 5-bit set of colors present (bit i = COLORS[i]): their names sorted, and their indexes.
+PRESENT_INDEXES = tuple(tuple(i for i in ALPHA_ORDER if m >> i & 1) for m in range(32))
+PRESENT_COLORS = tuple(tuple(COLORS[i] for i in idx) for idx in PRESENT_INDEXES)
+_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot path)
 
 IN_PROGRESS, FINISHED, STALLED = "in_progress", "finished", "stalled"
 
@@ -104,8 +108,15 @@ class _Rules:
         self.board = board
         self.nb_mask = board.neighbor_masks()
         self.nb_list = [()] + [board.territories[t].neighbors for t in board.numbers]
+        # neighbors padded to 6 slots with territory 0 (never occupied), for random_move
+        self.nb_slots = [tuple(nb) + (0,) * (6 - len(nb)) for nb in self.nb_list]
         self.terrain = [""] + [board.territories[t].terrain for t in board.numbers]
         self.chip_epoch = board.chip_epochs()
+        # per chip: (epoch, hostile terrain, favorable terrain or "all", bonus); the 12th village is never
+        # destroyed and always gets the last-village bonus, whatever its terrain
+        self.chip_rules = [(e, board.epoch(e).hostile, board.epoch(e).favorable, board.epoch(e).bonus)
+                           for e in self.chip_epoch]
+        self.chip_rules[-1] = (self.chip_epoch[-1], None, "all", board.last_village_bonus)
         self.regions = [board.region_members(r) for r in range(1, 13)]
         self.all_mask = sum(1 << t for t in board.numbers)
 
@@ -478,42 +489,36 @@ class Game:
         """R4 for one village on t, taking the next chip."""
         r = self._r
         chip = len(self.villages)
-        epoch_no = r.chip_epoch[chip]
-        ep = self.board.epochs[epoch_no - 1]
+        epoch_no, hostile, favorable, bonus = r.chip_rules[chip]
         p = self.packed[t]
-        counts = [(p >> s) & 15 for s in SHIFT]
-        huts = sum(counts)
+        huts = left = self.total[t]
         removed: dict[str, int] = {}
-        if all(counts):
-            for i, c in enumerate(counts):
-                if c == 1:
+        if p & 0xF and p & 0xF0 and p & 0xF00 and p & 0xF000 and p & 0xF0000:  # all 5 colors: strife
+            for i in range(5):
+                if (p >> SHIFT[i]) & 15 == 1:
                     removed[COLORS[i]] = 1
-                    counts[i] = 0
-        left = sum(counts)
+                    p -= ONE[i]
+            left -= len(removed)
         terrain = r.terrain[t]
-        destroyed = False
-        bonus = 0
-        if chip == N_CHIPS - 1:
-            bonus = self.board.last_village_bonus
-        elif terrain == ep.hostile:
-            destroyed = True
-        elif ep.favorable == terrain or ep.favorable == "all":
-            bonus = ep.bonus
+        destroyed = terrain == hostile
         if destroyed or not left:
             value, colors = 0, ()
         else:
+            if favorable != "all" and favorable != terrain:
+                bonus = 0
             value = left + bonus
-            colors = tuple(COLORS[i] for i in ALPHA_ORDER if counts[i])
-            for i in ALPHA_ORDER:
-                if counts[i]:
-                    self.scores[i] += value
+            present = ((p & 0xF) > 0) | ((p & 0xF0) > 0) << 1 | ((p & 0xF00) > 0) << 2 | \
+                ((p & 0xF000) > 0) << 3 | ((p & 0xF0000) > 0) << 4
+            colors = PRESENT_COLORS[present]
+            scores = self.scores
+            for i in PRESENT_INDEXES[present]:
+                scores[i] += value
         if destroyed:
             self.packed[t] = self.total[t] = 0
         elif removed:
-            self.packed[t] = sum(c << SHIFT[i] for i, c in enumerate(counts))
-            self.total[t] = left
-        self.villages.append(Village(t, chip + 1, epoch_no, self.to_move, value, colors, destroyed, removed,
-                                     huts, bonus if value else 0))
+            self.packed[t], self.total[t] = p, left
+        self.villages.append(_new_tuple(Village, (t, chip + 1, epoch_no, self.to_move, value, colors, destroyed,
+                                                  removed, huts, bonus if value else 0)))
 
     def pop(self) -> Outcome:
         """Take back the last move exactly; returns what it had done (to tell the table what goes back)."""
@@ -557,19 +562,21 @@ class Game:
         )
 
     def random_move(self, rnd: Callable[[], float] = _random.random) -> tuple[int, int]:
-        """A uniformly random legal move (rejection sampling over (territory, neighbor slot))."""
+        """A uniformly random legal move: rejection sampling over (live territory, neighbor slot) pairs.
+
+        One random number picks both the territory and one of 6 neighbor slots; slots past a
+        territory's neighbors hold territory 0, never occupied, so they are rejected like any
+        illegal pair. Every legal move has the same chance.
+        """
         if self.status != IN_PROGRESS:
             raise IllegalMoveError("the game is over: no more moves")
-        live, nbl, total = self.live, self._r.nb_list, self.total
+        live, slots, total = self.live, self._r.nb_slots, self.total
         occ, big = self.occ, self.big
-        n = len(live)
+        n6 = len(live) * 6
         while True:
-            a = live[int(rnd() * n)]
-            nb = nbl[a]
-            k = int(rnd() * 6)
-            if k >= len(nb):
-                continue
-            b = nb[k]
+            x = int(rnd() * n6)
+            a = live[x // 6]
+            b = slots[a][x % 6]
             if occ >> b & 1 and (not big >> a & 1 or total[b] >= total[a]):
                 return a, b
 
