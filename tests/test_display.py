@@ -334,6 +334,6 @@ def test_terminal_quadrant_mode_keeps_every_pixel_in_66_columns():
             bits = TerminalSink._QUAD.index(ch)
             for dx, dy, bit in ((0, 0, 8), (1, 0, 4), (0, 1, 2), (1, 1, 1)):
                 decoded.putpixel((2 * col + dx, 2 * row + dy), 1 if bits & bit else 0)
-    assert list(decoded.getdata()) == list(img.getdata())
+    assert decoded.tobytes() == img.tobytes()
     with pytest.raises(ValueError, match="cells"):
         TerminalSink(128, 64, io.StringIO(), cells="tiny")
