@@ -30,3 +30,17 @@ class Clock:
 
     def __call__(self) -> float:
         return self.t
+
+
+@pytest.fixture
+def factory():
+    """gpiozero's MockFactory as the pin factory for one test (gpiozero imported here, not at the top:
+    the engine's tests never load a hardware library)."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    old = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = old

@@ -7,21 +7,12 @@ import threading
 import pytest
 
 gpiozero = pytest.importorskip("gpiozero")
-from gpiozero import Device  # noqa: E402
-from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from companion.config import ButtonsConfig, Config, EncoderConfig  # noqa: E402
 from companion.hw.buttons import buttons_wanted, open_buttons  # noqa: E402
 from conftest import Clock  # noqa: E402
 
 
-@pytest.fixture
-def factory():
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old
 
 
 @pytest.fixture

@@ -9,8 +9,6 @@ import random
 import tty
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from companion import daemon
 from companion.app.controller import Controller
@@ -25,13 +23,6 @@ from conftest import Clock  # noqa: E402
 PINS = {"A": 17, "B": 27, "#": 22, "*": 23, "D": 24}
 
 
-@pytest.fixture
-def factory():
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old
 
 
 def headless_daemon(controller: Controller) -> daemon.Daemon:

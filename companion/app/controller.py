@@ -639,44 +639,38 @@ class Controller(SharedOverlays):
         getattr(self, "_overlay_" + self.overlay.rstrip("?").replace("-", "_"))(key)
 
     def _overlay_menu(self, key: str) -> None:
-        if key in (K.UP, K.DOWN):
-            self.menu_sel = (self.menu_sel + (1 if key == K.DOWN else -1)) % len(MENU_ITEMS)
-        elif key in K.DIGITS and 1 <= int(key) <= len(MENU_ITEMS):
-            self.menu_sel = int(key) - 1
-        elif key in (K.BACK, K.MENU):
-            self.overlay = None
-        elif key == K.OK:
-            self.overlay = None
-            choice = MENU_ITEMS[self.menu_sel]
-            game = self.game
-            if choice == "New game":
-                if game is not None and not game.is_over and (game.ply or self.ready):
-                    self.overlay = "new?"
-                else:
-                    self.asking_new, self.choice_sel, self.note = True, 1, ""
-            elif choice == "Undo last move":
-                self._ask_undo()
-            elif choice == "Hint":
-                self._ask_hint()
-            elif choice == "Scores":
-                if game is None:
-                    self._show("Scores", ["No game yet."], "scores")
-                else:
-                    self._show("Scores", S.score_paragraphs(game), "scores")
-            elif choice == "Huts on territory":
-                if game is None:
-                    self._show("Huts", ["No game yet."], "huts")
-                else:
-                    self.overlay, self.buf, self.huts_shown = "huts", "", None
-            elif choice == "Brightness":
-                self._open_brightness()
-            elif choice == "Play Mammut":
-                if game is not None and not game.is_over and (game.ply or self.ready):
-                    self.overlay = "switch?"
-                else:
-                    self.switch_game = "mammut"
-            elif choice == "Shut down":
-                self.overlay = "shutdown?"
+        choice = self._menu_choice(key, MENU_ITEMS)
+        if choice is None:
+            return
+        game = self.game
+        if choice == "New game":
+            if game is not None and not game.is_over and (game.ply or self.ready):
+                self.overlay = "new?"
+            else:
+                self.asking_new, self.choice_sel, self.note = True, 1, ""
+        elif choice == "Undo last move":
+            self._ask_undo()
+        elif choice == "Hint":
+            self._ask_hint()
+        elif choice == "Scores":
+            if game is None:
+                self._show("Scores", ["No game yet."], "scores")
+            else:
+                self._show("Scores", S.score_paragraphs(game), "scores")
+        elif choice == "Huts on territory":
+            if game is None:
+                self._show("Huts", ["No game yet."], "huts")
+            else:
+                self.overlay, self.buf, self.huts_shown = "huts", "", None
+        elif choice == "Brightness":
+            self._open_brightness()
+        elif choice == "Play Mammut":
+            if game is not None and not game.is_over and (game.ply or self.ready):
+                self.overlay = "switch?"
+            else:
+                self.switch_game = "mammut"
+        elif choice == "Shut down":
+            self.overlay = "shutdown?"
 
     def _ask_hint(self) -> None:
         if self.mode() == "move":

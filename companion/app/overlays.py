@@ -6,6 +6,8 @@ A mixin: the controller provides `overlay`, `brightness`, `bright_sel`, `shutdow
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from companion.app import keys as K
 from companion.app import screens as S
 
@@ -15,6 +17,22 @@ DEFAULT_BRIGHTNESS = 4
 
 class SharedOverlays:
     OTHER_GAME = ""  # "mammut" from Clans, "clans" from Mammut
+
+    def _menu_choice(self, key: str, items: Sequence[str]) -> str | None:
+        """Move through the menu with A/B or an item's digit; returns the item chosen with #.
+
+        * or D leave the menu; # leaves it too, and the caller acts on the item returned.
+        """
+        if key in (K.UP, K.DOWN):
+            self.menu_sel = (self.menu_sel + (1 if key == K.DOWN else -1)) % len(items)
+        elif key in K.DIGITS and 1 <= int(key) <= len(items):
+            self.menu_sel = int(key) - 1
+        elif key in (K.BACK, K.MENU):
+            self.overlay = None
+        elif key == K.OK:
+            self.overlay = None
+            return items[self.menu_sel]
+        return None
 
     def _open_brightness(self) -> None:
         self.overlay, self.bright_sel = "brightness", self.brightness - 1

@@ -12,7 +12,7 @@ Gains are lists indexed like `COLORS`: what each color's track would gain.
 from __future__ import annotations
 
 import itertools
-from typing import Callable, Sequence
+from typing import Iterable, Callable, Sequence
 
 from companion.clans.board import COLORS, N_CHIPS
 from companion.clans.game import COLOR_INDEX, SHIFT, Game
@@ -142,22 +142,18 @@ def founding_sources(game: Game) -> list[int]:
 
 def founding_moves(game: Game) -> list[tuple[int, int]]:
     """All legal moves that found at least one village."""
-    nbl, occ, big, total = game._r.nb_list, game.occ, game.big, game.total
-    moves = []
-    for a in founding_sources(game):
-        isbig = big >> a & 1
-        ta = total[a]
-        for b in nbl[a]:
-            if occ >> b & 1 and (not isbig or total[b] >= ta):
-                moves.append((a, b))
-    return moves
+    return _moves_from(game, founding_sources(game))
 
 
 def legal_moves(game: Game) -> list[tuple[int, int]]:
     """All legal (frm, to) pairs, ascending by frm then neighbor order (like game.legal_moves, faster)."""
+    return _moves_from(game, sorted(game.live))
+
+
+def _moves_from(game: Game, sources: Iterable[int]) -> list[tuple[int, int]]:
     nbl, occ, big, total = game._r.nb_list, game.occ, game.big, game.total
     moves = []
-    for a in sorted(game.live):
+    for a in sources:
         isbig = big >> a & 1
         ta = total[a]
         for b in nbl[a]:

@@ -1024,41 +1024,35 @@ class MammutController(SharedOverlays):
 
     # ----- overlays: the D menu and its questions ----------------------------------------
     def _overlay_menu(self, key: str) -> None:
-        if key in (K.UP, K.DOWN):
-            self.menu_sel = (self.menu_sel + (1 if key == K.DOWN else -1)) % len(MENU_ITEMS)
-        elif key in K.DIGITS and 1 <= int(key) <= len(MENU_ITEMS):
-            self.menu_sel = int(key) - 1
-        elif key in (K.BACK, K.MENU):
-            self.overlay = None
-        elif key == K.OK:
-            self.overlay = None
-            choice = MENU_ITEMS[self.menu_sel]
-            g = self.game
-            if choice == "Actions":
-                if g is None:
-                    self._show("Actions", ["No game yet: answer the new game questions."], "no-game")
-                elif self.form is not None or self.new_form is not None:
-                    self._show("Actions", ["Finish or leave (*) the question first."], "busy")
-                else:
-                    self.view, self.list_sel = "list", 0
-            elif choice == "Tribe books":
-                self._show("Tribe books", self._books() if g else ["No game yet."], "books")
-            elif choice == "Undo last entry":
-                self._ask_undo()
-            elif choice == "New game":
-                if g is not None and not g.over:
-                    self.overlay = "new?"
-                elif g is not None:
-                    self._ask_new()
-            elif choice == "Brightness":
-                self._open_brightness()
-            elif choice == "Play Clans":
-                if g is not None and not g.over:
-                    self.overlay = "switch?"
-                else:
-                    self.switch_game = "clans"
-            elif choice == "Shut down":
-                self.overlay = "shutdown?"
+        choice = self._menu_choice(key, MENU_ITEMS)
+        if choice is None:
+            return
+        g = self.game
+        if choice == "Actions":
+            if g is None:
+                self._show("Actions", ["No game yet: answer the new game questions."], "no-game")
+            elif self.form is not None or self.new_form is not None:
+                self._show("Actions", ["Finish or leave (*) the question first."], "busy")
+            else:
+                self.view, self.list_sel = "list", 0
+        elif choice == "Tribe books":
+            self._show("Tribe books", self._books() if g else ["No game yet."], "books")
+        elif choice == "Undo last entry":
+            self._ask_undo()
+        elif choice == "New game":
+            if g is not None and not g.over:
+                self.overlay = "new?"
+            elif g is not None:
+                self._ask_new()
+        elif choice == "Brightness":
+            self._open_brightness()
+        elif choice == "Play Clans":
+            if g is not None and not g.over:
+                self.overlay = "switch?"
+            else:
+                self.switch_game = "clans"
+        elif choice == "Shut down":
+            self.overlay = "shutdown?"
 
 
     def _overlay_undo(self, key: str) -> None:
