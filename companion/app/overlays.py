@@ -1,12 +1,14 @@
-"""Menu questions both games' controllers share: brightness, shut down, and switching to the other game.
+"""What both games' controllers share: the power key, information screens, the menu's navigation,
+and the questions brightness, shut down and switching to the other game.
 
-A mixin: the controller provides `overlay`, `brightness`, `bright_sel`, `shutdown_requested`,
-`switch_game` and `_do(action)`; the brightness change is journaled like any other action.
+A mixin: the controller provides `overlay`, `info` (title, pages, name), `info_page`, `menu_sel`,
+`brightness`, `bright_sel`, `shutdown_requested`, `switch_game` and `_do(action)`; the
+brightness change is journaled like any other action.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Collection, Sequence
 
 from companion.app import keys as K
 from companion.app import screens as S
@@ -17,6 +19,22 @@ DEFAULT_BRIGHTNESS = 4
 
 class SharedOverlays:
     OTHER_GAME = ""  # "mammut" from Clans, "clans" from Mammut
+
+    def _power_or_info_key(self, key: str, dismissing: Collection[str]) -> bool:
+        """POWER asks to shut down; an information screen pages with A/B and goes away at any other
+        key, which then counts as usual unless it is one of `dismissing`. True when the key is used up."""
+        if key == K.POWER:
+            self.info, self.overlay = None, "shutdown?"
+            return True
+        if self.info is None:
+            return False
+        pages = self.info[1]
+        if key in (K.UP, K.DOWN) and len(pages) > 1:
+            step = 1 if key == K.DOWN else -1
+            self.info_page = max(0, min(len(pages) - 1, self.info_page + step))
+            return True
+        self.info = None
+        return key in dismissing
 
     def _menu_choice(self, key: str, items: Sequence[str]) -> str | None:
         """Move through the menu with A/B or an item's digit; returns the item chosen with #.

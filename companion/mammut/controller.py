@@ -685,18 +685,8 @@ class MammutController(SharedOverlays):
             return
         self.now = now
         self._sync_field()
-        if key == K.POWER:
-            self.info, self.overlay = None, "shutdown?"
+        if self._power_or_info_key(key, dismissing=(K.OK, K.BACK, K.UP, K.DOWN)):
             return
-        if self.info is not None:
-            pages = self.info[1]
-            if key in (K.UP, K.DOWN) and len(pages) > 1:
-                step = 1 if key == K.DOWN else -1
-                self.info_page = max(0, min(len(pages) - 1, self.info_page + step))
-                return
-            self.info = None
-            if key in (K.OK, K.BACK, K.UP, K.DOWN):
-                return
         if self.overlay is not None:
             getattr(self, "_overlay_" + self.overlay.rstrip("?"))(key)
             return
