@@ -706,14 +706,9 @@ class Controller(SharedOverlays):
     # ----- the screen ----------------------------------------------------------------------
     def screen(self) -> S.Screen:
         """What to show now (pure: calling it changes nothing)."""
-        if self.shutdown_requested:
-            return S.Screen(S.TEXT, "bye", "Shutting down",
-                            tuple(S.wrap(["Wait until the screen is dark, then unplug."])))
-        if self.info is not None:
-            title, pages, name = self.info
-            return S.Screen(S.TEXT, name, title, pages[self.info_page], self.info_page, len(pages))
-        if self.overlay is not None:
-            return self._overlay_screen()
+        common = self._common_screen()
+        if common is not None:
+            return common
         return getattr(self, "_screen_" + self._ui_mode())()
 
     def _entry(self) -> str:

@@ -79,6 +79,18 @@ class SharedOverlays:
         elif key == K.BACK:
             self.overlay = None
 
+    def _common_screen(self) -> S.Screen | None:
+        """The screen that comes before the controller's own: shutting down, a message, a menu or question."""
+        if self.shutdown_requested:
+            return S.Screen(S.TEXT, "bye", "Shutting down",
+                            tuple(S.wrap(["Wait until the screen is dark, then unplug."])))
+        if self.info is not None:
+            title, pages, name = self.info
+            return S.Screen(S.TEXT, name, title, pages[self.info_page], self.info_page, len(pages))
+        if self.overlay is not None:
+            return self._overlay_screen()
+        return None
+
     def _shared_overlay_screen(self) -> S.Screen | None:
         """The screen of a shared question (confirmations, brightness), or None for the controller's own."""
         if self.overlay == "brightness":

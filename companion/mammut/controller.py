@@ -1152,14 +1152,9 @@ class MammutController(SharedOverlays):
 
     def screen(self) -> S.Screen:
         """What to show now (pure: calling it changes nothing)."""
-        if self.shutdown_requested:
-            return S.Screen(S.TEXT, "bye", "Shutting down",
-                            tuple(S.wrap(["Wait until the screen is dark, then unplug."])))
-        if self.info is not None:
-            title, pages, name = self.info
-            return S.Screen(S.TEXT, name, title, pages[self.info_page], self.info_page, len(pages))
-        if self.overlay is not None:
-            return self._overlay_screen()
+        common = self._common_screen()
+        if common is not None:
+            return common
         form = self._ui_form()
         if form is not None and self._form_on_screen():
             return self._form_screen(form)
