@@ -57,7 +57,7 @@ from typing import Any, Iterable
 
 from companion.app import keys as K
 from companion.app import screens as S
-from companion.app.overlays import BRIGHTNESS_LEVELS, DEFAULT_BRIGHTNESS, SharedOverlays
+from companion.app.overlays import BRIGHTNESS_LEVELS, SharedOverlays
 from companion.clans.board import COLORS
 from companion.clans.game import Game, IllegalMoveError, Move, Outcome, random_setup
 from companion.clans.record import Record
@@ -86,13 +86,8 @@ class Controller(SharedOverlays):
         self.proposal: Move | None = None  # the bot's move waiting for the table's #
         self.pending: tuple[int, int] | None = None
         self.picks: list[int] = []
-        self.brightness = DEFAULT_BRIGHTNESS
-        # effects for the daemon
-        self.shutdown_requested = False
+        self._init_shared()
         self.hint_requested = False  # the daemon answers with show_hint()
-        self.switch_game: str | None = None  # set to "mammut" when the table asks for the other game
-        self.now = 0.0
-        self._outbox: list[dict] = []
         self._reset_ui()
 
     def _reset_ui(self) -> None:
@@ -172,11 +167,6 @@ class Controller(SharedOverlays):
         """The game record (spec section 1) for --record-out, or None before the first game."""
         record = self.record()
         return record.to_json() if record is not None else None
-
-    def pop_actions(self) -> list[dict]:
-        """Actions accepted since the last call (persist them before showing their result)."""
-        out, self._outbox = self._outbox, []
-        return out
 
     def _do(self, action: dict) -> Any:
         result = self._apply(action)  # raises before anything is journaled

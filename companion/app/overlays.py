@@ -1,9 +1,10 @@
-"""What both games' controllers share: the power key, information screens, the menu's navigation,
-and the questions brightness, shut down and switching to the other game.
+"""What both games' controllers share: the effects the daemon reads (journal outbox, shutdown,
+switch game), the power key, information screens, the menu's navigation, and the questions
+brightness, shut down and switching to the other game.
 
-A mixin: the controller provides `overlay`, `info` (title, pages, name), `info_page`, `menu_sel`,
-`brightness`, `bright_sel`, `shutdown_requested`, `switch_game` and `_do(action)`; the
-brightness change is journaled like any other action.
+A mixin: the controller calls `_init_shared()` in its constructor and provides `overlay`, `info`
+(title, pages, name), `info_page`, `menu_sel`, `bright_sel` and `_do(action)` (which appends to
+`_outbox`); the brightness change is journaled like any other action.
 """
 
 from __future__ import annotations
@@ -19,6 +20,19 @@ DEFAULT_BRIGHTNESS = 4
 
 class SharedOverlays:
     OTHER_GAME = ""  # "mammut" from Clans, "clans" from Mammut
+
+    def _init_shared(self) -> None:
+        self.brightness = DEFAULT_BRIGHTNESS
+        # effects for the daemon
+        self.shutdown_requested = False
+        self.switch_game: str | None = None  # the other game, once the table asks for it
+        self.now = 0.0
+        self._outbox: list[dict] = []
+
+    def pop_actions(self) -> list[dict]:
+        """Actions accepted since the last call (persist them before showing their result)."""
+        out, self._outbox = self._outbox, []
+        return out
 
     def _power_or_info_key(self, key: str, dismissing: Collection[str]) -> bool:
         """POWER asks to shut down; an information screen pages with A/B and goes away at any other

@@ -52,7 +52,7 @@ from typing import Any, Callable, Iterable
 
 from companion.app import keys as K
 from companion.app import screens as S
-from companion.app.overlays import BRIGHTNESS_LEVELS, DEFAULT_BRIGHTNESS, SharedOverlays
+from companion.app.overlays import BRIGHTNESS_LEVELS, SharedOverlays
 from companion.mammut import rules as R
 from companion.mammut.game import ACTIONS as GAME_ACTIONS
 from companion.mammut.game import MammutGame, Phase
@@ -156,12 +156,7 @@ class MammutController(SharedOverlays):
         # journaled state
         self.game: MammutGame | None = None
         self.form: dict | None = None  # {"kind", "ctx", "answers", "derived"}
-        self.brightness = DEFAULT_BRIGHTNESS
-        # effects for the daemon
-        self.shutdown_requested = False
-        self.switch_game: str | None = None  # set to "clans" when the table asks for the other game
-        self.now = 0.0
-        self._outbox: list[dict] = []
+        self._init_shared()
         self._reset_ui()
 
     def _reset_ui(self) -> None:
@@ -192,11 +187,6 @@ class MammutController(SharedOverlays):
         return c
 
     # ----- the journal -------------------------------------------------------------------
-    def pop_actions(self) -> list[dict]:
-        """Actions accepted since the last call (persist them before showing their result)."""
-        out, self._outbox = self._outbox, []
-        return out
-
     def _do(self, action: dict) -> Any:
         result = self._apply(action)  # raises before anything is journaled
         if action["a"] == "do":
