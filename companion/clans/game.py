@@ -48,14 +48,6 @@ class Move(NamedTuple):
         text = f"{self.frm}->{self.to}"
         return text + (f" order {','.join(map(str, self.order))}" if self.order else "")
 
-    @classmethod
-    def parse(cls, text: str) -> "Move":
-        """'12-13', '12->13' or '12 13' -> Move(12, 13)."""
-        parts = text.replace("->", " ").replace("-", " ").split()
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise IllegalMoveError(f"cannot read {text!r} as a move: write it as FROM-TO, e.g. 12-13")
-        return cls(int(parts[0]), int(parts[1]))
-
 
 class Village(NamedTuple):
     """One founded village, as scored (R4). A NamedTuple: a game creates 12 of them, often."""
