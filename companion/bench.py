@@ -28,9 +28,9 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def key_to_frame(games: int, seed: int) -> dict:
-    from companion.app.controller import Controller
-    from companion.app.render import render
-    from companion.clans.board import COLORS
+    from companion.games.clans.controller import Controller
+    from companion.table.render import render
+    from companion.games.clans.board import COLORS
 
     times: list[float] = []
     clock = time.perf_counter

@@ -12,12 +12,12 @@ import sys
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("companion.clans.cmd_replay", "check and play a game record, print the result"),
-    "selfplay": ("companion.clans.cmd_selfplay", "play random games: the engine's throughput benchmark"),
-    "new": ("companion.clans.cmd_new", "write a fresh game record with a random R1 setup"),
+    "replay": ("companion.games.clans.cmd_replay", "check and play a game record, print the result"),
+    "selfplay": ("companion.games.clans.cmd_selfplay", "play random games: the engine's throughput benchmark"),
+    "new": ("companion.games.clans.cmd_new", "write a fresh game record with a random R1 setup"),
     "run": ("companion.daemon", "the companion at the table (keys in, screens out)"),
-    "board": ("companion.boardmap", "draw a printable numbered map of the board"),
-    "arena": ("companion.bots.arena", "play bots against each other and print win rates"),
+    "board": ("companion.games.clans.boardmap", "draw a printable numbered map of the board"),
+    "arena": ("companion.games.clans.bots.arena", "play bots against each other and print win rates"),
     "install-service": ("companion.service_install", "write and enable the systemd unit for this install"),
     "bench": ("companion.bench", "benchmarks of the daemon: key-to-frame latency, cold start"),
 }

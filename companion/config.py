@@ -92,7 +92,7 @@ class KeypadConfig:
     baudrate: int = 9600
 
 
-# The names companion.bots.make_bot knows (kept here so the config loads without the bots).
+# The names companion.games.clans.bots.make_bot knows (kept here so the config loads without the bots).
 BOT_NAMES = ("random", "greedy", "mcts")
 
 

@@ -38,8 +38,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.app import keys as K
-from companion.app.controller import Controller
+from companion.table import keys as K
+from companion.games.clans.controller import Controller
 from companion.config import BOT_NAMES
 
 GAMES = ("clans", "mammut")
@@ -216,7 +216,7 @@ class BotRunner:
     @property
     def bot(self) -> Any:
         if self._bot is None:  # imported on first use: a table without bots never loads the search
-            from companion.bots import make_bot
+            from companion.games.clans.bots import make_bot
 
             options = {"iterations": self.iterations} if self.iterations and self.name == "mcts" else {}
             self._bot = make_bot(self.name, **options)
@@ -231,7 +231,7 @@ class BotRunner:
 
     def hint(self, game: Any, seat: int) -> Any:
         """A suggested move for the person at `seat`, from public information only."""
-        from companion.bots import hint
+        from companion.games.clans.bots import hint
 
         return hint(game.copy(), seat, self._rng("hint", game), self.move_time, iterations=self.iterations)
 
@@ -359,7 +359,7 @@ class Daemon:
             self.sink.set_contrast(CONTRAST[self.brightness - 1])
         if screen == self.last_screen:
             return
-        from companion.app.render import render
+        from companion.table.render import render
 
         image = render(screen)
         self.last_screen = screen
@@ -461,7 +461,7 @@ class Daemon:
         if text is None:
             log.warning("no game yet: %s not written", self.record_out)
             return
-        from companion.fsutil import atomic_write_text
+        from companion.table.fsutil import atomic_write_text
 
         atomic_write_text(Path(self.record_out), text)
 
@@ -490,7 +490,7 @@ def build(args: argparse.Namespace) -> Daemon:
     if use_journal:
         journal = open_journal(args.state_dir or default_state_dir(cfg))
     if args.load:
-        from companion.clans.record import Record, RecordError
+        from companion.games.clans.record import Record, RecordError
 
         try:
             record = Record.load(args.load)
@@ -543,7 +543,7 @@ def bot_runner(args: argparse.Namespace, cfg: Any) -> BotRunner:
 def controller_class(game: str) -> Any:
     """The controller class of a game (the journal names the game of each entry)."""
     if game == "mammut":
-        from companion.mammut.controller import MammutController
+        from companion.games.mammut.controller import MammutController
 
         return MammutController
     if game == "clans":
@@ -567,7 +567,7 @@ def open_journal(state_dir: str | None) -> JournalWriter | None:
     if not state_dir:
         return None
     try:
-        from companion.journal import Journal
+        from companion.table.journal import Journal
 
         return JournalWriter(Journal(state_dir))
     except (OSError, ImportError) as exc:

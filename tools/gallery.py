@@ -23,9 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion import daemon  # noqa: E402
-from companion.app.controller import Controller  # noqa: E402
-from companion.clans.board import COLORS  # noqa: E402
-from companion.clans.record import Record  # noqa: E402
+from companion.games.clans.controller import Controller  # noqa: E402
+from companion.games.clans.board import COLORS  # noqa: E402
+from companion.games.clans.record import Record  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
 if not EXAMPLES.is_dir():  # a clone without ../shared: the copies vendored for the tests
@@ -74,7 +74,7 @@ def game_script(players: int, seed: int) -> str:
 
 def mammut_script(seed: int) -> str:
     """Keys for the Mammut new-game questions and a first turn, with the menu and the tribe books."""
-    from companion.mammut.controller import MammutController
+    from companion.games.mammut.controller import MammutController
 
     c = MammutController(random.Random(seed))
     keys: list[str] = []

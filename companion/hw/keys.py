@@ -15,9 +15,9 @@ import logging
 import time
 from typing import Callable
 
-# The tokens and the byte mapping are the controller's (companion.app.keys): one definition, re-exported here
+# The tokens and the byte mapping are the controller's (companion.table.keys): one definition, re-exported here
 # for the adapters.
-from companion.app.keys import (  # noqa: F401
+from companion.table.keys import (  # noqa: F401
     BACK, BYTE_TO_KEY as _BYTE_TO_KEY, DIGITS, DOWN, KEYPAD, MENU, OK, POWER, QUIT, SKIPPED_BYTES as _IGNORED, UNDO, UP,
 )
 

@@ -1,0 +1,175 @@
+"""The Clans board: territories, terrain, regions, adjacency and the epoch chart.
+
+Loaded from package data (`companion/games/clans/clans.yaml`) and validated on load, so a
+broken board file is refused with a message naming the territory and the problem
+instead of producing wrong scores later. Territory sets elsewhere are int bitmasks
+with bit t for territory t; this module precomputes the neighbor masks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+COLORS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black")
+COLOR_ALIASES: dict[str, str] = {"white": "black"}
+TERRAINS: tuple[str, ...] = ("forest", "mountain", "steppe", "grassland")
+N_TERRITORIES = 60
+N_REGIONS = 12
+REGION_SIZE = 5
+N_CHIPS = 12
+
+
+class BoardError(ValueError):
+    """The board file is malformed; the message names the territory and the problem."""
+
+
+@dataclass(frozen=True)
+class Territory:
+    number: int
+    terrain: str
+    region: int
+    xy: tuple[int, int]
+    neighbors: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Epoch:
+    number: int
+    chips: int
+    favorable: str  # a terrain, or "all"
+    hostile: str  # a terrain, or "none"
+    bonus: int
+
+
+@dataclass(frozen=True)
+class Board:
+    name: str
+    territories: dict[int, Territory]
+    epochs: tuple[Epoch, ...]
+    last_village_bonus: int
+
+    @property
+    def numbers(self) -> range:
+        return range(1, N_TERRITORIES + 1)
+
+    def region_members(self, region: int) -> list[int]:
+        return sorted(t.number for t in self.territories.values() if t.region == region)
+
+    def neighbor_masks(self) -> list[int]:
+        """masks[t] has bit n set for every neighbor n of t (index 0 unused)."""
+        masks = [0] * (N_TERRITORIES + 1)
+        for t in self.territories.values():
+            for n in t.neighbors:
+                masks[t.number] |= 1 << n
+        return masks
+
+    def chip_epochs(self) -> list[int]:
+        """Epoch number of the village founded with chip i (0-based), for i in 0..11."""
+        out: list[int] = []
+        for e in self.epochs:
+            out += [e.number] * e.chips
+        return out
+
+    def epoch(self, number: int) -> Epoch:
+        return self.epochs[number - 1]
+
+
+def _fail(where: str, problem: str) -> BoardError:
+    return BoardError(f"board file: {where}: {problem}")
+
+
+def parse_board(data: object) -> Board:
+    """Build and validate a Board from the parsed YAML mapping."""
+    if not isinstance(data, dict):
+        raise _fail("top level", "expected a mapping with name, epochs and territories")
+    raw_terr = data.get("territories")
+    if not isinstance(raw_terr, dict):
+        raise _fail("territories", "missing or not a mapping of number -> territory")
+    territories: dict[int, Territory] = {}
+    for key, spec in raw_terr.items():
+        if not isinstance(key, int) or not 1 <= key <= N_TERRITORIES:
+            raise _fail(f"territory {key!r}", f"numbers must be 1..{N_TERRITORIES}")
+        if not isinstance(spec, dict):
+            raise _fail(f"territory {key}", "expected a mapping with terrain, region, xy, neighbors")
+        terrain = spec.get("terrain")
+        if terrain not in TERRAINS:
+            raise _fail(f"territory {key}", f"unknown terrain {terrain!r} (known: {', '.join(TERRAINS)})")
+        region = spec.get("region")
+        expected_region = (key - 1) // REGION_SIZE + 1
+        if region != expected_region:
+            raise _fail(f"territory {key}", f"region is {region!r}, expected {expected_region}")
+        xy = spec.get("xy")
+        if not (isinstance(xy, list) and len(xy) == 2 and all(isinstance(v, int) for v in xy)):
+            raise _fail(f"territory {key}", f"xy must be two integers, got {xy!r}")
+        nbrs = spec.get("neighbors")
+        if not isinstance(nbrs, list) or not nbrs:
+            raise _fail(f"territory {key}", "neighbors must be a non-empty list")
+        for n in nbrs:
+            if not isinstance(n, int) or not 1 <= n <= N_TERRITORIES:
+                raise _fail(f"territory {key}", f"neighbor {n!r} is not a territory number 1..{N_TERRITORIES}")
+            if n == key:
+                raise _fail(f"territory {key}", "lists itself as a neighbor")
+        if len(set(nbrs)) != len(nbrs):
+            raise _fail(f"territory {key}", "lists a neighbor twice")
+        territories[key] = Territory(key, terrain, region, (xy[0], xy[1]), tuple(sorted(nbrs)))
+    missing = sorted(set(range(1, N_TERRITORIES + 1)) - set(territories))
+    if missing:
+        raise _fail(f"territory {missing[0]}", f"missing ({len(missing)} of {N_TERRITORIES} territories absent)")
+    for t in territories.values():
+        for n in t.neighbors:
+            if t.number not in territories[n].neighbors:
+                raise _fail(f"territory {t.number}", f"lists {n} as a neighbor but {n} does not list {t.number}")
+    epochs = _parse_epochs(data.get("epochs"))
+    bonus = data.get("last_village_bonus", 5)
+    if not isinstance(bonus, int) or bonus < 0:
+        raise _fail("last_village_bonus", f"must be a non-negative integer, got {bonus!r}")
+    name = str(data.get("name", "clans-2002"))
+    return Board(name, territories, epochs, bonus)
+
+
+def _parse_epochs(raw: object) -> tuple[Epoch, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise _fail("epochs", "missing or not a list")
+    epochs = []
+    for i, e in enumerate(raw, start=1):
+        if not isinstance(e, dict):
+            raise _fail(f"epoch {i}", "expected a mapping")
+        if e.get("epoch") != i:
+            raise _fail(f"epoch {i}", f"epochs must be numbered 1.. in order, got {e.get('epoch')!r}")
+        chips, bonus = e.get("chips"), e.get("bonus")
+        if not isinstance(chips, int) or chips < 1:
+            raise _fail(f"epoch {i}", f"chips must be a positive integer, got {chips!r}")
+        if not isinstance(bonus, int) or bonus < 0:
+            raise _fail(f"epoch {i}", f"bonus must be a non-negative integer, got {bonus!r}")
+        fav, hos = e.get("favorable"), e.get("hostile")
+        if fav not in TERRAINS + ("all",):
+            raise _fail(f"epoch {i}", f"unknown favorable terrain {fav!r}")
+        if hos not in TERRAINS + ("none",):
+            raise _fail(f"epoch {i}", f"unknown hostile terrain {hos!r}")
+        epochs.append(Epoch(i, chips, fav, hos, bonus))
+    total = sum(e.chips for e in epochs)
+    if total != N_CHIPS:
+        raise _fail("epochs", f"the chart must hold {N_CHIPS} chips in all, it holds {total}")
+    return tuple(epochs)
+
+
+def load_board_file(path: str | Path) -> Board:
+    with open(path, encoding="utf-8") as fh:
+        try:
+            data = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except yaml.YAMLError as exc:
+            raise BoardError(f"board file {path}: not valid YAML: {exc}") from None
+    return parse_board(data)
+
+
+@lru_cache(maxsize=1)
+def load_board() -> Board:
+    """The shipped Clans board (package data), validated once per process."""
+    ref = resources.files("companion.games.clans").joinpath("clans.yaml")
+    with resources.as_file(ref) as path:
+        return load_board_file(path)

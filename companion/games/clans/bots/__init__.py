@@ -1,0 +1,44 @@
+"""Bots for Clans: the companion plays empty seats and gives hints.
+
+Every bot implements `Bot.choose(game, seat, color, rng, *, move_time=None) -> Move`:
+a legal move for `seat` (which must be the seat to move) knowing only its own
+secret `color`, with a founding `order` whenever the move isolates two or more
+territories and the order matters. Bots are pure: no I/O, all randomness from `rng`.
+
+- `random`: a uniformly random legal move and founding order.
+- `greedy`: the best immediate gain for its own color (points + chips).
+- `mcts`: information-set MCTS over the unknown colors of the other seats (companion.games.clans.bots.mcts).
+
+`hint(game, seat, rng, move_time)` suggests a move for a human without using any secret.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from companion.games.clans.game import Game, Move
+from companion.games.clans.bots.mcts import ColorModel, MCTSBot, hint
+from companion.games.clans.bots.simple import GreedyBot, RandomBot
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, game: Game, seat: int, color: str, rng: random.Random, *,
+               move_time: float | None = None) -> Move: ...
+
+
+BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
+
+
+def make_bot(name: str, **options) -> Bot:
+    """A bot by name ("random", "greedy", "mcts"); options go to its constructor (e.g. iterations=200)."""
+    try:
+        cls = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}: use one of {', '.join(BOTS)}") from None
+    return cls(**options)
+
+
+__all__ = ["Bot", "BOTS", "make_bot", "hint", "RandomBot", "GreedyBot", "MCTSBot", "ColorModel"]

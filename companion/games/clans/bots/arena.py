@@ -1,0 +1,166 @@
+"""`companion arena --bots mcts,greedy,greedy,greedy --games N --seed S --move-time T`: bots play each other.
+
+Game g seats bot i in seat (i + g) % n (n = number of bots, 2-4), so with a
+multiple of n games every bot plays every seat equally; seat 0 starts. Each game
+draws a fresh R1 setup and the players' colors at random from the 5 colors; each
+bot is told only its own color. A shared win counts 1/k to each of the k winners.
+
+`--iterations K` gives the mcts bots a fixed iteration budget instead of a clock,
+which makes the whole run deterministic for a seed. Every game has its own random
+streams derived from (seed, game), so `--jobs J` (worker processes) gives the same
+results as one process.
+
+Output: per-bot win rates with 95% Wilson intervals; with `--json` one JSON object:
+games, bots, win_rate, ci95, mean_total, seconds, iterations_per_move (mcts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import math
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from companion.games.clans.board import COLORS
+from companion.games.clans.game import IN_PROGRESS, Game, random_setup
+from companion.games.clans.bots import MCTSBot, make_bot
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion p observed over n trials."""
+    if n == 0:
+        return 0.0, 1.0
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_game(names: list[str], g: int, seed: int, move_time: float | None, iterations: int | None,
+              options: dict | None = None) -> dict:
+    """One arena game; returns each bot's win share and total (in --bots order)."""
+    n = len(names)
+    rng = random.Random(f"arena:{seed}:{g}")
+    bots = [make_bot(name, **({"iterations": iterations, **(options or {})} if name == "mcts" else {}))
+            for name in names]
+    bot_rngs = [random.Random(f"arena:{seed}:{g}:bot{i}") for i in range(n)]
+    seat_of = [(i + g) % n for i in range(n)]
+    bot_at = {s: i for i, s in enumerate(seat_of)}
+    colors = rng.sample(COLORS, n)  # colors[seat]
+    game = Game(n, random_setup(rng), 0, trusted=True)
+    mcts_iters = 0
+    mcts_moves = 0
+    while game.status == IN_PROGRESS:
+        seat = game.to_move
+        i = bot_at[seat]
+        move = bots[i].choose(game, seat, colors[seat], bot_rngs[i], move_time=move_time)
+        game.push(move)
+        if hasattr(bots[i], "last_iterations"):
+            mcts_iters += bots[i].last_iterations
+            mcts_moves += 1
+    totals, winners = game.winners(colors)
+    share = [0.0] * n
+    for s in winners:
+        share[bot_at[s]] = 1.0 / len(winners)
+    return {"share": share, "totals": [totals[seat_of[i]] for i in range(n)], "status": game.status,
+            "plies": game.ply, "mcts_iterations": mcts_iters, "mcts_moves": mcts_moves}
+
+
+def arena(names: list[str], games: int, seed: int, move_time: float | None = None, iterations: int | None = None,
+          jobs: int = 1, progress=None, options: dict | None = None) -> dict:
+    """Play `games` games and aggregate (see module doc)."""
+    n = len(names)
+    wins = [0.0] * n
+    totals = [0] * n
+    iters = moves = 0
+    start = time.perf_counter()
+
+    def add(g: int, r: dict) -> None:
+        nonlocal iters, moves
+        for i in range(n):
+            wins[i] += r["share"][i]
+            totals[i] += r["totals"][i]
+        iters += r["mcts_iterations"]
+        moves += r["mcts_moves"]
+        if progress and ((g + 1) % max(1, games // 20) == 0 or g + 1 == games):
+            rates = " ".join(f"{names[i]}={wins[i] / (g + 1):.3f}" for i in range(n))
+            progress(f"game {g + 1}/{games}: {rates}")
+
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(play_game, names, g, seed, move_time, iterations, options) for g in range(games)]
+            for g, f in enumerate(futures):
+                add(g, f.result())
+    else:
+        for g in range(games):
+            add(g, play_game(names, g, seed, move_time, iterations, options))
+    seconds = time.perf_counter() - start
+    rates = [w / games for w in wins]
+    return {
+        "games": games,
+        "bots": names,
+        "seed": seed,
+        "move_time": move_time,
+        "iterations": iterations,
+        "win_rate": [round(r, 4) for r in rates],
+        "ci95": [[round(x, 4) for x in wilson(r, games)] for r in rates],
+        "mean_total": [round(t / games, 2) for t in totals],
+        "iterations_per_move": round(iters / moves, 1) if moves else None,
+        "seconds": round(seconds, 2),
+    }
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="companion arena", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bots", required=True, help="comma-separated bot names, one per player (2-4): random, greedy, mcts")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--move-time", type=float, default=0.5, help="seconds per mcts move (ignored with --iterations)")
+    ap.add_argument("--iterations", type=int, default=None, help="fixed mcts iterations per move (deterministic)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="an MCTSBot option, e.g. --option c=0.7 --option reward=win (tuning)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object, no progress lines")
+    args = ap.parse_args(argv)
+    names = [x.strip() for x in args.bots.split(",") if x.strip()]
+    if not 2 <= len(names) <= 4:
+        ap.error("--bots must name 2 to 4 bots (one per player)")
+    try:
+        for name in names:
+            make_bot(name)
+    except ValueError as exc:
+        ap.error(str(exc))
+    if args.games < 1:
+        ap.error("--games must be at least 1")
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
+    if args.iterations is not None and args.iterations < 1:
+        ap.error("--iterations must be at least 1")
+    options: dict = {}
+    tunable = set(inspect.signature(MCTSBot).parameters) - {"iterations", "clock"}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        if key not in tunable:
+            ap.error(f"--option {item}: unknown mcts option {key!r}; use one of {', '.join(sorted(tunable))}")
+        try:
+            options[key] = float(value) if key != "reward" else value
+        except ValueError:
+            ap.error(f"--option {item}: the value must be a number")
+    move_time = None if args.iterations is not None else args.move_time
+    progress = None if args.json else (lambda line: print(line, file=sys.stderr, flush=True))
+    result = arena(names, args.games, args.seed, move_time, args.iterations, args.jobs, progress, options)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for i, name in enumerate(names):
+            lo, hi = result["ci95"][i]
+            print(f"bot {i} {name:<7} win rate {result['win_rate'][i]:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  "
+                  f"mean total {result['mean_total'][i]}")
+        extra = f", {result['iterations_per_move']} mcts iterations/move" if result["iterations_per_move"] else ""
+        print(f"{result['games']} games in {result['seconds']} s{extra}")
+    return 0

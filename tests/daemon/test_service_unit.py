@@ -1,0 +1,252 @@
+"""The systemd unit: it verifies cleanly, keeps its hardening, and install-service writes it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import service_install
+from companion.service_install import main, render_unit
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL_HIDDEN_PREFIXES = service_install._HIDDEN_PREFIXES
+SHIPPED_UNIT = ROOT / "systemd" / "companion.service"
+SHIPPED_RULE = ROOT / "systemd" / "50-companion-poweroff.rules"
+
+
+@pytest.fixture(autouse=True)
+def tmp_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fake venvs live in pytest's /tmp, which the real unit hides (PrivateTmp)."""
+    monkeypatch.setattr(service_install, "_HIDDEN_PREFIXES", (Path("/home"), Path("/root"), Path("/run/user")))
+
+
+def fake_venv(tmp_path: Path) -> Path:
+    """A venv-shaped directory whose bin/companion is a real executable."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    exe = venv / "bin" / "companion"
+    exe.write_text("#!/bin/sh\nexit 0\n")
+    exe.chmod(0o755)
+    return venv
+
+
+def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
+    """Sections -> key -> all values (systemd allows a key more than once)."""
+    sections: dict[str, dict[str, list[str]]] = {}
+    current: dict[str, list[str]] | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            current = sections.setdefault(line.strip("[]"), {})
+            continue
+        assert current is not None, f"key outside a section: {line!r}"
+        key, _, value = line.partition("=")
+        current.setdefault(key.strip(), []).append(value.strip())
+    return sections
+
+
+def test_template_in_module_is_the_shipped_file() -> None:
+    assert service_install.UNIT_TEMPLATE == SHIPPED_UNIT.read_text(encoding="utf-8")
+    assert service_install.POLKIT_RULE == SHIPPED_RULE.read_text(encoding="utf-8")
+
+
+def test_rendered_unit_equals_shipped_file_after_substitution(tmp_path: Path) -> None:
+    venv = fake_venv(tmp_path)
+    shipped = SHIPPED_UNIT.read_text(encoding="utf-8")
+    expected = shipped.replace("@VENV@", str(venv)).replace("@CONFIG@", "/etc/companion/c.yaml")
+    rendered = render_unit(venv, "/etc/companion/c.yaml")
+    assert rendered == expected
+    assert f"ExecStart={venv}/bin/companion run --config /etc/companion/c.yaml\n" in rendered
+    assert "@VENV@" not in rendered and "@CONFIG@" not in rendered
+
+
+def test_percent_in_path_is_escaped_for_systemd(tmp_path: Path) -> None:
+    unit = render_unit(Path("/opt/50%/venv"), "/etc/companion/config.yaml")
+    assert "ExecStart=/opt/50%%/venv/bin/companion run" in unit
+
+
+def test_path_with_space_is_refused() -> None:
+    with pytest.raises(service_install.InstallError, match="whitespace"):
+        render_unit(Path("/opt/my venv"))
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+def test_systemd_analyze_verify_is_silent(tmp_path: Path) -> None:
+    venv = fake_venv(tmp_path)
+    unit = tmp_path / "companion.service"
+    unit.write_text(render_unit(venv, "/etc/companion/config.yaml"))
+    result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, check=False)
+    # verify exits 0 on unknown keys and only warns: stderr must be empty too.
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+def test_systemd_analyze_verify_would_catch_a_typo(tmp_path: Path) -> None:
+    """Guards the test above: a misspelt key does produce stderr output."""
+    venv = fake_venv(tmp_path)
+    unit = tmp_path / "companion.service"
+    unit.write_text(render_unit(venv).replace("ProtectHome=yes", "ProtectHom=yes"))
+    result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, check=False)
+    assert "ProtectHom" in result.stderr
+
+
+def test_required_keys_are_present() -> None:
+    service = parse_unit(SHIPPED_UNIT.read_text(encoding="utf-8"))["Service"]
+    required = {
+        "Type": "notify",
+        "NotifyAccess": "main",
+        "WatchdogSec": "30",
+        "Restart": "on-failure",
+        "RestartSec": "2",
+        "StateDirectory": "companion",
+        "RuntimeDirectory": "companion",
+        "ProtectSystem": "strict",
+        "ProtectHome": "yes",
+        "PrivateTmp": "yes",
+        "NoNewPrivileges": "yes",
+        "PrivateNetwork": "yes",
+        "IPAddressDeny": "any",
+        "User": "companion",
+    }
+    for key, value in required.items():
+        assert service.get(key) == [value], f"{key}={service.get(key)}"
+    assert set(service["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "dialout"}
+    env = set(service["Environment"])
+    assert {"LG_WD=%t/companion", "GPIOZERO_PIN_FACTORY=lgpio", "PYTHONUNBUFFERED=1"} <= env
+    assert service["ExecStart"] == ["@VENV@/bin/companion run --config @CONFIG@"]
+
+
+def test_devices_the_hardware_needs_stay_reachable() -> None:
+    service = parse_unit(SHIPPED_UNIT.read_text(encoding="utf-8"))["Service"]
+    # PrivateDevices=yes would hide /dev/i2c-*, /dev/gpiochip* and the keypad's tty.
+    assert service.get("PrivateDevices", ["no"]) == ["no"]
+    allowed = {v.split()[0] for v in service.get("DeviceAllow", [])}
+    assert {"char-i2c", "char-gpiochip", "char-ttyUSB", "char-ttyACM"} <= allowed
+    assert all(v.split()[1] == "rw" for v in service["DeviceAllow"])
+
+
+def test_install_section_enables_at_boot() -> None:
+    assert parse_unit(SHIPPED_UNIT.read_text(encoding="utf-8"))["Install"]["WantedBy"] == ["multi-user.target"]
+
+
+def test_polkit_rule_names_the_unit_user_and_poweroff() -> None:
+    rule = SHIPPED_RULE.read_text(encoding="utf-8")
+    user = parse_unit(SHIPPED_UNIT.read_text(encoding="utf-8"))["Service"]["User"][0]
+    assert f'subject.user == "{user}"' in rule
+    assert '"org.freedesktop.login1.power-off"' in rule
+
+
+def test_dry_run_prints_the_unit_for_this_venv(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["--dry-run", "--unit-dir", str(tmp_path), "--config", "/etc/companion/alt.yaml"]) == 0
+    out = capsys.readouterr().out
+    assert out == render_unit(sys.prefix, "/etc/companion/alt.yaml")
+    assert f"ExecStart={sys.prefix}/bin/companion run --config /etc/companion/alt.yaml\n" in out
+    assert list(tmp_path.iterdir()) == [], "--dry-run must not write anything"
+
+
+def test_install_into_unit_dir_without_enabling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    venv = fake_venv(tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    ran: list[list[str]] = []
+    monkeypatch.setattr(service_install, "_run", ran.append)
+    unit_dir = tmp_path / "units"
+    assert main(["--unit-dir", str(unit_dir), "--no-enable"]) == 0
+    written = (unit_dir / "companion.service").read_text(encoding="utf-8")
+    assert written == render_unit(venv, "/etc/companion/config.yaml")
+    assert (unit_dir / "companion.service").stat().st_mode & 0o777 == 0o644
+    assert ran == [], "--no-enable must not run systemctl or useradd"
+    assert "systemctl enable --now companion" in capsys.readouterr().out
+
+
+def test_install_with_poweroff_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    venv = fake_venv(tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    polkit = tmp_path / "rules.d"
+    rc = main(["--unit-dir", str(tmp_path / "u"), "--no-enable", "--allow-poweroff", "--polkit-dir", str(polkit)])
+    assert rc == 0
+    assert (polkit / "50-companion-poweroff.rules").read_text() == SHIPPED_RULE.read_text()
+
+
+def test_enable_runs_systemctl_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    venv = fake_venv(tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(service_install, "_ensure_user", lambda: None)
+    ran: list[list[str]] = []
+    monkeypatch.setattr(service_install, "_run", ran.append)
+    config = tmp_path / "etc" / "config.yaml"
+    assert main(["--unit-dir", str(tmp_path / "u"), "--config", str(config)]) == 0
+    assert ran == [["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "companion"]]
+    # The unit passes --config, so a fresh install must get a file; all
+    # commented out, it gives the defaults.
+    from companion.config import Config, load_config
+
+    assert load_config(str(config)).describe() == Config(source=str(config)).describe()
+    assert "display:" in config.read_text()
+
+
+def test_enable_keeps_an_existing_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    venv = fake_venv(tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(service_install, "_ensure_user", lambda: None)
+    monkeypatch.setattr(service_install, "_run", lambda cmd: None)
+    config = tmp_path / "config.yaml"
+    config.write_text("display: {driver: sh1106}\n")
+    assert main(["--unit-dir", str(tmp_path / "u"), "--config", str(config)]) == 0
+    assert config.read_text() == "display: {driver: sh1106}\n"
+
+
+def test_not_root_is_a_clear_error_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    venv = fake_venv(tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    unit_dir = tmp_path / "units"
+    assert main(["--unit-dir", str(unit_dir)]) == 1
+    err = capsys.readouterr().err
+    assert "root" in err and "sudo" in err
+    assert not unit_dir.exists()
+
+
+def test_missing_executable_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "no-venv"))
+    assert main(["--unit-dir", str(tmp_path / "u"), "--no-enable"]) == 1
+    assert "not an executable" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("config", ["relative.yaml", "/home/pi/config.yaml", "/tmp/config.yaml"])
+def test_config_the_service_cannot_read_exits_2(config: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(service_install, "_HIDDEN_PREFIXES", REAL_HIDDEN_PREFIXES)
+    with pytest.raises(SystemExit) as exc:
+        main(["--dry-run", "--config", config])
+    assert exc.value.code == 2
+
+
+def test_cli_dispatches_install_service(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main as cli_main
+
+    assert cli_main(["install-service", "--dry-run"]) == 0
+    assert "Type=notify" in capsys.readouterr().out
+
+
+def test_venv_under_home_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "prefix", "/home/pi/venv")
+    assert main(["--unit-dir", str(tmp_path), "--no-enable"]) == 1
+    assert "ProtectHome" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

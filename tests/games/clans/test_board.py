@@ -1,0 +1,72 @@
+"""The board file: the shipped copy loads, and broken boards are refused with a useful message."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from companion.games.clans.board import BoardError, load_board, load_board_file, parse_board
+
+from conftest import SHARED
+
+PACKAGED = Path(__file__).resolve().parents[3] / "companion" / "games" / "clans" / "clans.yaml"
+
+
+@pytest.fixture
+def raw() -> dict:
+    return yaml.safe_load(PACKAGED.read_text())
+
+
+def test_shipped_board_is_complete():
+    b = load_board()
+    assert len(b.territories) == 60
+    assert sum(len(t.neighbors) for t in b.territories.values()) == 2 * 135
+    for terrain in ("forest", "mountain", "steppe", "grassland"):
+        assert sum(t.terrain == terrain for t in b.territories.values()) == 15
+    assert [len(b.region_members(r)) for r in range(1, 13)] == [5] * 12
+    assert b.chip_epochs() == [1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5]
+    assert b.territories[16].neighbors == (14, 15, 17, 20, 22)
+    assert b.epoch(3).favorable == "steppe" and b.epoch(3).hostile == "forest" and b.epoch(3).bonus == 3
+
+
+@pytest.mark.skipif(not (SHARED / "boards" / "clans.yaml").exists(), reason="../shared not present")
+def test_package_data_is_the_shared_board():
+    assert PACKAGED.read_bytes() == (SHARED / "boards" / "clans.yaml").read_bytes()
+
+
+def test_neighbor_masks_match_lists():
+    b = load_board()
+    masks = b.neighbor_masks()
+    for t in b.territories.values():
+        assert [n for n in range(1, 61) if masks[t.number] >> n & 1] == list(t.neighbors)
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d["territories"][7]["neighbors"].remove(8), "territory 8: lists 7 as a neighbor but 7 does not"),
+        (lambda d: d["territories"].pop(33), "territory 33: missing"),
+        (lambda d: d["territories"][5].update(terrain="swamp"), "territory 5: unknown terrain 'swamp'"),
+        (lambda d: d["territories"][6].update(region=1), "territory 6: region is 1, expected 2"),
+        (lambda d: d["territories"][9]["neighbors"].append(9), "territory 9: lists itself"),
+        (lambda d: d["territories"][9]["neighbors"].append(61), "territory 9: neighbor 61 is not a territory"),
+        (lambda d: d["territories"][9].update(xy=[1]), "territory 9: xy must be two integers"),
+        (lambda d: d["epochs"][0].update(chips=5), "epochs: the chart must hold 12 chips in all, it holds 13"),
+        (lambda d: d["epochs"][1].update(hostile="lava"), "epoch 2: unknown hostile terrain 'lava'"),
+    ],
+)
+def test_broken_board_names_territory_and_problem(raw, mutate, message):
+    data = copy.deepcopy(raw)
+    mutate(data)
+    with pytest.raises(BoardError, match=message.replace("(", r"\(")):
+        parse_board(data)
+
+
+def test_board_file_that_is_not_yaml(tmp_path):
+    bad = tmp_path / "b.yaml"
+    bad.write_text("territories: [1, 2\n")
+    with pytest.raises(BoardError, match="not valid YAML"):
+        load_board_file(bad)

@@ -1,0 +1,449 @@
+"""Bots at the table: the Bots? question, the deal of secret colors, bot turns, hints, the end.
+
+The controller is driven by keys; the daemon (built from its command line) runs the
+searches. Bot moves are checked to be proposed, made with #, journaled and replayed;
+the bots' colors must never be paired with their seats on a screen before the end.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from companion import daemon
+from companion.table import screen as S
+from companion.games.clans.controller import ActionError, Controller
+from companion.games.clans.bots import RandomBot
+from companion.games.clans.board import COLORS
+from companion.games.clans.game import Game, Move
+from companion.games.clans.record import Record, summary
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
+if not EXAMPLES.exists():
+    EXAMPLES = Path("/work/shared/spec/examples")
+IN_PROGRESS = EXAMPLES / "in-progress.record.json"
+
+
+def feed(c: Controller, keys: str) -> None:
+    for k in keys:
+        c.handle(k, 0.0)
+
+
+def new_action(c: Controller) -> dict:
+    return next(a for a in c.pop_actions() if a["a"] == "new")
+
+
+def build(tmp_path: Path, *argv: str, keys: str = "") -> daemon.Daemon:
+    path = tmp_path / f"keys{len(list(tmp_path.glob('keys*')))}"
+    path.write_text(keys)
+    return daemon.build(daemon.parse_args(["--display", "dummy", "--keys", str(path), *argv]))
+
+
+def pairs_seat_with_color(text: str, seat: int, color: str) -> bool:
+    """True when one line names the seat (P2) and its color, in either order."""
+    who = f"P{seat + 1}"
+    return any(re.search(rf"\b{who}\b.*\b{color}\b|\b{color}\b.*\b{who}\b", line, re.IGNORECASE)
+               for line in text.splitlines())
+
+
+# ----- the Bots? question and the deal ---------------------------------------------------------
+def test_bots_question_with_digits_then_the_deal():
+    c = Controller(random.Random(4))
+    feed(c, "4#0#")
+    s = c.screen()
+    assert s.name == "bots" and s.choices[-1] == "Start" and s.selected == 4
+    assert s.choices[:4] == ("1 P1 person", "2 P2 person", "3 P3 person", "4 P4 person")
+    feed(c, "24")
+    assert c.screen().choices[1] == "2 P2 bot" and c.screen().choices[3] == "4 P4 bot"
+    feed(c, "13")  # all four bots would leave nobody: the last person stays
+    assert c.bot_choice == [True, True, False, True] and "person" in c.screen().hint
+    feed(c, "1#")
+    new = new_action(c)
+    assert set(new["bots"]) == {"1", "3"} and set(new["dealt"]) == {"0", "2"}
+    colors = list(new["bots"].values()) + list(new["dealt"].values())
+    assert len(set(colors)) == 4 and set(colors) <= set(COLORS)
+    assert c.bots == {1: new["bots"]["1"], 3: new["bots"]["3"]}
+    # the deal: each person alone with the box, persons only
+    for seat in (0, 2):
+        s = c.screen()
+        assert s.name == "deal" and f"P{seat + 1}: take the box" in " ".join(s.lines)
+        assert not any(col in s.text().lower() for col in COLORS)
+        feed(c, "1*AB")  # nothing but # goes on
+        assert c.screen() == s
+        feed(c, "#")
+        s = c.screen()
+        assert s.name == "deal-color"
+        assert f"P{seat + 1}, your clan: {new['dealt'][str(seat)].upper()}." in " ".join(s.lines)
+        feed(c, "#")
+    assert c.screen().name == "setup"  # then the walkthrough, as without bots
+    feed(c, "#" * 13)
+    assert c.ready and c.pop_actions() == [{"a": "ready"}]
+    assert c.mode() == ("bot" if c.game.to_move in (1, 3) else "move")
+
+
+def test_bots_question_with_a_b_and_ok_only_and_back():
+    c = Controller(random.Random(2))
+    feed(c, "BB#")  # 4 players
+    feed(c, "#")  # the start player is drawn
+    feed(c, "BB#")  # highlight wraps from Start to P1, then P2: toggled
+    assert c.bot_choice == [False, True, False, False]
+    feed(c, "*")  # back to "Who starts?", nothing journaled
+    assert c.screen().name == "first" and c.pop_actions() == [{"a": "players", "n": 4}]
+    feed(c, "#BBB#A#")  # again: P3 toggled, then up to P2... # toggles P2
+    assert c.bot_choice == [False, True, True, False]
+    feed(c, "AA#")  # up: P1, Start
+    assert c.bots.keys() == {1, 2} and c.screen().name == "deal"
+
+
+def test_no_bots_game_is_exactly_as_before():
+    c = Controller(random.Random(7))
+    feed(c, "3#0##")
+    new = new_action(c)
+    assert set(new) == {"a", "players", "first", "drawn", "setup"}
+    plain = Controller(random.Random(7))  # the same draws as a quick start without bots
+    plain._do({"a": "players", "n": 3})
+    plain._new_game(None)
+    assert new_action(plain) == new
+    assert c.screen().name == "setup" and not c.bots and not c.dealt
+
+
+def test_deal_starts_again_after_a_rebuild_and_bad_seat_maps_are_refused():
+    c = Controller.quick_start(3, random.Random(5), bots=[0])
+    actions = c.pop_actions()
+    assert [a["a"] for a in actions] == ["players", "new"]  # the quick start plays after the deal
+    feed(c, "##")
+    assert c.screen().name == "deal" and "P3" in c.screen().title
+    rebuilt = Controller.from_actions(actions)
+    assert rebuilt.screen().name == "deal" and "P2" in rebuilt.screen().title
+    feed(c, "##")
+    assert c.pop_actions() == [{"a": "ready"}]
+    new = actions[1]
+    for bad in ({"bots": {"0": "red"}, "dealt": {"1": "red", "2": "blue"}},  # a color twice
+                {"bots": {"0": "red", "1": "blue", "2": "green"}, "dealt": {}},  # no person
+                {"bots": {"0": "red"}, "dealt": {"1": "blue"}},  # a seat missing
+                {"bots": {"0": "pink"}, "dealt": {"1": "blue", "2": "green"}},
+                {"bots": {"0": "red"}}):
+        with pytest.raises(ActionError):
+            Controller.from_actions([actions[0], {**{k: v for k, v in new.items() if k not in ("bots", "dealt")},
+                                                  **bad}])
+    with pytest.raises(ValueError):
+        Controller.quick_start(2, random.Random(1), bots=[0, 1])
+
+
+# ----- a bot's turn in the controller -------------------------------------------------------------
+def bot_first_controller(players: int = 3, seed: int = 0) -> Controller:
+    """A quick start where P1 is a bot and starts; the deal done."""
+    c = Controller.quick_start(players, random.Random(seed), first=0, bots=[0])
+    feed(c, "##" * (players - 1))
+    assert c.mode() == "bot"
+    return c
+
+
+def test_bot_turn_proposal_then_ok_plays_it_and_undo_asks_again():
+    c = bot_first_controller()
+    journal = c.pop_actions()
+    seat, color = c.bot_request()
+    assert seat == 0 and color == c.bots[0]
+    s = c.screen()
+    assert s.name == "bot-thinking" and "P1 (bot)" in s.title
+    feed(c, "12#")  # digits do not enter a human move on a bot's turn
+    assert c.screen() == s and c.pop_actions() == []
+    move = RandomBot().choose(c.game.copy(), seat, color, random.Random(1))
+    c.propose_bot_move(move)
+    journal += c.pop_actions()
+    assert journal[-1] == {"a": "bot", "from": move.frm, "to": move.to}
+    assert c.bot_request() is None
+    s = c.screen()
+    assert s.name == "bot-move" and s.title == "P1 (bot) moves"
+    assert f"{move.frm} -> {move.to}" in " ".join(s.lines) and "then #." in " ".join(s.lines)
+    # a rebuild shows the same proposal, no new search
+    again = Controller.from_actions(journal)
+    assert again.screen() == s and again.bot_request() is None
+    feed(c, "34")
+    assert c.screen() == s
+    feed(c, "#")
+    assert c.pop_actions() == [{"a": "move", "from": move.frm, "to": move.to}]
+    assert c.screen().name in ("result", "village") and c.mode() == "move" and c.game.to_move == 1
+    feed(c, "C#")  # undo the bot's move: the bot is asked again
+    assert c.mode() == "bot" and c.proposal is None and c.bot_request() == (0, color)
+    feed(c, "D")  # the menu blocks the search
+    assert c.bot_request() is None
+    feed(c, "*")
+    assert c.bot_request() == (0, color)
+
+
+def test_a_bot_founding_villages_gives_its_order_and_is_never_asked():
+    """Random games until a bot's move founds 2+ villages: its full order goes into the move."""
+    rnd = random.Random(3)
+    for seed in range(40):
+        c = bot_first_controller(2, seed)
+        while not c.game.is_over:
+            if c.mode() == "bot":
+                seat, color = c.bot_request()
+                move = RandomBot().choose(c.game.copy(), seat, color, rnd)
+                c.propose_bot_move(move)
+                c.pop_actions()
+                feed(c, "#" if c.info is None else "##")  # the last move's result first
+                (action,) = c.pop_actions()
+                assert c.mode() != "order"
+                if move.order:
+                    assert action["order"] == list(move.order)
+                    assert c.game.moves[-1].order == move.order
+                    return
+            else:
+                frm, to = c.game.random_move(rnd.random)
+                feed(c, f"{frm}#{to}#")
+                while c.mode() == "order":
+                    feed(c, f"{rnd.choice(c._remaining())}#")
+    pytest.fail("no bot move founded two villages")
+
+
+def test_end_of_a_bot_game_shows_every_color_without_questions():
+    rnd = random.Random(8)
+    c = bot_first_controller(3, 8)
+    while not c.game.is_over:
+        if c.mode() == "bot":
+            seat, color = c.bot_request()
+            c.propose_bot_move(RandomBot().choose(c.game.copy(), seat, color, rnd))
+            feed(c, "#" if c.info is None else "##")
+        else:
+            frm, to = c.game.random_move(rnd.random)
+            feed(c, f"{frm}#{to}#")
+            while c.mode() == "order":
+                feed(c, f"{rnd.choice(c._remaining())}#")
+    assert c.mode() == "final"
+    colors = [c.bots.get(s) or c.dealt[s] for s in range(3)]
+    assert c.record().colors == colors and c.finished_result()["totals"] == summary(c.game, colors)["totals"]
+    text = " ".join(" ".join(page) for page in c._final_pages())
+    assert f"P1 bot {colors[0]}" in text and f"P2 {colors[1]}" in text
+    feed(c, "1#")  # no reveal question: digits do nothing
+    assert c.mode() == "final" and c.colors == []
+
+
+# ----- hints ---------------------------------------------------------------------------------------
+def test_hint_from_the_menu_is_a_legal_move_and_not_journaled(tmp_path):
+    d = build(tmp_path, "--load", str(IN_PROGRESS), "--bot-iterations", "10", "--seed", "1", keys="D3#")
+    d.run()
+    c = d.controller
+    s = c.screen()
+    assert s.name == "hint" and not c.hint_requested
+    frm, to = map(int, re.match(r"Hint: (\d+) -> (\d+)$", s.title).groups())
+    assert c.game.is_legal(frm, to) and c.game.ply == 20
+    feed(c, "1")  # the next digit starts the entry, as after any message
+    assert c.screen().name == "entry"
+
+
+def test_hint_is_the_same_whatever_the_secret_colors(tmp_path):
+    base = Controller.quick_start(3, random.Random(6), first=1, bots=[0])
+    actions = base.pop_actions()
+    actions.append({"a": "ready"})
+    screens = []
+    for shift in range(3):
+        new = dict(actions[1])
+        pool = COLORS[shift:] + COLORS[:shift]
+        new["bots"], new["dealt"] = {"0": pool[0]}, {"1": pool[1], "2": pool[2]}
+        c = Controller.from_actions([actions[0], new, actions[2]])
+        d = build(tmp_path, "--bot-iterations", "15", "--seed", "9")
+        d.controller = c
+        for k in "D3#":
+            d.step(k)
+        screens.append(c.screen())
+        assert c.pop_actions() == []
+    assert screens[0].name == "hint" and screens[0] == screens[1] == screens[2]
+    # and no hint while a bot is to move
+    c = bot_first_controller()
+    feed(c, "D3#")
+    assert c.screen().name == "no-hint" and not c.hint_requested
+
+
+# ----- whole games through the daemon --------------------------------------------------------------
+def drive(d: daemon.Daemon, rnd: random.Random, frames: list) -> tuple[list[str], list[Move]]:
+    """Play the persons' keys computed from what the daemon's controller shows; # for the bots."""
+    c = d.controller
+    keys: list[str] = []
+    proposals: list[Move] = []
+
+    def press(typed: str) -> None:
+        for k in typed:
+            d.step(k)
+            frames.append((c.game.is_over, c.screen()))
+            assert c.game.is_over or c.record().colors is None  # no record shows the colors before the end
+        keys.append(typed)
+
+    d.show()
+    d.think()
+    while c.mode() == "setup":
+        press("#")
+    while not c.game.is_over:
+        if c.mode() == "bot":
+            move = c.proposal
+            assert move is not None  # the daemon searched after the last key
+            proposals.append(move)
+            if c.info is not None:  # the last move's result (what to do with its villages) comes first
+                press("#")
+                assert c.screen().name == "bot-move"
+            press("#")
+            made = c.game.moves[-1]
+            assert (made.frm, made.to) == (move.frm, move.to) and (move.order is None or made.order == move.order)
+        else:
+            frm, to = c.game.random_move(rnd.random)
+            press(f"{frm}#{to}#")
+            while c.mode() == "order":
+                press(f"{rnd.choice(c._remaining())}#")
+    return keys, proposals
+
+
+def test_whole_game_two_persons_two_bots_headless(tmp_path):
+    argv = ["--players", "4", "--seed", "21", "--bots", "2,4", "--bot-iterations", "20"]
+    out = tmp_path / "game.json"
+    d = build(tmp_path, *argv, "--record-out", str(out))
+    frames: list = []
+    d.on_frame = lambda screen, image: frames.append((d.controller.game.is_over, screen))
+    keys, proposals = drive(d, random.Random(5), frames)
+    assert d.run() == 0
+    c = d.controller
+    bots = dict(c.bots)
+    assert set(bots) == {1, 3} and len(proposals) >= 10
+    # the bots' moves are the record's moves of seats 2 and 4
+    rec = Record.load(out)
+    game = rec.play()
+    assert game.is_over and rec.colors == [bots.get(s) or c.dealt[s] for s in range(4)]
+    replay, bot_moves = Game(rec.players, rec.setup, rec.first_player), []
+    for m in rec.moves:
+        if replay.to_move in bots:
+            bot_moves.append(m)
+        replay.push(m.frm, m.to, m.order)
+    assert [(m.frm, m.to) for m in bot_moves] == [(m.frm, m.to) for m in proposals]
+    assert all(p.order is None or m.order == p.order for m, p in zip(bot_moves, proposals))
+    r = subprocess.run([sys.executable, "-m", "companion", "replay", str(out), "--json"], capture_output=True,
+                       text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == summary(game, rec.colors)
+    # no screen pairs a bot seat with its color before the end; the final screen does
+    seen = [screen for over, screen in frames if not over]
+    assert any(s.name == "bot-move" for s in seen) and any(s.name == "deal-color" for s in seen)
+    for s in seen:
+        for seat, color in bots.items():
+            assert not pairs_seat_with_color(s.text(), seat, color), s.text()
+    for _, s in frames:  # and every screen fits the panel
+        assert len(s.title) <= S.SMALL_COLS - (4 if s.pages > 1 else 0), s.title
+        assert all(len(line) <= S.BODY_COLS for line in s.lines) and len(s.lines) <= S.BODY_ROWS
+    final = " ".join(" ".join(p) for p in c._final_pages())
+    assert all(f"P{seat + 1} bot {color}" in final for seat, color in bots.items())
+    # the keys computed on the fly are a key script: the same run from the file gives the same record
+    out2 = tmp_path / "again.json"
+    d2 = build(tmp_path, *argv, "--record-out", str(out2), keys="".join(keys))
+    assert d2.run() == 0
+    assert out2.read_text() == out.read_text()
+
+
+def test_resume_in_the_middle_of_a_bot_proposal_shows_the_same_one(tmp_path, monkeypatch):
+    seed = next(s for s in range(50) if Controller.quick_start(2, random.Random(s), bots=[0]).game.to_move == 0)
+    state = tmp_path / "state"
+    d = build(tmp_path, "--players", "2", "--seed", str(seed), "--bots", "1", "--bot-iterations", "20",
+              "--state-dir", str(state), keys="##")  # P2's deal, then the bot moves first
+    d.run()
+    shown = d.controller.screen()
+    assert shown.name == "bot-move"
+    searches = []
+    monkeypatch.setattr(daemon.BotRunner, "move", lambda self, *a: searches.append(a))
+    d2 = build(tmp_path, "--state-dir", str(state), "--bot", "random")
+    d2.run()
+    assert d2.controller.screen() == shown and searches == []
+    out = tmp_path / "o.json"
+    d3 = build(tmp_path, "--state-dir", str(state), "--record-out", str(out), keys="#")
+    d3.run()
+    proposal = d.controller.proposal
+    assert [(m.frm, m.to) for m in Record.load(out).moves] == [(proposal.frm, proposal.to)]
+
+
+STORM_TOKENS = list("0123456789#*ABC") + ["#", "#", "D3#", "D4#", "C#"]  # menus only by number: no shutdown
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_key_storm_with_bots_never_crashes(tmp_path, seed):
+    """Random keys with hints, scores and undo from the menu: bot moves come and go, nothing crashes."""
+    rnd = random.Random(500 + seed)
+    storm = "".join(rnd.choice(STORM_TOKENS) for _ in range(1500))
+    out = tmp_path / "out.json"
+    d = build(tmp_path, "--players", "3", "--seed", str(seed), "--bots", "2", "--bot", "random",
+              "--bot-iterations", "5", "--record-out", str(out), keys=storm)
+    names: list[str] = []
+    d.on_frame = lambda screen, image: names.append(screen.name)
+    assert d.run() == 0 and d.device.image.size == (128, 64)
+    assert "bot-move" in names and "hint" in names
+    Record.load(out).play()  # every move legal
+
+
+def fake_daemon(c: Controller, rnd: random.Random) -> None:
+    """What the daemon does after a key, with a random bot and a random hint."""
+    request = c.bot_request()
+    if request is not None:
+        c.propose_bot_move(RandomBot().choose(c.game.copy(), *request, rnd))
+    if c.hint_requested:
+        c.show_hint(Move(*c.game.random_move(rnd.random)))
+
+
+def storm_then_rebuild(seed: int, keys: list[str]) -> tuple[Controller, list[dict]]:
+    """A 3-player game with P2 a bot, then `keys`; the journal must rebuild the same state."""
+    c = Controller(random.Random(seed))
+    rnd = random.Random(seed)
+    journal: list[dict] = []
+    for k in list("3#0#2") + ["#"] * 18 + keys:  # bots: P2; Start, the deal of P1 and P3, the walkthrough
+        c.handle(k, 0.0)
+        fake_daemon(c, rnd)
+        journal += c.pop_actions()
+        c.screen()
+    journal = json.loads(json.dumps(journal))
+    rebuilt = Controller.from_actions(journal)
+    assert (rebuilt.bots, rebuilt.dealt, rebuilt.proposal, rebuilt.mode()) == (c.bots, c.dealt, c.proposal, c.mode())
+    if c.game is not None:
+        assert rebuilt.game.state_key() == c.game.state_key()
+        if c.proposal is not None and c.overlay is None and c.info is None and not c.shutdown_requested:
+            assert rebuilt.screen() == c.screen()
+    return c, journal
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), keys=st.lists(st.sampled_from(list("0123456789#*ABCD") + ["POWER"]),
+                                                  max_size=400))
+def test_storm_with_bots_rebuilds_from_the_journal(seed, keys):
+    storm_then_rebuild(seed, keys)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_long_storm_with_bots_rebuilds_and_plays_bot_moves(seed):
+    rnd = random.Random(seed)
+    keys = [k for _ in range(1500) for k in rnd.choice(STORM_TOKENS)]
+    c, journal = storm_then_rebuild(seed, keys)
+    assert sum(a["a"] == "bot" for a in journal) >= 3  # the storm did reach the bot's turns
+    assert c.record().play().ply == c.game.ply
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--bots", "2"], "needs --players"), (["--players", "2", "--bots", "1,2"], "person"),
+    (["--players", "3", "--bots", "4"], "1-3"), (["--players", "3", "--bots", "x"], "commas"),
+    (["--bot-iterations", "0"], "at least 1"), (["--bot", "alphazero"], "invalid choice"),
+])
+def test_bot_option_errors(capsys, argv, words):
+    with pytest.raises(SystemExit) as e:
+        daemon.parse_args(argv)
+    assert e.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_bot_options_reach_the_runner(tmp_path):
+    d = build(tmp_path, "--players", "3", "--bots", "1,3", "--bot", "greedy", "--bot-time", "0.2")
+    assert (d.bots.name, d.bots.move_time, d.bots.iterations) == ("greedy", 0.2, None)
+    assert d.controller.bots.keys() == {0, 2}
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: {bot: random, bot_move_time: 1.5}\n")
+    d = build(tmp_path, "--config", str(cfg))
+    assert (d.bots.name, d.bots.move_time) == ("random", 1.5) and not d.controller.bots

@@ -1,0 +1,113 @@
+"""Property tests over random games (hypothesis): invariants of R2-R6 and exact undo."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games.clans.game import Game
+
+CHART = [1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5]
+
+games = st.tuples(st.integers(2, 4), st.integers(0, 2**32 - 1))
+
+
+def random_game(players: int, seed: int):
+    """Yield (game, outcome, state before the move) for every move of a random game."""
+    rng = random.Random(seed)
+    game = Game.new(players, seed=seed)
+    while not game.is_over:
+        a, b = game.random_move(rng.random)
+        iso = game.isolated_by(a, b)
+        rng.shuffle(iso)
+        before = game.state_key()
+        out = game.push(a, b, order=iso)
+        yield game, out, before
+
+
+@settings(max_examples=60, deadline=None)
+@given(games)
+def test_huts_only_drop_by_strife_or_destruction(params):
+    huts = 60
+    for game, out, _ in random_game(*params):
+        lost = sum(sum(v.removed.values()) + (v.huts - sum(v.removed.values()) if v.destroyed else 0)
+                   for v in out.villages)
+        now = sum(game.total[1:])
+        assert now == huts - lost
+        huts = now
+        # every color's count never grows
+        assert all(sum(game.huts(t).get(c, 0) for t in range(1, 61)) <= 12
+                   for c in ("red", "blue", "green", "yellow", "black"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(games)
+def test_villages_epochs_and_frozen_villages(params):
+    founded: dict[int, dict] = {}
+    game = None
+    for game, out, _ in random_game(*params):
+        assert len(game.villages) <= 12
+        assert [v.epoch for v in game.villages] == CHART[: len(game.villages)]
+        assert [v.chip for v in game.villages] == list(range(1, len(game.villages) + 1))
+        for v in out.villages:
+            founded[v.territory] = game.huts(v.territory)
+        for t, huts in founded.items():  # a founded village never changes again
+            assert game.huts(t) == huts and not game.occ >> t & 1
+        assert sum(game.chips) == len(game.villages)
+    assert game is not None and game.is_over
+    if game.status == "finished":
+        assert len(game.villages) == 12
+    else:
+        assert len(game.villages) < 12 and list(game.legal_moves) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(games)
+def test_push_then_pop_restores_the_exact_state(params):
+    history = []
+    game = None
+    for game, out, before in random_game(*params):
+        history.append(before)
+        snapshot = game.state_key()
+        undone = game.pop()
+        assert game.state_key() == before
+        assert undone.move[:2] == out.move[:2]
+        game.push(undone.move)
+        assert game.state_key() == snapshot
+    # unwind the whole game
+    while history:
+        game.pop()
+        assert game.state_key() == history.pop()
+    assert game.ply == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(games)
+def test_scores_equal_the_sum_of_village_values(params):
+    for game, _, _ in random_game(*params):
+        pass
+    expected = {c: 0 for c in ("red", "blue", "green", "yellow", "black")}
+    for v in game.villages:
+        for c in v.colors:
+            expected[c] += v.value
+    assert {c: game.score(c) for c in expected} == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(games)
+def test_random_draws_after_pop_are_the_same_as_before_the_push(params):
+    """pop() restores even the engine's internal order, so a search that pushes and pops stays reproducible."""
+    players, seed = params
+    game = Game.new(players, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        probe = random.Random(seed + game.ply)
+        before = game.random_move(probe.random)
+        a, b = game.random_move(rng.random)
+        game.push(a, b, order=game.isolated_by(a, b)[::-1])
+        game.pop()
+        probe = random.Random(seed + game.ply)
+        assert game.random_move(probe.random) == before
+        game.push(a, b)
