@@ -17,9 +17,10 @@ import os
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Callable
 
-import yaml
+from companion.table.bounded import BoundedInputError, clip, load_yaml, read_text, shorten
 
 DEFAULT_PATH = "/etc/companion/config.yaml"
+MAX_CONFIG_BYTES = 64 * 1024
 DEFAULT_STATE_DIR = "/var/lib/companion"
 
 DISPLAY_DRIVERS = ("ssd1306", "sh1106", "dummy", "terminal", "png")
@@ -202,7 +203,7 @@ class _Ctx:
         self.source = source
 
     def fail(self, path: str, msg: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {path}: {msg}")
+        return ConfigError(f"{self.source}: {shorten(path, 60)}: {msg}")
 
 
 def _is_int(v: Any) -> bool:
@@ -216,14 +217,14 @@ def _is_num(v: Any) -> bool:
 def _int_range(lo: int, hi: int, what: str = "") -> Callable[[_Ctx, str, Any], int]:
     def check(ctx: _Ctx, path: str, v: Any) -> int:
         if not _is_int(v) or not lo <= v <= hi:
-            raise ctx.fail(path, f"{v!r} is not {what or 'an integer'} ({lo}-{hi})")
+            raise ctx.fail(path, f"{clip(v)} is not {what or 'an integer'} ({lo}-{hi})")
         return v
     return check
 
 
 def _pin(ctx: _Ctx, path: str, v: Any) -> int:
     if not _is_int(v) or not 0 <= v <= MAX_BCM_PIN:
-        raise ctx.fail(path, f"{v!r} is not a BCM pin (0-{MAX_BCM_PIN})")
+        raise ctx.fail(path, f"{clip(v)} is not a BCM pin (0-{MAX_BCM_PIN})")
     return v
 
 
@@ -236,14 +237,14 @@ def _opt(check: Callable[[_Ctx, str, Any], Any]) -> Callable[[_Ctx, str, Any], A
 def _seconds(lo: float, hi: float) -> Callable[[_Ctx, str, Any], float]:
     def check(ctx: _Ctx, path: str, v: Any) -> float:
         if not _is_num(v) or not lo <= v <= hi:
-            raise ctx.fail(path, f"{v!r} is not a number of seconds ({lo}-{hi})")
+            raise ctx.fail(path, f"{clip(v)} is not a number of seconds ({lo}-{hi})")
         return v
     return check
 
 
 def _bool(ctx: _Ctx, path: str, v: Any) -> bool:
     if not isinstance(v, bool):
-        raise ctx.fail(path, f"{v!r} is not true or false")
+        raise ctx.fail(path, f"{clip(v)} is not true or false")
     return v
 
 
@@ -251,14 +252,14 @@ def _choice(options: tuple) -> Callable[[_Ctx, str, Any], Any]:
     def check(ctx: _Ctx, path: str, v: Any) -> Any:
         # bool is an int in Python: `true` must not pass for a baud rate of 1.
         if isinstance(v, bool) or v not in options:
-            raise ctx.fail(path, f"{v!r} is not one of {', '.join(map(str, options))}")
+            raise ctx.fail(path, f"{clip(v)} is not one of {', '.join(map(str, options))}")
         return v
     return check
 
 
 def _text(ctx: _Ctx, path: str, v: Any) -> str:
     if not isinstance(v, str) or not v.strip():
-        raise ctx.fail(path, f"{v!r} is not a non-empty string")
+        raise ctx.fail(path, f"{clip(v)} is not a non-empty string")
     return v
 
 
@@ -268,23 +269,23 @@ def _address(ctx: _Ctx, path: str, v: Any) -> int:
         try:
             v = int(v, 0)
         except ValueError:
-            raise ctx.fail(path, f"{v!r} is not an I2C address (0x03-0x77)") from None
+            raise ctx.fail(path, f"{clip(v)} is not an I2C address (0x03-0x77)") from None
     if not _is_int(v) or not 0x03 <= v <= 0x77:
-        raise ctx.fail(path, f"{v!r} is not an I2C address (0x03-0x77)")
+        raise ctx.fail(path, f"{clip(v)} is not an I2C address (0x03-0x77)")
     return v
 
 
 def _enabled(ctx: _Ctx, path: str, v: Any) -> bool | str:
     if v is True or v is False or v == "auto":
         return v
-    raise ctx.fail(path, f"{v!r} is not auto, true or false")
+    raise ctx.fail(path, f"{clip(v)} is not auto, true or false")
 
 
 def _section(ctx: _Ctx, path: str, raw: Any, cls: type,
              checks: dict[str, Callable[[_Ctx, str, Any], Any]]) -> Any:
     """Build dataclass `cls` from mapping `raw`, checking each key."""
     if not isinstance(raw, dict):
-        raise ctx.fail(path, f"expected a mapping of keys, got {raw!r}")
+        raise ctx.fail(path, f"expected a mapping of keys, got {clip(raw)}")
     names = {f.name for f in fields(cls)}
     kwargs = {}
     for key, value in raw.items():
@@ -386,9 +387,9 @@ def _cross_checks(ctx: _Ctx, cfg: Config) -> None:
 def load_config_text(text: str, source: str = "<string>") -> Config:
     """Parse and validate YAML `text`; `source` names it in error messages."""
     try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{source}: not valid YAML: {e}") from None
+        raw = load_yaml(text, source)
+    except BoundedInputError as e:
+        raise ConfigError(str(e)) from None
     return _from_mapping(raw, source)
 
 
@@ -400,8 +401,9 @@ def load_config(path: str | None = None) -> Config:
             return Config()
         path = DEFAULT_PATH
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text = read_text(path, MAX_CONFIG_BYTES)
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
+    except BoundedInputError as e:
+        raise ConfigError(str(e)) from None
     return load_config_text(text, source=path)
