@@ -39,7 +39,7 @@ def key_to_frame(games: int, seed: int) -> dict:
         for k in keys:
             t0 = clock()
             c.handle(k, t0)
-            c.pop_actions()
+            c.pop_effects()
             render(c.screen())
             times.append(clock() - t0)
 
@@ -53,7 +53,7 @@ def key_to_frame(games: int, seed: int) -> dict:
                 press(c, "BA*")
             press(c, f"{frm}#{to}#")
             while c.mode() == "order":
-                press(c, f"{rnd.choice(c._remaining())}#")
+                press(c, f"{rnd.choice(c.order_choices())}#")
             if rnd.random() < 0.05 and not c.game.is_over:
                 press(c, "C#")
         for col in rnd.sample(COLORS, c.game.players):

@@ -1,8 +1,10 @@
 """The `companion` command: dispatches each subcommand to the module that owns it.
 
-Each subcommand module exposes `main(argv: list[str]) -> int` with its own argparse
-parser, and is imported only when used, so start-up stays fast and no hardware
-library is loaded for commands that do not need it.
+The table's own commands are listed here; each game brings its own through the
+registry (`companion.games.commands()`), so this module names no game. A command is
+"module:function" taking `argv: list[str]` and returning the exit status; its module
+is imported only when used, so start-up stays fast and no hardware library is loaded
+for commands that do not need it.
 """
 
 from __future__ import annotations
@@ -10,17 +12,14 @@ from __future__ import annotations
 import importlib
 import sys
 
-# name -> (module, one-line help)
+from companion.games import commands as game_commands
+
+# name -> ("module:function", one-line help): the table's own commands, then every game's
 COMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("companion.games.clans.cmd_replay", "check and play a game record, print the result"),
-    "selfplay": ("companion.games.clans.cmd_selfplay", "play random games: the engine's throughput benchmark"),
-    "new": ("companion.games.clans.cmd_new", "write a fresh game record with a random R1 setup"),
-    "run": ("companion.daemon", "the companion at the table (keys in, screens out)"),
-    "board": ("companion.games.clans.boardmap", "draw a printable numbered map of the board"),
-    "arena": ("companion.games.clans.bots.arena", "play bots against each other and print win rates"),
-    "install-service": ("companion.service_install", "write and enable the systemd unit for this install"),
-    "bench": ("companion.bench", "benchmarks of the daemon: key-to-frame latency, cold start"),
-}
+    "run": ("companion.daemon:main", "the companion at the table (keys in, screens out)"),
+    "install-service": ("companion.service_install:main", "write and enable the systemd unit for this install"),
+    "bench": ("companion.bench:main", "benchmarks of the daemon: key-to-frame latency, cold start"),
+} | game_commands()
 
 
 def usage() -> str:
@@ -39,8 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"companion: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(rest) or 0)
+    module, _, function = COMMANDS[name][0].partition(":")
+    return int(getattr(importlib.import_module(module), function)(rest) or 0)
 
 
 if __name__ == "__main__":

@@ -19,29 +19,40 @@ import random
 import sys
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion import daemon  # noqa: E402
-from companion.games.clans.controller import Controller  # noqa: E402
+from companion.games import GAMES  # noqa: E402
 from companion.games.clans.board import COLORS  # noqa: E402
+from companion.games.clans.controller import Controller  # noqa: E402
 from companion.games.clans.record import Record  # noqa: E402
+from companion.table.shell import Shell  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
 if not EXAMPLES.is_dir():  # a clone without ../shared: the copies vendored for the tests
     EXAMPLES = Path(__file__).resolve().parents[1] / "tests" / "data" / "examples"
 
 
-def game_script(players: int, seed: int) -> str:
-    """Keys for a whole game started with `--players N --seed S`, with detours worth a picture."""
-    c = Controller.quick_start(players, random.Random(seed))
-    rnd = random.Random(seed)
+def presser(shell: Shell) -> tuple[Callable[[str], None], list[str]]:
+    """A `press(text)` that plays keys on `shell` as the daemon would, and the list of what was pressed."""
     keys: list[str] = []
 
     def press(text: str) -> None:
         for k in text:
-            c.handle(k, 0.0)
+            shell.handle(k, 0.0)
+            shell.pop_effects()
         keys.append(text)
+
+    return press, keys
+
+
+def game_script(players: int, seed: int) -> str:
+    """Keys for a whole game started with `--players N --seed S`, with detours worth a picture."""
+    c = Controller.quick_start(players, random.Random(seed))
+    press, keys = presser(Shell(list(GAMES.values()), "clans", c, random.Random(seed)))
+    rnd = random.Random(seed)
 
     press("1")  # the entry screen with a digit typed
     press("*")
@@ -54,7 +65,7 @@ def game_script(players: int, seed: int) -> str:
         frm, to = c.game.random_move(rnd.random)
         press(f"{frm}#{to}#")
         while c.mode() == "order":
-            press(f"{rnd.choice(c._remaining())}#")
+            press(f"{rnd.choice(c.order_choices())}#")
         if c.game.ply == 3 and detour:
             detour = False
             press("C")  # undo?
@@ -74,15 +85,10 @@ def game_script(players: int, seed: int) -> str:
 
 def mammut_script(seed: int) -> str:
     """Keys for the Mammut new-game questions and a first turn, with the menu and the tribe books."""
-    from companion.games.mammut.controller import MammutController
-
-    c = MammutController(random.Random(seed))
-    keys: list[str] = []
-
-    def press(text: str) -> None:
-        for k in text:
-            c.handle(k, 0.0)
-        keys.append(text)
+    rng = random.Random(seed)
+    shell = Shell(list(GAMES.values()), "mammut", GAMES["mammut"].load().new(rng), rng)
+    press, keys = presser(shell)
+    c = shell
 
     press("3#B##2#")  # 3 tribes, first game, standard rules, tribe 2 placed first
     press("D")  # the menu

@@ -25,7 +25,8 @@ import time
 from typing import Any, Callable
 
 from companion.config import ButtonsConfig, Config, EncoderConfig
-from companion.hw.keys import BACK, DOWN, MENU, OK, POWER, UP
+from companion.hw.platform import is_raspberry_pi
+from companion.table.keys import BACK, DOWN, MENU, OK, POWER, UP
 
 log = logging.getLogger(__name__)
 
@@ -33,17 +34,6 @@ Put = Callable[[str], Any]
 
 ROLE_KEYS = {"up": UP, "down": DOWN, "ok": OK, "back": BACK, "menu": MENU}
 TICK_S = 0.005
-
-
-def is_raspberry_pi() -> bool:
-    """True when the device tree says this is a Raspberry Pi."""
-    for path in ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model"):
-        try:
-            with open(path, "rb") as f:
-                return b"Raspberry Pi" in f.read()
-        except OSError:
-            continue
-    return False
 
 
 def buttons_wanted(bcfg: ButtonsConfig | None, on_pi: bool | None = None) -> bool:

@@ -19,7 +19,7 @@ import time
 from typing import Any, Callable
 
 from companion.config import Config, KeypadConfig
-from companion.hw.keys import KeyFilter
+from companion.table.keys import KeyFilter
 
 log = logging.getLogger(__name__)
 

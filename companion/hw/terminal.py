@@ -22,7 +22,7 @@ import sys
 import threading
 from typing import Any, Callable, TextIO
 
-from companion.hw.keys import BACK, DOWN, MENU, OK, QUIT, UNDO, UP, KeyFilter
+from companion.table.keys import BACK, DOWN, MENU, OK, QUIT, UNDO, UP, KeyFilter
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,12 @@ action is one transaction. Rows carry a CRC32 of their JSON payload so that a
 damaged row (a torn sector, a bad SD card) is detected: replay stops at the first
 bad row, the rest is dropped, and the journal says so. A database that cannot be
 opened at all is moved aside (never deleted) and a fresh one started, so start-up
-never crashes. Finished games stay in the database as the kiosk's history.
+never crashes. Finished games stay in the database as the kiosk's history; table-wide
+settings (the brightness) live beside them, whatever game is played.
+
+`JournalWriter` is the daemon's side: it takes the effects a game puts in its outbox
+(Persist, GameOver, SetBrightness) and writes them, logging `confirmed {action}` for
+every action once it is durable.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from companion.table.effects import Effect, GameOver, Persist, SetBrightness
 
 log = logging.getLogger(__name__)
 
@@ -37,13 +44,23 @@ CREATE TABLE IF NOT EXISTS actions (
     crc INTEGER NOT NULL,
     PRIMARY KEY (game, seq)
 );
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
 
 
-def default_state_dir() -> Path:
-    """$STATE_DIRECTORY (set by systemd's StateDirectory=), else /var/lib/companion."""
-    env = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
-    return Path(env or "/var/lib/companion")
+def find_state_dir(explicit: str | None, cfg: Any, on_box: bool) -> str:
+    """The one place that decides where the journal lives: `explicit` (--state-dir); else on the
+    box (a config file, or a Raspberry Pi) the config's (its state_dir, else systemd's
+    $STATE_DIRECTORY, else /var/lib/companion); else, on a laptop, a per-user state directory."""
+    if explicit:
+        return explicit
+    if cfg is not None and (cfg.source != "<defaults>" or on_box or cfg.state_dir):
+        return cfg.resolved_state_dir()
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "companion")
 
 
 def _crc(payload: str) -> int:
@@ -140,6 +157,19 @@ class Journal:
                             (time.time(), json.dumps(result), self.game_id))
         self.game_id = None
 
+    def set_setting(self, key: str, value: Any) -> None:
+        """Keep a table-wide setting (e.g. the brightness) durably, whatever game is played."""
+        with self._tx():
+            self.db.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", (key, json.dumps(value)))
+
+    def setting(self, key: str) -> Any:
+        """A setting kept by `set_setting`, or None (never set, or unreadable)."""
+        try:
+            row = self.db.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
+            return json.loads(row[0]) if row else None
+        except (sqlite3.DatabaseError, ValueError):
+            return None
+
     def _tx(self):
         return _Transaction(self.db)
 
@@ -220,3 +250,34 @@ class _Transaction:
 
     def __exit__(self, exc_type, exc, tb) -> None:
         self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+confirmed_log = logging.getLogger("companion.run")  # tests outside the repo read these lines
+
+
+class JournalWriter:
+    """Writes a game's effects to the journal: Persist (a new game opens a new entry), GameOver, SetBrightness."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+
+    def persist(self, effect: Persist) -> None:
+        actions = list(effect.actions)
+        if effect.new_game or self.journal.game_id is None:
+            self.journal.start_game(effect.kind, actions[:1])
+            actions = actions[1:]
+        self.journal.extend(actions)
+        for action in effect.public():  # only now are they durable: tests of power cuts read these lines
+            confirmed_log.info("confirmed %s", json.dumps(action, separators=(",", ":")))
+
+    def write(self, effect: Effect) -> bool:
+        """Write `effect` if it is the journal's; False for any other effect."""
+        if isinstance(effect, Persist):
+            self.persist(effect)
+        elif isinstance(effect, GameOver):
+            self.journal.finish(effect.result)
+        elif isinstance(effect, SetBrightness):
+            self.journal.set_setting("brightness", effect.level)
+        else:
+            return False
+        return True

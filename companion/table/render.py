@@ -2,9 +2,9 @@
 
 Fixed-width bitmap fonts (X11 misc-fixed, public domain, in companion/table/fonts) drawn at
 their real pixel sizes: 5x8 for the status block, titles and hints, 6x10 for text
-and menus, 9x15 bold for the move being typed. Three layouts, one per screen kind:
+and menus, 9x15 bold for the move being typed. Three layouts, one per screen kind; no game is named here:
 
-    entry: status (whose turn, epoch, chips left, terrains, 5 scores), the move, a hint
+    entry: the game's header (bar, one line, labelled columns), the number typed, a hint
     text:  inverted title bar (with "page/pages"), up to 5 lines, or 4 and an input line
     menu:  inverted title bar, a scrolling list with the choice highlighted
 """
@@ -17,11 +17,9 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.table import screen as S
-from companion.games.clans.board import COLORS
 
 WIDTH, HEIGHT = 128, 64
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
-SCORE_LABELS = ("red", "blu", "grn", "yel", "blk")
 
 
 @lru_cache(maxsize=None)
@@ -82,23 +80,21 @@ def _menu(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
 
 def _entry(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
     small = font("5x8")
-    s = screen.status
-    if s is not None:
+    h = screen.header
+    if h is not None:
         draw.rectangle((0, 0, WIDTH - 1, 8), fill=1)
-        draw.text((1, 1), f"{S.player(s.player)} to move", font=small, fill=0)
-        right = f"Ep {S.ROMAN[s.epoch]} {s.chips_left} left"
-        draw.text((WIDTH - 1 - 5 * len(right), 1), right, font=small, fill=0)
-        draw.text((1, 10), S.terrain_line(s)[:25], font=small, fill=1)
-        for i, (label, score) in enumerate(zip(SCORE_LABELS, s.scores)):
-            cx = 13 + i * 25  # column centres 13, 38, 63, 88, 113
-            draw.text((cx - 7, 19), label, font=small, fill=1)
-            num = str(score)
-            draw.text((cx - (5 * len(num)) // 2, 28), num, font=small, fill=1)
+        draw.text((1, 1), h.left, font=small, fill=0)
+        if h.right:
+            draw.text((WIDTH - 1 - 5 * len(h.right), 1), h.right, font=small, fill=0)
+        draw.text((1, 10), h.line[:S.SMALL_COLS], font=small, fill=1)
+        if h.columns:
+            w = WIDTH // len(h.columns)
+            for i, (label, value) in enumerate(h.columns):
+                cx = w // 2 + 1 + i * w  # 5 columns: centres 13, 38, 63, 88, 113
+                draw.text((cx - (5 * len(label)) // 2, 19), label, font=small, fill=1)
+                draw.text((cx - (5 * len(value)) // 2, 28), value, font=small, fill=1)
         draw.line((0, 37, WIDTH - 1, 37), fill=1)
     if screen.entry is not None:
         draw.text((1, 39), screen.entry[:14], font=font("9x15B"), fill=1)
     if screen.hint:
-        draw.text((1, 56), screen.hint[:25], font=small, fill=1)
-
-
-assert len(SCORE_LABELS) == len(COLORS)
+        draw.text((1, 56), screen.hint[:S.SMALL_COLS], font=small, fill=1)

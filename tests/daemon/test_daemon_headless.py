@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from companion import daemon
-from companion.games.clans.controller import Controller
 from companion.table.render import render
-from companion.games.clans.board import COLORS
+
+from support import full_game_script
 from companion.games.clans.record import Record, summary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,29 +27,6 @@ def run(argv: list[str]) -> daemon.Daemon:
     d = daemon.build(daemon.parse_args(argv))
     assert d.run() == 0
     return d
-
-
-def full_game_script(players: int, seed: int) -> tuple[str, list[tuple[int, int]], list[str]]:
-    """Keys for a whole game from `--players N --seed S`: random legal moves, order answers, the reveal."""
-    c = Controller.quick_start(players, random.Random(seed))
-    rnd = random.Random(seed + 1000)
-    keys, moves = [], []
-    while not c.game.is_over:
-        frm, to = c.game.random_move(rnd.random)
-        moves.append((frm, to))
-        typed = f"{frm}#{to}#"
-        for k in typed:
-            c.handle(k, 0)
-        keys.append(typed)
-        while c.mode() == "order":
-            typed = f"{rnd.choice(c._remaining())}#"
-            for k in typed:
-                c.handle(k, 0)
-            keys.append(typed)
-    colors = rnd.sample(COLORS, players)
-    for col in colors:
-        keys.append(f"{COLORS.index(col) + 1}#")
-    return "\n".join(keys) + "\n", moves, colors
 
 
 def test_whole_scripted_game_on_the_dummy_display(tmp_path):
@@ -69,7 +46,7 @@ def test_whole_scripted_game_on_the_dummy_display(tmp_path):
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == summary(game, colors)
     # the last frame on luma's dummy device is the final screen: the totals and the winner
-    screen = d.controller.screen()
+    screen = d.shell.screen()
     assert screen.name == "final"
     frame = d.device.image
     assert frame.size == (128, 64) and frame.tobytes() == render(screen).convert(frame.mode).tobytes()
@@ -89,15 +66,15 @@ def test_load_goes_straight_on_with_the_next_move(tmp_path):
     rec = Record.load(out)
     assert len(rec.moves) == 21 and (rec.moves[-1].frm, rec.moves[-1].to) == (frm, to)
     assert rec.moves[:20] == Record.load(IN_PROGRESS).moves
-    assert d.controller.screen().name in ("result", "village")
+    assert d.shell.screen().name in ("result", "village")
 
 
 def test_entry_frame_shows_whose_turn(tmp_path):
     keys = tmp_path / "k"
     keys.write_bytes(b"1")
     d = run(["--display", "dummy", "--keys", str(keys), "--load", str(IN_PROGRESS)])
-    s = d.controller.screen()
-    assert s.name == "entry" and s.status.player == 0 and s.entry == "1_"
+    s = d.shell.screen()
+    assert s.name == "entry" and s.header.left == "P1 to move" and s.entry == "1_"
     assert d.device.image.tobytes() == render(s).tobytes()
 
 
@@ -169,7 +146,7 @@ def test_journal_resumes_the_pending_question(tmp_path):
     keys2 = tmp_path / "k2"
     keys2.write_text("")
     d = run(["--display", "dummy", "--keys", str(keys2), "--state-dir", str(state)])
-    assert d.controller.screen().name == "order"
+    assert d.shell.screen().name == "order"
     keys3 = tmp_path / "k3"
     keys3.write_text("37#")
     out = tmp_path / "out.json"
@@ -240,18 +217,18 @@ def test_menu_switches_to_mammut_and_the_journal_resumes_it(tmp_path):
     keys.write_text("D7#" + "3#")
     state = tmp_path / "state"
     d = run(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state)])
-    assert d.controller.GAME_KIND == "mammut"
+    assert d.shell.kind == "mammut"
     # resume from the journal in a new process-like build: still Mammut (nothing journaled yet: new-game questions)
     keys.write_text("")
     d2 = run(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state), "--game", "mammut"])
-    assert d2.controller.GAME_KIND == "mammut"
+    assert d2.shell.kind == "mammut"
 
 
 def test_mammut_headless_game_log_out(tmp_path):
-    from companion.games.mammut.controller import MammutController
+    from companion.games.mammut.controller import MammutTable
 
     # answer the new-game questions the way the controller asks them, found by driving it
-    c = MammutController(random.Random(3))
+    c = MammutTable.new(random.Random(3))
     typed = []
     for _ in range(40):
         if c.game is not None:
@@ -264,12 +241,12 @@ def test_mammut_headless_game_log_out(tmp_path):
     keys.write_text("".join(typed) + "#")
     out = tmp_path / "mammut.json"
     state = tmp_path / "state"
-    d = run(["--display", "dummy", "--game", "mammut", "--seed", "3", "--keys", str(keys), "--record-out", str(out),
+    run(["--display", "dummy", "--game", "mammut", "--seed", "3", "--keys", str(keys), "--record-out", str(out),
              "--state-dir", str(state)])
     data = json.loads(out.read_text())
     assert data["game"] == "mammut" and data["log"][0]["action"] == "new_game"
     # the journal holds the game under its kind, and a restart resumes it
     keys.write_text("")
     d2 = run(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state), "--record-out", str(out)])
-    assert d2.controller.GAME_KIND == "mammut"
+    assert d2.shell.kind == "mammut"
     assert json.loads(out.read_text())["log"] == data["log"]

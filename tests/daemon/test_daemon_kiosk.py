@@ -1,4 +1,4 @@
-"""Kiosk behaviour of the daemon: idle dimming, pixel shift, systemd notify, and power cuts (SIGKILL)."""
+"""Kiosk behaviour of the daemon: systemd notify, and power cuts (SIGKILL). Dimming and pixel shift: tests/hw/test_panel.py."""
 
 from __future__ import annotations
 
@@ -13,90 +13,13 @@ import time
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from companion import daemon
 from companion.games.clans.controller import Controller
 from companion.games.clans.record import Record
-from companion.config import load_config_text
 from companion.table.journal import Journal
 
-from test_daemon_headless import full_game_script
-from conftest import Clock  # noqa: E402
-
-
-class RecordingSink:
-    """A display sink that keeps what the daemon asked of it."""
-
-    def __init__(self) -> None:
-        self.frames: list[Image.Image] = []
-        self.contrast: list[int] = []
-        self.power: list[bool] = []
-        self.device = None
-
-    def show(self, image, force=False):
-        self.frames.append(image)
-
-    def set_contrast(self, level):
-        self.contrast.append(level)
-
-    def set_power(self, on):
-        self.power.append(on)
-
-    def tick(self):
-        pass
-
-    def close(self, blank=False):
-        pass
-
-
-def kiosk(text: str = "") -> tuple[daemon.Daemon, RecordingSink, Clock]:
-    cfg = load_config_text(text or "idle_dim_seconds: 60\nidle_off_seconds: 600\npixel_shift: true\n")
-    sink, clock = RecordingSink(), Clock()
-    d = daemon.Daemon(Controller.quick_start(3, random.Random(2)), sink, headless=False, cfg=cfg, clock=clock)
-    d.show()
-    return d, sink, clock
-
-
-def test_idle_dims_then_turns_off_and_the_waking_key_is_swallowed():
-    d, sink, clock = kiosk()
-    clock.t += 59
-    d._idle_check()
-    assert d.idle == "awake" and sink.contrast == []
-    clock.t += 2
-    d._idle_check()
-    assert d.idle == "dim" and sink.contrast[-1] == d.dim_contrast
-    clock.t += 600
-    d._idle_check()
-    assert d.idle == "off" and sink.power == [False]
-    before = d.controller.screen()
-    d.step("1")  # wakes the panel only
-    assert d.idle == "awake" and sink.power == [False, True] and sink.contrast[-1] == daemon.CONTRAST[3]
-    assert d.controller.screen() == before and d.controller.buf == ""
-    d.step("1")  # now the key counts
-    assert d.controller.buf == "1"
-
-
-def test_pixel_shift_moves_the_frame_now_and_then():
-    d, sink, clock = kiosk()
-    first = sink.frames[-1]
-    clock.t += daemon.SHIFT_EVERY_S - 1
-    d._shift_check()
-    assert len(sink.frames) == 1
-    clock.t += 2
-    d._shift_check()
-    shifted = sink.frames[-1]
-    assert len(sink.frames) == 2 and shifted.size == first.size
-    # the picture moved one pixel to the right: column x of the new frame is column x-1 of the old
-    assert [shifted.getpixel((x, 20)) for x in range(1, 128)] == [first.getpixel((x, 20)) for x in range(127)]
-    assert all(shifted.getpixel((0, y)) == 0 for y in range(64))
-
-
-def test_no_pixel_shift_when_disabled():
-    d, sink, clock = kiosk("pixel_shift: false\n")
-    clock.t += 10 * daemon.SHIFT_EVERY_S
-    d._shift_check()
-    assert len(sink.frames) == 1
+from support import full_game_script
 
 
 def test_daemon_tells_systemd_ready_status_watchdog(tmp_path, monkeypatch):

@@ -10,33 +10,25 @@ import tty
 
 import pytest
 
-from companion import daemon
 from companion.games.clans.controller import Controller
 from companion.games.clans.board import COLORS
 from companion.games.clans.record import Record
-from companion.config import ButtonsConfig, Config, DisplayConfig, KeypadConfig
-from companion.hw.display import open_display
+from companion.config import ButtonsConfig, Config, KeypadConfig
 
-from test_daemon_headless import full_game_script
+from support import full_game_script, headless_daemon
 from conftest import Clock  # noqa: E402
 
 PINS = {"A": 17, "B": 27, "#": 22, "*": 23, "D": 24}
 
 
-
-
-def headless_daemon(controller: Controller) -> daemon.Daemon:
-    sink = open_display(DisplayConfig(driver="dummy"))
-    return daemon.Daemon(controller, sink, headless=True)
-
-
 def next_button(c: Controller, plan: dict, rnd: random.Random) -> str | None:
     """What a player with only buttons presses next, looking at the screen (the controller's state)."""
-    if c.info is not None:
+    ui = c.ui
+    if c.info.shown:
         return "#"
-    mode = c._ui_mode()
+    mode = c.session.ui_mode()
     if mode == "players":
-        return "B" if c.choice_sel != 1 else "#"  # 3 players
+        return "B" if ui.choice_sel != 1 else "#"  # 3 players
     if mode == "first":
         return "#"  # draw the start player
     if mode == "bots":
@@ -47,21 +39,21 @@ def next_button(c: Controller, plan: dict, rnd: random.Random) -> str | None:
         if "move" not in plan:
             plan["move"] = c.game.random_move(rnd.random)
         frm, to = plan["move"]
-        want = frm if c.frm is None else to
-        if c.browsing and c.buf == str(want):
-            if c.frm is not None:
+        want = frm if ui.frm is None else to
+        if ui.browsing and ui.buf == str(want):
+            if ui.frm is not None:
                 plan.pop("move")
             return "#"
         return "B"
     if mode == "order":
-        if "pick" not in plan or plan["pick"] not in c._remaining():
-            plan["pick"] = rnd.choice(c._remaining())
-        return "#" if c.browsing and c.buf == str(plan["pick"]) else "B"
+        if "pick" not in plan or plan["pick"] not in c.order_choices():
+            plan["pick"] = rnd.choice(c.order_choices())
+        return "#" if ui.browsing and ui.buf == str(plan["pick"]) else "B"
     if mode == "reveal":
         if "colors" not in plan:
             plan["colors"] = rnd.sample(range(1, 6), c.game.players)
-        want = plan["colors"][len(c.colors)]
-        return "#" if c.browsing and c.buf == str(want) else "B"
+        want = plan["colors"][len(c.state.colors)]
+        return "#" if ui.browsing and ui.buf == str(want) else "B"
     return None  # final: the game is over
 
 
@@ -75,7 +67,7 @@ def test_whole_game_with_gpio_buttons_only(factory):
     rnd, plan, presses = random.Random(5), {}, 0
     try:
         d.show()
-        while (button := next_button(d.controller, plan, rnd)) is not None:
+        while (button := next_button(d.shell.game, plan, rnd)) is not None:
             pin = factory.pin(PINS[button])
             pin.drive_low()
             clock.t += 0.05
@@ -90,12 +82,12 @@ def test_whole_game_with_gpio_buttons_only(factory):
             assert presses < 20000
     finally:
         buttons.close()
-    c = d.controller
+    c = d.shell.game
     assert c.game.is_over and c.mode() == "final" and c.game.players == 3
     record = c.record()
     replayed = record.play()
     assert replayed.ply == c.game.ply > 20 and record.colors == [COLORS[i - 1] for i in plan["colors"]]
-    assert d.sink.device.image.size == (128, 64)
+    assert d.panel.sink.device.image.size == (128, 64)
 
 
 def test_whole_game_typed_on_a_serial_keypad_pty(tmp_path):
@@ -124,7 +116,7 @@ def test_whole_game_typed_on_a_serial_keypad_pty(tmp_path):
         keypad.close()
         os.close(master)
         os.close(slave)
-    record = d.controller.record()
+    record = d.shell.game.record()
     assert [(m.frm, m.to) for m in record.moves] == moves and record.colors == colors
     out = tmp_path / "r.json"
     record.save(out)

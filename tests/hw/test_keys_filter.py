@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from companion.hw import keys
-from companion.hw.keys import KeyFilter, normalize_token
+from companion.table import keys
+from companion.table.keys import KeyFilter, normalize_token
 from companion.hw.terminal import KeyDecoder, open_terminal
 
 
@@ -77,7 +77,7 @@ def test_tokens_include_power_and_quit():
     assert normalize_token("#") == "#"
     assert normalize_token("E") is None
     assert normalize_token("POWEROFF") is None
-    assert keys.KEYPAD_KEYS == frozenset("0123456789#*ABCD")
+    assert frozenset(keys.KEYPAD) == frozenset("0123456789#*ABCD")
 
 
 # --- terminal -----------------------------------------------------------------

@@ -10,7 +10,9 @@ import subprocess
 import sys
 import time
 
-from companion.table.journal import Journal, default_state_dir
+from companion.config import Config
+from companion.table.effects import GameOver, Persist, SetBrightness, SwitchGame
+from companion.table.journal import Journal, JournalWriter, find_state_dir
 
 
 def test_append_and_resume(tmp_path):
@@ -76,11 +78,39 @@ def test_unreadable_file_is_moved_aside_not_deleted(tmp_path):
     assert Journal(tmp_path).resume().actions == [{"a": "new"}]
 
 
-def test_default_state_dir(monkeypatch):
+def test_find_state_dir_one_way(monkeypatch, tmp_path):
     monkeypatch.setenv("STATE_DIRECTORY", "/run/x:/run/y")
-    assert str(default_state_dir()) == "/run/x"
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert find_state_dir("/explicit", Config(), on_box=True) == "/explicit"
+    assert find_state_dir(None, Config(), on_box=True) == "/run/x"  # systemd's StateDirectory=
+    assert find_state_dir(None, Config(state_dir="/srv/c"), on_box=False) == "/srv/c"
+    assert find_state_dir(None, Config(), on_box=False) == str(tmp_path / "companion")  # a laptop
+    assert find_state_dir(None, None, on_box=False) == str(tmp_path / "companion")
     monkeypatch.delenv("STATE_DIRECTORY")
-    assert str(default_state_dir()) == "/var/lib/companion"
+    assert find_state_dir(None, Config(), on_box=True) == "/var/lib/companion"
+
+
+def test_writer_opens_entries_finishes_and_keeps_settings(tmp_path, caplog):
+    j = Journal(tmp_path)
+    w = JournalWriter(j)
+    caplog.set_level("INFO", logger="companion.run")
+    w.write(Persist("clans", ({"a": "players", "n": 2}, {"a": "new"}), new_game=True))
+    w.write(Persist("clans", ({"a": "move", "from": 1, "to": 2},)))
+    assert w.write(SetBrightness(2)) and not w.write(SwitchGame("mammut"))
+    first = j.game_id
+    w.write(GameOver("clans", {"winners": [0]}))
+    assert j.game_id is None
+    w.write(Persist("mammut", ({"a": "new", "tribes": 3},), new_game=True))
+    assert j.game_id != first
+    j.close()
+    j2 = Journal(tmp_path)
+    r = j2.resume()
+    assert (r.kind, r.actions) == ("mammut", [{"a": "new", "tribes": 3}])
+    assert j2.history()[0]["result"] == {"winners": [0]}
+    assert j2.setting("brightness") == 2 and j2.setting("other") is None
+    lines = [m for m in caplog.messages if m.startswith("confirmed ")]
+    assert lines == ['confirmed {"a":"players","n":2}', 'confirmed {"a":"new"}',
+                     'confirmed {"a":"move","from":1,"to":2}', 'confirmed {"a":"new","tribes":3}']
 
 
 WRITER = """

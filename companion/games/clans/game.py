@@ -1,176 +1,37 @@
-"""The Clans rules engine (RULES.md R1-R6): pure, deterministic and fast.
+"""The Clans rules engine (RULES.md R1-R6): the position, its legal moves, playing and undoing them.
 
 Territory sets are int bitmasks (bit t = territory t). Each territory's huts are
 packed into one int, 4 bits per color (a color has 12 huts, so a field never
 overflows): moving a group is one integer addition. The engine keeps the set of
 territories still in play (`occ`), the set of groups of 7 or more (`big`) and a
 list of live territories for O(1) random choice; every move updates them
-incrementally and pushes a small undo record, so `pop()` restores the exact state.
+incrementally and pushes a small undo record (`Undo`), so `pop()` restores the exact state.
 
-Nothing here does I/O. Errors a player can cause raise IllegalMoveError (a
-ValueError) with a message that names the territories and the reason.
+The value types, constants, per-board tables and the R1 setup are in
+`companion.games.clans.rules` (re-exported here); founding a village (R4) is
+`companion.games.clans.founding`. Nothing here does I/O. Errors a player can cause
+raise IllegalMoveError (a ValueError) with a message that names the territories and the reason.
+
+Public attributes (read-only outside this module): `board`, `rules` (its `Rules`
+tables), `setup`, `players`, `first_player`, `packed`, `total` (per territory),
+`occ`, `big` (bitmasks), `live` (territories in play, in no particular order),
+`villages`, `scores`, `chips`, `to_move`, `status`.
 """
 
 from __future__ import annotations
 
-import itertools
 import random as _random
-from dataclasses import dataclass
-from typing import Callable, Iterator, NamedTuple, Sequence
+from typing import Callable, Iterator, Sequence
 
-from companion.games.clans.board import COLOR_ALIASES, COLORS, N_CHIPS, N_TERRITORIES, Board, load_board
+from companion.games.clans.board import COLORS, N_CHIPS, N_TERRITORIES, Board, load_board
+from companion.games.clans.founding import found_village
+from companion.games.clans.rules import (BIG, COLOR_INDEX, FINISHED, IN_PROGRESS, ONE, SHIFT, STALLED,
+                                         IllegalMoveError, Move, Outcome, Rules, Undo, Village, check_setup,
+                                         new_tuple, normalize_color, random_setup, rules_for, unpack)
 
-BIG = 7  # a group of this many huts or more is restricted by R2
-SHIFT = tuple(4 * i for i in range(len(COLORS)))
-ONE = tuple(1 << s for s in SHIFT)  # packed value of a single hut of color i
-COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
-ALPHA_ORDER = tuple(sorted(range(len(COLORS)), key=lambda i: COLORS[i]))
-# For a 5-bit set of colors present (bit i = COLORS[i]): their names sorted, and their indexes.
-PRESENT_INDEXES = tuple(tuple(i for i in ALPHA_ORDER if m >> i & 1) for m in range(32))
-PRESENT_COLORS = tuple(tuple(COLORS[i] for i in idx) for idx in PRESENT_INDEXES)
-_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot path)
-
-IN_PROGRESS, FINISHED, STALLED = "in_progress", "finished", "stalled"
-
-
-class IllegalMoveError(ValueError):
-    """A move, order or setup that breaks the rules; the message says why in words."""
-
-
-class Move(NamedTuple):
-    """Take all huts of `frm` onto `to`; `order` is the mover's founding order, if given."""
-
-    frm: int
-    to: int
-    order: tuple[int, ...] | None = None
-
-    def __str__(self) -> str:
-        text = f"{self.frm}->{self.to}"
-        return text + (f" order {','.join(map(str, self.order))}" if self.order else "")
-
-
-class Village(NamedTuple):
-    """One founded village, as scored (R4). A NamedTuple: a game creates 12 of them, often."""
-
-    territory: int
-    chip: int  # 1..12, the founding position
-    epoch: int
-    founder: int  # player index
-    value: int  # what each color in `colors` scored
-    colors: tuple[str, ...]  # sorted; empty when destroyed or emptied by strife
-    destroyed: bool
-    removed: dict[str, int]  # strife removals, board color order
-    huts: int = 0  # huts on the territory before strife / destruction
-    bonus: int = 0  # bonus included in value (epoch bonus or the 12th village's +5)
-
-    def as_dict(self) -> dict:
-        return {
-            "territory": self.territory,
-            "epoch": self.epoch,
-            "founder": self.founder,
-            "value": self.value,
-            "colors": list(self.colors),
-            "destroyed": self.destroyed,
-            "removed": dict(self.removed),
-        }
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a played move did, for telling the table what to do with the pieces."""
-
-    move: Move
-    player: int
-    moved: dict[str, int]  # the huts carried from move.frm to move.to
-    villages: tuple[Village, ...]  # in founding order
-    not_founded: tuple[int, ...]  # isolated after the 12th village: never founded
-    epoch_before: int
-    epoch_after: int
-    status: str  # the game's status after the move
-
-    @property
-    def epoch_changed(self) -> bool:
-        return self.epoch_after != self.epoch_before
-
-
-class _Rules:
-    """Per-board constants in the shapes the hot loops want (lists indexed by territory)."""
-
-    def __init__(self, board: Board) -> None:
-        self.board = board
-        self.nb_mask = board.neighbor_masks()
-        self.nb_list = [()] + [board.territories[t].neighbors for t in board.numbers]
-        # neighbors padded to 6 slots with territory 0 (never occupied), for random_move
-        self.nb_slots = [tuple(nb) + (0,) * (6 - len(nb)) for nb in self.nb_list]
-        self.terrain = [""] + [board.territories[t].terrain for t in board.numbers]
-        self.chip_epoch = board.chip_epochs()
-        # per chip: (epoch, hostile terrain, favorable terrain or "all", bonus); the 12th village is never
-        # destroyed and always gets the last-village bonus, whatever its terrain
-        self.chip_rules = [(e, board.epoch(e).hostile, board.epoch(e).favorable, board.epoch(e).bonus)
-                           for e in self.chip_epoch]
-        self.chip_rules[-1] = (self.chip_epoch[-1], None, "all", board.last_village_bonus)
-        self.regions = [board.region_members(r) for r in range(1, 13)]
-        self.all_mask = sum(1 << t for t in board.numbers)
-
-
-_RULES_CACHE: dict[int, _Rules] = {}
-
-
-def _rules_for(board: Board) -> _Rules:
-    rules = _RULES_CACHE.get(id(board))
-    if rules is None or rules.board is not board:
-        rules = _RULES_CACHE[id(board)] = _Rules(board)
-    return rules
-
-
-def unpack(packed: int) -> dict[str, int]:
-    """Packed huts -> {color: count} for colors present, board color order."""
-    return {c: (packed >> SHIFT[i]) & 15 for i, c in enumerate(COLORS) if (packed >> SHIFT[i]) & 15}
-
-
-def normalize_color(name: str) -> str:
-    """'Black', 'white' -> 'black'; raises IllegalMoveError for an unknown color."""
-    c = str(name).strip().lower()
-    c = COLOR_ALIASES.get(c, c)
-    if c not in COLOR_INDEX:
-        raise IllegalMoveError(f"unknown color {name!r}: use one of {', '.join(COLORS)} (white = black)")
-    return c
-
-
-_PERMUTATIONS = tuple(itertools.permutations(COLORS))
-
-
-def random_setup(rng: _random.Random, board: Board | None = None) -> dict[int, str]:
-    """R1: every region gets one hut of each color, shuffled over its 5 territories (uniformly)."""
-    rules = _rules_for(board or load_board())
-    setup: dict[int, str] = {}
-    rnd, perms, n = rng.random, _PERMUTATIONS, len(_PERMUTATIONS)
-    for members in rules.regions:
-        setup.update(zip(members, perms[int(rnd() * n)]))
-    return setup
-
-
-def check_setup(setup: dict[int, str], board: Board | None = None) -> dict[int, str]:
-    """Validate an R1 setup ({territory: color}); returns it with colors normalized."""
-    board = board or load_board()
-    out: dict[int, str] = {}
-    for t in board.numbers:
-        if t not in setup:
-            raise IllegalMoveError(f"setup: territory {t} has no hut; every territory starts with exactly one")
-        out[t] = normalize_color(setup[t])
-    extra = sorted(set(setup) - set(board.numbers), key=str)
-    if extra:
-        raise IllegalMoveError(f"setup: {extra[0]} is not a territory (1-{N_TERRITORIES})")
-    for r, members in enumerate(_rules_for(board).regions, start=1):
-        got = [out[t] for t in members]
-        if sorted(got) != sorted(COLORS):
-            missing = [c for c in COLORS if c not in got]
-            twice = sorted({c for c in got if got.count(c) > 1})
-            raise IllegalMoveError(
-                f"setup: region {r} (territories {members[0]}-{members[-1]}) must hold one hut of each color; "
-                f"it has two or more {', '.join(twice)} and no {', '.join(missing)}"
-            )
-    return out
+__all__ = ["Game", "LegalMoves", "Move", "Village", "Outcome", "Undo", "Rules", "IllegalMoveError",
+           "random_setup", "check_setup", "normalize_color", "unpack", "IN_PROGRESS", "FINISHED", "STALLED",
+           "COLOR_INDEX", "SHIFT", "ONE", "BIG"]
 
 
 class Game:
@@ -184,7 +45,7 @@ class Game:
         if not isinstance(first_player, int) or not 0 <= first_player < players:
             raise IllegalMoveError(f"first player must be 0..{players - 1}, got {first_player!r}")
         self.board = board or load_board()
-        self._r = _rules_for(self.board)
+        self.rules: Rules = rules_for(self.board)
         self.setup = setup if trusted else check_setup(setup, self.board)
         self.players = players
         self.first_player = first_player
@@ -193,7 +54,7 @@ class Game:
         for t, c in self.setup.items():
             self.packed[t] = ONE[COLOR_INDEX[c]]
             self.total[t] = 1
-        self.occ = self._r.all_mask  # territories with huts that are not villages
+        self.occ = self.rules.all_mask  # territories with huts that are not villages
         self.big = 0  # territories in occ holding 7 huts or more
         self.live = list(self.board.numbers)  # occ as a list, for O(1) random choice
         self.pos = [0] + list(range(N_TERRITORIES))  # index of each territory in live
@@ -202,7 +63,7 @@ class Game:
         self.chips = [0] * players
         self.to_move = first_player
         self.status = IN_PROGRESS
-        self._stack: list[tuple] = []  # one undo record per move played
+        self._stack: list[Undo] = []  # one undo record per move played
 
     @classmethod
     def new(cls, players: int, seed: int | None = None, first_player: int | None = None) -> "Game":
@@ -236,7 +97,7 @@ class Game:
                 occ |= 1 << t
                 big |= (n >= BIG) << t
         for chip, t in enumerate(villages):
-            game.villages.append(Village(t, chip + 1, game._r.chip_epoch[chip], 0, 0, (), False, {}, 0, 0))
+            game.villages.append(Village(t, chip + 1, game.rules.chip_epoch[chip], 0, 0, (), False, {}, 0, 0))
         game.occ, game.big = occ, big
         game.live = [t for t in game.board.numbers if occ >> t & 1]
         game.pos = [0] * (N_TERRITORIES + 1)
@@ -254,17 +115,17 @@ class Game:
     @property
     def epoch(self) -> int:
         """Epoch of the next village; once the game is over, the epoch it ended in."""
-        return self._r.chip_epoch[min(len(self.villages), N_CHIPS - 1)]
+        return self.rules.chip_epoch[min(len(self.villages), N_CHIPS - 1)]
 
     @property
     def chips_left_in_epoch(self) -> int:
         n = len(self.villages)
-        return sum(1 for c in range(n, N_CHIPS) if self._r.chip_epoch[c] == self.epoch)
+        return sum(1 for c in range(n, N_CHIPS) if self.rules.chip_epoch[c] == self.epoch)
 
     @property
     def moves(self) -> list[Move]:
         """The moves played so far, with the founding order where one was given or drawn."""
-        return [Move(u[0], u[1], u[13]) for u in self._stack]
+        return [Move(u.frm, u.to, u.order) for u in self._stack]
 
     @property
     def ply(self) -> int:
@@ -293,7 +154,7 @@ class Game:
         """Legal destinations from a (ascending); empty if a cannot move."""
         if self.status != IN_PROGRESS or not 1 <= a <= N_TERRITORIES or not self.occ >> a & 1:
             return []
-        return [b for b in self._r.nb_list[a] if self._can_move(a, b)]
+        return [b for b in self.rules.nb_list[a] if self._can_move(a, b)]
 
     def movable(self) -> list[int]:
         """Territories that have at least one legal move (ascending)."""
@@ -310,7 +171,7 @@ class Game:
             and isinstance(frm, int) and isinstance(to, int)
             and 1 <= frm <= N_TERRITORIES and 1 <= to <= N_TERRITORIES
             and bool(self.occ >> frm & 1)
-            and bool(self._r.nb_mask[frm] >> to & 1)
+            and bool(self.rules.nb_mask[frm] >> to & 1)
             and self._can_move(frm, to)
         )
 
@@ -334,7 +195,7 @@ class Game:
             return f"{to} is not a territory: use 1-{N_TERRITORIES}"
         if to == frm:
             return f"{frm} cannot move onto itself: choose a neighboring territory"
-        if not self._r.nb_mask[frm] >> to & 1:
+        if not self.rules.nb_mask[frm] >> to & 1:
             return f"{to} is not next to {frm}: huts move only to a neighboring territory"
         if not self.occ >> to & 1:
             if self.is_village(to):
@@ -348,13 +209,13 @@ class Game:
     def isolated_by(self, frm: int, to: int) -> list[int]:
         """Territories that the (legal) move frm->to would isolate, ascending: the villages it founds."""
         occ = self.occ & ~(1 << frm)
-        nbm = self._r.nb_mask
-        return [c for c in self._r.nb_list[frm] if occ >> c & 1 and not nbm[c] & occ]
+        nbm = self.rules.nb_mask
+        return [c for c in self.rules.nb_list[frm] if occ >> c & 1 and not nbm[c] & occ]
 
     def treatments(self, count: int, answered: int = 0) -> list[int | None]:
         """Epoch of each of `count` founding positions after `answered` already chosen (None: not founded)."""
         start = len(self.villages) + answered
-        ce = self._r.chip_epoch
+        ce = self.rules.chip_epoch
         return [ce[c] if c < N_CHIPS else None for c in range(start, start + count)]
 
     def order_matters(self, remaining: int, answered: int = 0) -> bool:
@@ -399,18 +260,20 @@ class Game:
             raise IllegalMoveError(self.why_illegal(frm, to) or f"{frm}->{to} is not legal")
         if order is not None:
             order = self.check_order(frm, to, order)
-        self._play(frm, to, order)
+        self.push_unchecked(frm, to, order)
         return self.outcome()
 
-    def _play(self, a: int, b: int, order: Sequence[int] | None, shuffle=None) -> None:
-        """Apply a move already known to be legal (the hot path of selfplay and search).
+    def push_unchecked(self, a: int, b: int, order: Sequence[int] | None = None,
+                       shuffle: Callable[[list[int]], None] | None = None) -> None:
+        """Play a move already known to be legal, with no check and no Outcome (the hot path of selfplay
+        and the bots' searches); `order`, if given, must list exactly what the move isolates.
 
         With no `order`, villages are founded in ascending order, or in an order drawn
         by `shuffle` (e.g. random.shuffle) when one is given; the order drawn is recorded.
         """
-        r = self._r
+        r = self.rules
         packed, total, pos, live = self.packed, self.total, self.pos, self.live
-        occ0, big0, nv = self.occ, self.big, len(self.villages)
+        occ0, big0, nv, mover = self.occ, self.big, len(self.villages), self.to_move
         pa, ta, pb, tb = packed[a], total[a], packed[b], total[b]
         packed[b] = pb + pa
         tb2 = total[b] = tb + ta
@@ -433,9 +296,9 @@ class Game:
                     iso = [c]
                 else:
                     iso.append(c)
-        restore = None
-        scores_before = None
+        restore = scores_before = None
         not_founded: tuple[int, ...] = ()
+        villages = nv
         if iso:
             if order is not None:
                 iso = list(order)
@@ -445,31 +308,34 @@ class Game:
             scores_before = self.scores[:]
             restore = []
             for t in iso:
-                if len(self.villages) >= N_CHIPS:
+                if villages >= N_CHIPS:
                     not_founded += (t,)
                     continue
                 i = pos[t]
                 restore.append((t, packed[t], total[t], i))
-                self._found(t)
+                found_village(self, t)
+                villages += 1
                 occ &= ~(1 << t)
                 big &= ~(1 << t)
                 last = live.pop()
                 if last != t:
                     live[i] = last
                     pos[last] = i
-            self.chips[self.to_move] += len(restore)
+            self.chips[mover] += len(restore)
+        if order is not None:
+            order = tuple(order)
         self.occ, self.big = occ, big
-        self._stack.append((a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, self.to_move,
-                            not_founded, tuple(order) if order is not None else None, ia))
-        self.to_move = (self.to_move + 1) % self.players
-        if len(self.villages) >= N_CHIPS:
+        self._stack.append(new_tuple(Undo, (a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover,
+                                            not_founded, order, ia)))
+        self.to_move = (mover + 1) % self.players
+        if villages >= N_CHIPS:
             self.status = FINISHED
         elif not occ & ~big and not self._big_pair():
             self.status = STALLED
 
     def _big_pair(self) -> bool:
         """With only groups of 7+ left, a move exists iff two of them are neighbors."""
-        big, nbm = self.big, self._r.nb_mask
+        big, nbm = self.big, self.rules.nb_mask
         while big:
             low = big & -big
             if nbm[low.bit_length() - 1] & self.big:
@@ -477,59 +343,26 @@ class Game:
             big ^= low
         return False
 
-    def _found(self, t: int) -> None:
-        """R4 for one village on t, taking the next chip."""
-        r = self._r
-        chip = len(self.villages)
-        epoch_no, hostile, favorable, bonus = r.chip_rules[chip]
-        p = self.packed[t]
-        huts = left = self.total[t]
-        removed: dict[str, int] = {}
-        if p & 0xF and p & 0xF0 and p & 0xF00 and p & 0xF000 and p & 0xF0000:  # all 5 colors: strife
-            for i in range(5):
-                if (p >> SHIFT[i]) & 15 == 1:
-                    removed[COLORS[i]] = 1
-                    p -= ONE[i]
-            left -= len(removed)
-        terrain = r.terrain[t]
-        destroyed = terrain == hostile
-        if destroyed or not left:
-            value, colors = 0, ()
-        else:
-            if favorable != "all" and favorable != terrain:
-                bonus = 0
-            value = left + bonus
-            present = ((p & 0xF) > 0) | ((p & 0xF0) > 0) << 1 | ((p & 0xF00) > 0) << 2 | \
-                ((p & 0xF000) > 0) << 3 | ((p & 0xF0000) > 0) << 4
-            colors = PRESENT_COLORS[present]
-            scores = self.scores
-            for i in PRESENT_INDEXES[present]:
-                scores[i] += value
-        if destroyed:
-            self.packed[t] = self.total[t] = 0
-        elif removed:
-            self.packed[t], self.total[t] = p, left
-        self.villages.append(_new_tuple(Village, (t, chip + 1, epoch_no, self.to_move, value, colors, destroyed,
-                                                  removed, huts, bonus if value else 0)))
-
     def pop(self) -> Outcome:
         """Take back the last move exactly; returns what it had done (to tell the table what goes back)."""
         if not self._stack:
             raise IllegalMoveError("there is no move to undo")
         undone = self.outcome()
-        a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, _, _, ia = self._stack.pop()
+        u = self._stack.pop()
         packed, total, pos, live = self.packed, self.total, self.pos, self.live
+        restore = u.restore
         if restore is not None:
             for t, p, n, i in reversed(restore):  # before b's own restore: b may be one of the villages
                 packed[t], total[t] = p, n
                 _unremove(live, pos, t, i)
-            self.chips[mover] -= len(restore)
-            del self.villages[nv:]
-            self.scores = scores_before
-        packed[a], total[a], packed[b], total[b] = pa, ta, pb, tb
-        _unremove(live, pos, a, ia)
-        self.occ, self.big = occ0, big0
-        self.to_move = mover
+            self.chips[u.mover] -= len(restore)
+            del self.villages[u.villages:]
+            self.scores = u.scores
+        a, b = u.frm, u.to
+        packed[a], total[a], packed[b], total[b] = u.packed_frm, u.total_frm, u.packed_to, u.total_to
+        _unremove(live, pos, a, u.live_index)
+        self.occ, self.big = u.occ, u.big
+        self.to_move = u.mover
         self.status = IN_PROGRESS
         return undone
 
@@ -537,17 +370,18 @@ class Game:
         """What move `index` of the history did (default: the last one)."""
         if not self._stack:
             raise IllegalMoveError("no move has been played yet")
-        a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, not_founded, order, _ = self._stack[index]
-        n_founded = len(restore) if restore else 0
-        ce = self._r.chip_epoch
+        u = self._stack[index]
+        nv = u.villages
+        n_founded = len(u.restore) if u.restore else 0
+        ce = self.rules.chip_epoch
         after_index = index % len(self._stack) + 1
         status = self.status if after_index == len(self._stack) else IN_PROGRESS
         return Outcome(
-            move=Move(a, b, order),
-            player=mover,
-            moved=unpack(pa),
+            move=Move(u.frm, u.to, u.order),
+            player=u.mover,
+            moved=unpack(u.packed_frm),
             villages=tuple(self.villages[nv:nv + n_founded]),
-            not_founded=not_founded,
+            not_founded=u.not_founded,
             epoch_before=ce[min(nv, N_CHIPS - 1)],
             epoch_after=ce[min(nv + n_founded, N_CHIPS - 1)],
             status=status,
@@ -562,7 +396,7 @@ class Game:
         """
         if self.status != IN_PROGRESS:
             raise IllegalMoveError("the game is over: no more moves")
-        live, slots, total = self.live, self._r.nb_slots, self.total
+        live, slots, total = self.live, self.rules.nb_slots, self.total
         occ, big = self.occ, self.big
         n6 = len(live) * 6
         while True:
@@ -611,7 +445,7 @@ class LegalMoves:
         if g.status != IN_PROGRESS:
             return
         for a in g.occupied():
-            for b in g._r.nb_list[a]:
+            for b in g.rules.nb_list[a]:
                 if g._can_move(a, b):
                     yield Move(a, b)
 

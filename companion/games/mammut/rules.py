@@ -1,21 +1,15 @@
-"""Valley of the Mammoths: constants and pure rule functions (no state, no I/O).
+"""Valley of the Mammoths: the constants and the pure rules of the turn (no state, no I/O).
 
-Source: the Italian rules (2001 edition) summarised in MAMMUT.md. Every function here is
-pure: dice come in as a `roll() -> int` callable returning 1..6, so callers (and tests)
-decide where randomness comes from. Invalid input raises `MammutError`, a `ValueError`
-whose message a player can act on.
+Source: the Italian rules (2001 edition) summarised in MAMMUT.md. Components and starting
+books, the calendar, animals, the play order, fate cards, the end of turn and
+resurrection live here; the dice rules of a fight are in `combat`, feeding, births and
+sowing in `survival`. Every function is pure: dice come in as a `roll() -> int` callable
+returning 1..6 (the game's is `dice.Dice`), so callers and tests decide where randomness
+comes from. Invalid input raises `MammutError`, a `ValueError` whose message a player
+can act on.
 
-Decisions where the rulebook is silent (a table's reading, kept in one place):
+Decisions where the rulebook is silent (a table's reading; see also `combat`, `survival`):
 
-* Combat with three or more tribes uses the ordinary bonuses; every side below the
-  highest total loses one token; if all sides tie nobody loses and everyone rerolls.
-* "Lone" (+1) means the side has exactly one fighting token and it is a warrior or an
-  animal; women watching a warriors' fight do not count, a warrior fighting animals
-  together with a woman is not lone.
-* Food for killed animals goes to the tribe only if it wins the fight (the rulebook:
-  "the winner receives food for each animal killed"); it is counted in survival.
-* Advanced survival: with food short, a tribe loses the fewest tokens whose remaining
-  ration (1.5 each in winter without fire, total rounded down) the food can cover.
 * Victory: announcing needs only 4+ camps; winning (advanced rules) needs fire at the
   end of the deciding turn. Several tribes winning at the same end of turn share it.
 * Hand size for fate cards follows the number of tribes at the start of the game.
@@ -26,10 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from companion.table.errors import CompanionError
+
 Roll = Callable[[], int]
 
 
-class MammutError(ValueError):
+class MammutError(CompanionError, ValueError):
     """Input the rules refuse; the message tells the players what to change."""
 
 
@@ -233,279 +229,6 @@ def play_order(standings: Sequence[Standing], roll: Roll, first: int | None = No
         first = names[0]
     i = seats.index(first)
     return PlayOrder(seats[i:] + seats[:i], reason, rolls)
-
-
-# --- combat --------------------------------------------------------------------------
-
-
-@dataclass
-class Fighter:
-    """One side of a fight, as it stands now.
-
-    People sides fill warriors/women (women only count when they actually fight: against
-    animals, or women against women) and `camp` when fighting in their own camp.
-    Animal sides fill `animals` (one kind: a horde fights together). `extra` is any further
-    bonus (fire against animals, a fate card). `lose_first` is the token a people side
-    gives up first when it loses a round ("warrior" or "woman").
-    """
-
-    label: str
-    warriors: int = 0
-    women: int = 0
-    animals: int = 0
-    camp: str | None = None
-    extra: int = 0
-    lose_first: str = WARRIOR
-
-    @property
-    def tokens(self) -> int:
-        return self.warriors + self.women + self.animals
-
-    def validate(self) -> None:
-        for name in ("warriors", "women", "animals", "extra"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise MammutError(f"{self.label}: {name} must be a whole number 0 or more, not {v!r}")
-        if self.tokens == 0:
-            raise MammutError(f"{self.label} has nobody in the fight")
-        if self.animals and (self.warriors or self.women):
-            raise MammutError(f"{self.label}: animals and people fight on different sides")
-        if self.camp is not None and self.camp not in CAMP_KINDS:
-            raise MammutError(f"{self.label}: camp must be {VILLAGE}, {CAVE} or none, not {self.camp!r}")
-        if self.camp is not None and self.animals:
-            raise MammutError(f"{self.label}: animals have no camp")
-        if self.lose_first not in (WARRIOR, WOMAN):
-            raise MammutError(f"{self.label}: the token lost first is {WARRIOR} or {WOMAN}, not {self.lose_first!r}")
-
-
-def combat_bonus(f: Fighter) -> int:
-    """+1 per warrior (women nothing), +1 own village, +2 own cave, +1 per animal,
-    +1 for a lone warrior or lone animal, plus any extra."""
-    bonus = f.warriors + f.animals + CAMP_BONUS.get(f.camp or "", 0) + f.extra
-    if f.tokens == 1 and (f.warriors == 1 or f.animals == 1):
-        bonus += LONE_BONUS
-    return bonus
-
-
-@dataclass
-class CombatRound:
-    dice: list[int | None]  # per side; None for a side already gone
-    totals: list[int | None]
-    losers: list[int]  # indices of the sides that lost a token this round (empty: all tied)
-    lost: list[str]  # token kind each loser gave up
-
-
-@dataclass
-class CombatOutcome:
-    winner: int  # index of the side left standing
-    rounds: list[CombatRound]
-    losses: list[dict[str, int]]  # per side: {"warriors": n, "women": n, "animals": n}
-    final: list[Fighter]
-
-    def to_dict(self) -> dict:
-        return {
-            "winner": self.winner,
-            "rounds": [
-                {"dice": r.dice, "totals": r.totals, "losers": r.losers, "lost": r.lost} for r in self.rounds
-            ],
-            "losses": self.losses,
-        }
-
-
-MAX_TIED_ROLLS = 1000  # only a broken dice source ties this often
-
-
-_LOSS_KEY = {"animal": "animals", WARRIOR: "warriors", WOMAN: "women"}
-
-
-def _lose_one(f: Fighter) -> str:
-    if f.animals:
-        f.animals -= 1
-        return "animal"
-    if (f.lose_first == WOMAN and f.women) or not f.warriors:
-        f.women -= 1
-        return WOMAN
-    f.warriors -= 1
-    return WARRIOR
-
-
-def resolve_combat(sides: Sequence[Fighter], roll: Roll) -> CombatOutcome:
-    """Fight round by round until one side is left.
-
-    Each side rolls one die plus its bonus; every side below the highest total loses one
-    token; when all totals tie everybody rolls again.
-    """
-    if len(sides) < 2:
-        raise MammutError("a fight needs at least two sides")
-    for s in sides:
-        s.validate()
-    state = [Fighter(**vars(s)) for s in sides]
-    losses = [{"warriors": 0, "women": 0, "animals": 0} for _ in state]
-    rounds: list[CombatRound] = []
-    ties = 0
-    while True:
-        alive = [i for i, s in enumerate(state) if s.tokens > 0]
-        if len(alive) == 1:
-            break
-        dice: list[int | None] = [None] * len(state)
-        totals: list[int | None] = [None] * len(state)
-        for i in alive:
-            dice[i] = check_die(roll())
-            totals[i] = dice[i] + combat_bonus(state[i])
-        top = max(t for t in totals if t is not None)
-        losers = [i for i in alive if totals[i] < top]
-        lost: list[str] = []
-        for i in losers:
-            kind = _lose_one(state[i])
-            lost.append(kind)
-            losses[i][_LOSS_KEY[kind]] += 1
-        rounds.append(CombatRound(dice, totals, losers, lost))
-        if not losers:
-            ties += 1
-            if ties > MAX_TIED_ROLLS:
-                raise ValueError("the dice source keeps tying: is it broken?")
-    return CombatOutcome(alive[0], rounds, losses, state)
-
-
-def camp_raid(loser_food: int, last_camp: bool) -> int:
-    """Food taken with an enemy camp: 25%, or 50% of the loser's last camp, rounded down."""
-    if loser_food < 0:
-        raise MammutError("food cannot be negative")
-    return loser_food // 2 if last_camp else loser_food // 4
-
-
-# --- survival ------------------------------------------------------------------------
-
-
-def food_income(
-    season: str,
-    last_summer_turn: bool,
-    fishing: int = 0,
-    gathering: int = 0,
-    crops_intact: int = 0,
-    crops_damaged: int = 0,
-    kills: int = 0,
-) -> int:
-    """Food gained this turn: fishing 1 per occupied lake-shore/river space, gathering 1 per
-    occupied forest (summer only), harvest 8 per occupied intact crop and 4 per damaged crop
-    (last summer turn only), plus food from kills."""
-    for name, v in (
-        ("fishing", fishing),
-        ("gathering", gathering),
-        ("intact crops", crops_intact),
-        ("damaged crops", crops_damaged),
-        ("kills", kills),
-    ):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise MammutError(f"{name} must be a whole number 0 or more, not {v!r}")
-    if gathering and season != SUMMER:
-        raise MammutError("gathering gives food only in summer: report 0 forests in winter")
-    if (crops_intact or crops_damaged) and not last_summer_turn:
-        raise MammutError("crops are harvested only on the last summer turn: report 0 crops now")
-    if crops_intact + crops_damaged > CROP_MARKERS:
-        raise MammutError(f"there are only {CROP_MARKERS} crop markers in the game")
-    return fishing + gathering + HARVEST_INTACT * crops_intact + HARVEST_DAMAGED * crops_damaged + kills
-
-
-def food_eaten(people: int, winter: bool = False, advanced: bool = False, fire: bool = False) -> int:
-    """Each warrior and woman eats 1; advanced rules: 1.5 in winter without fire, total rounded down."""
-    if people < 0:
-        raise MammutError("people cannot be negative")
-    if advanced and winter and not fire:
-        return (3 * people) // 2
-    return people
-
-
-@dataclass(frozen=True)
-class SurvivalResult:
-    income: int
-    eaten: int  # food actually eaten by the tokens that survive
-    food: int  # the tribe's food afterwards
-    remove: int  # tokens the tribe must remove (its choice of warriors or women)
-
-
-def survive(
-    food: int, income: int, people: int, *, winter: bool = False, advanced: bool = False, fire: bool = False
-) -> SurvivalResult:
-    """Add the income, feed the tribe; a shortfall becomes tokens to remove.
-
-    With 1 food per token the tokens to remove equal the food missing. With the advanced
-    winter ration the tribe removes the fewest tokens the food can no longer feed.
-    """
-    if food < 0 or income < 0 or people < 0:
-        raise MammutError("food, income and people cannot be negative")
-    available = food + income
-    remove = 0
-    while food_eaten(people - remove, winter, advanced, fire) > available:
-        remove += 1
-    eaten = food_eaten(people - remove, winter, advanced, fire)
-    return SurvivalResult(income, eaten, available - eaten, remove)
-
-
-# --- births --------------------------------------------------------------------------
-
-
-def births_due(camps_one_woman: int, camps_two_plus: int) -> int:
-    """1 birth per camp holding one woman, 2 per camp holding two or more."""
-    if camps_one_woman < 0 or camps_two_plus < 0:
-        raise MammutError("camp counts cannot be negative")
-    return camps_one_woman + 2 * camps_two_plus
-
-
-def _sex(die: int) -> str:
-    return WOMAN if die <= 2 else WARRIOR
-
-
-def roll_births(n: int, roll: Roll) -> tuple[list[str], list[list[int]]]:
-    """Roll each of `n` births: 1-2 woman, 3-5 warrior, 6 twins (roll two more dice, and
-    on those a 6 is a warrior). Returns the babies and each birth's dice."""
-    if n < 0:
-        raise MammutError("births cannot be negative")
-    babies: list[str] = []
-    dice: list[list[int]] = []
-    for _ in range(n):
-        d = check_die(roll())
-        if d == 6:
-            twins = [check_die(roll()), check_die(roll())]
-            babies += [_sex(t) for t in twins]
-            dice.append([d, *twins])
-        else:
-            babies.append(_sex(d))
-            dice.append([d])
-    return babies, dice
-
-
-@dataclass(frozen=True)
-class BirthOutcome:
-    warriors: int  # after the births
-    women: int
-    warriors_born: int
-    women_born: int
-    warriors_lost: int  # born beyond the 10-warrior cap
-    women_lost: int  # born beyond the 6-woman cap
-
-
-def apply_births(warriors: int, women: int, babies: Sequence[str]) -> BirthOutcome:
-    """Add the babies; a birth with no token of its sex left in the box is lost."""
-    w_born = sum(1 for b in babies if b == WARRIOR)
-    f_born = sum(1 for b in babies if b == WOMAN)
-    new_w = min(MAX_WARRIORS, warriors + w_born)
-    new_f = min(MAX_WOMEN, women + f_born)
-    return BirthOutcome(new_w, new_f, new_w - warriors, new_f - women, warriors + w_born - new_w, women + f_born - new_f)
-
-
-# --- sowing --------------------------------------------------------------------------
-
-
-def sow(food: int, villages: int, crops: int) -> int:
-    """End of winter: a crop on each plain village costs 1 food; returns the food left."""
-    if isinstance(crops, bool) or not isinstance(crops, int) or crops < 0:
-        raise MammutError(f"crops must be a whole number 0 or more, not {crops!r}")
-    if crops > villages:
-        raise MammutError(f"crops grow only on your villages on a plain: you have {villages} villages, not {crops}")
-    if crops > food:
-        raise MammutError(f"sowing {crops} crops costs {crops} food, you have only {food}")
-    return food - crops
 
 
 # --- fate cards ----------------------------------------------------------------------

@@ -23,7 +23,7 @@ def random_position(rng: random.Random, players: int | None = None, plies: int |
     target = rng.randrange(0, 45) if plies is None else plies
     while game.status == IN_PROGRESS and game.ply < target:
         a, b = game.random_move(rng.random)
-        game._play(a, b, None, rng.shuffle)
+        game.push_unchecked(a, b, None, rng.shuffle)
     if game.is_over:
         game.pop()
     return game

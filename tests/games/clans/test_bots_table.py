@@ -1,13 +1,16 @@
 """Bots at the table: the Bots? question, the deal of secret colors, bot turns, hints, the end.
 
-The controller is driven by keys; the daemon (built from its command line) runs the
-searches. Bot moves are checked to be proposed, made with #, journaled and replayed;
-the bots' colors must never be paired with their seats on a screen before the end.
+The controller is driven by keys (the D menu through the table's Shell); a bot's turn and
+a hint are `Search` and `Hint` effects, answered here as the daemon answers them, or by the
+daemon itself (built from its command line). Bot moves are checked to be proposed, made
+with #, journaled and replayed; the bots' colors must never be paired with their seats on
+a screen before the end.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import random
 import re
 import subprocess
@@ -17,28 +20,28 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from clans_helpers import (EXAMPLES, actions_of, answer, feed, persisted, random_answers, searches_of,
+                           shell_of)
 from companion import daemon
-from companion.table import screen as S
-from companion.games.clans.controller import ActionError, Controller
+from companion.games import find_game
+from companion.games.clans import keys_setup
 from companion.games.clans.bots import RandomBot
+from companion.games.clans.bots.runner import BotRunner
 from companion.games.clans.board import COLORS
+from companion.games.clans.controller import ActionError, Controller
 from companion.games.clans.game import Game, Move
 from companion.games.clans.record import Record, summary
+from companion.games.clans.screens import final_pages
+from companion.table import screen as S
+from companion.table.effects import GameOver, Hint, Persist
+from companion.table.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[3]
-EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
-if not EXAMPLES.exists():
-    EXAMPLES = Path("/work/shared/spec/examples")
 IN_PROGRESS = EXAMPLES / "in-progress.record.json"
 
 
-def feed(c: Controller, keys: str) -> None:
-    for k in keys:
-        c.handle(k, 0.0)
-
-
 def new_action(c: Controller) -> dict:
-    return next(a for a in c.pop_actions() if a["a"] == "new")
+    return next(a for a in persisted(c) if a["a"] == "new")
 
 
 def build(tmp_path: Path, *argv: str, keys: str = "") -> daemon.Daemon:
@@ -64,13 +67,13 @@ def test_bots_question_with_digits_then_the_deal():
     feed(c, "24")
     assert c.screen().choices[1] == "2 P2 bot" and c.screen().choices[3] == "4 P4 bot"
     feed(c, "13")  # all four bots would leave nobody: the last person stays
-    assert c.bot_choice == [True, True, False, True] and "person" in c.screen().hint
+    assert c.ui.bot_choice == [True, True, False, True] and "person" in c.screen().hint
     feed(c, "1#")
     new = new_action(c)
     assert set(new["bots"]) == {"1", "3"} and set(new["dealt"]) == {"0", "2"}
     colors = list(new["bots"].values()) + list(new["dealt"].values())
     assert len(set(colors)) == 4 and set(colors) <= set(COLORS)
-    assert c.bots == {1: new["bots"]["1"], 3: new["bots"]["3"]}
+    assert c.state.bots == {1: new["bots"]["1"], 3: new["bots"]["3"]}
     # the deal: each person alone with the box, persons only
     for seat in (0, 2):
         s = c.screen()
@@ -85,8 +88,12 @@ def test_bots_question_with_digits_then_the_deal():
         feed(c, "#")
     assert c.screen().name == "setup"  # then the walkthrough, as without bots
     feed(c, "#" * 13)
-    assert c.ready and c.pop_actions() == [{"a": "ready"}]
-    assert c.mode() == ("bot" if c.game.to_move in (1, 3) else "move")
+    effects = c.pop_effects()
+    assert c.state.ready and actions_of(effects) == [{"a": "ready"}]
+    bot_turn = c.game.to_move in (1, 3)
+    assert c.mode() == ("bot" if bot_turn else "move")
+    assert [(e.seat, e.secret) for e in searches_of(effects)] == \
+           ([(c.game.to_move, c.state.bots[c.game.to_move])] if bot_turn else [])
 
 
 def test_bots_question_with_a_b_and_ok_only_and_back():
@@ -94,13 +101,13 @@ def test_bots_question_with_a_b_and_ok_only_and_back():
     feed(c, "BB#")  # 4 players
     feed(c, "#")  # the start player is drawn
     feed(c, "BB#")  # highlight wraps from Start to P1, then P2: toggled
-    assert c.bot_choice == [False, True, False, False]
+    assert c.ui.bot_choice == [False, True, False, False]
     feed(c, "*")  # back to "Who starts?", nothing journaled
-    assert c.screen().name == "first" and c.pop_actions() == [{"a": "players", "n": 4}]
+    assert c.screen().name == "first" and persisted(c) == [{"a": "players", "n": 4}]
     feed(c, "#BBB#A#")  # again: P3 toggled, then up to P2... # toggles P2
-    assert c.bot_choice == [False, True, True, False]
+    assert c.ui.bot_choice == [False, True, True, False]
     feed(c, "AA#")  # up: P1, Start
-    assert c.bots.keys() == {1, 2} and c.screen().name == "deal"
+    assert c.state.bots.keys() == {1, 2} and c.screen().name == "deal"
 
 
 def test_no_bots_game_is_exactly_as_before():
@@ -109,22 +116,22 @@ def test_no_bots_game_is_exactly_as_before():
     new = new_action(c)
     assert set(new) == {"a", "players", "first", "drawn", "setup"}
     plain = Controller(random.Random(7))  # the same draws as a quick start without bots
-    plain._do({"a": "players", "n": 3})
-    plain._new_game(None)
+    plain.session.do({"a": "players", "n": 3})
+    keys_setup.new_game(plain.session, None)
     assert new_action(plain) == new
-    assert c.screen().name == "setup" and not c.bots and not c.dealt
+    assert c.screen().name == "setup" and not c.state.bots and not c.state.dealt
 
 
 def test_deal_starts_again_after_a_rebuild_and_bad_seat_maps_are_refused():
     c = Controller.quick_start(3, random.Random(5), bots=[0])
-    actions = c.pop_actions()
+    actions = persisted(c)
     assert [a["a"] for a in actions] == ["players", "new"]  # the quick start plays after the deal
     feed(c, "##")
     assert c.screen().name == "deal" and "P3" in c.screen().title
     rebuilt = Controller.from_actions(actions)
     assert rebuilt.screen().name == "deal" and "P2" in rebuilt.screen().title
     feed(c, "##")
-    assert c.pop_actions() == [{"a": "ready"}]
+    assert actions_of(c.pop_effects()) == [{"a": "ready"}]
     new = actions[1]
     for bad in ({"bots": {"0": "red"}, "dealt": {"1": "red", "2": "blue"}},  # a color twice
                 {"bots": {"0": "red", "1": "blue", "2": "green"}, "dealt": {}},  # no person
@@ -149,125 +156,184 @@ def bot_first_controller(players: int = 3, seed: int = 0) -> Controller:
 
 def test_bot_turn_proposal_then_ok_plays_it_and_undo_asks_again():
     c = bot_first_controller()
-    journal = c.pop_actions()
-    seat, color = c.bot_request()
-    assert seat == 0 and color == c.bots[0]
+    effects = c.pop_effects()
+    journal = actions_of(effects)
+    (search,) = searches_of(effects)
+    seat, color = search.seat, search.secret
+    assert seat == 0 and color == c.state.bots[0] and search.position.state_key() == c.game.state_key()
     s = c.screen()
     assert s.name == "bot-thinking" and "P1 (bot)" in s.title
-    feed(c, "12#")  # digits do not enter a human move on a bot's turn
-    assert c.screen() == s and c.pop_actions() == []
+    feed(c, "12#")  # digits do not enter a human move on a bot's turn; the search is not asked twice
+    assert c.screen() == s and c.pop_effects() == []
     move = RandomBot().choose(c.game.copy(), seat, color, random.Random(1))
-    c.propose_bot_move(move)
-    journal += c.pop_actions()
+    c.deliver(search, move)
+    effects = c.pop_effects()
+    journal += actions_of(effects)
     assert journal[-1] == {"a": "bot", "from": move.frm, "to": move.to}
-    assert c.bot_request() is None
+    assert not searches_of(effects)
     s = c.screen()
     assert s.name == "bot-move" and s.title == "P1 (bot) moves"
     assert f"{move.frm} -> {move.to}" in " ".join(s.lines) and "then #." in " ".join(s.lines)
+    c.deliver(search, move)  # an answer delivered twice is dropped
+    assert c.pop_effects() == []
     # a rebuild shows the same proposal, no new search
     again = Controller.from_actions(journal)
-    assert again.screen() == s and again.bot_request() is None
+    assert again.screen() == s and not searches_of(again.pop_effects())
     feed(c, "34")
     assert c.screen() == s
     feed(c, "#")
-    assert c.pop_actions() == [{"a": "move", "from": move.frm, "to": move.to}]
+    assert c.pop_effects() == [Persist("clans", ({"a": "move", "from": move.frm, "to": move.to},))]
     assert c.screen().name in ("result", "village") and c.mode() == "move" and c.game.to_move == 1
     feed(c, "C#")  # undo the bot's move: the bot is asked again
-    assert c.mode() == "bot" and c.proposal is None and c.bot_request() == (0, color)
-    feed(c, "D")  # the menu blocks the search
-    assert c.bot_request() is None
+    effects = c.pop_effects()
+    assert c.mode() == "bot" and c.state.proposal is None and actions_of(effects) == [{"a": "undo"}]
+    (search,) = searches_of(effects)
+    assert (search.seat, search.secret) == (0, color)
+    shell = shell_of(c)
+    feed(shell, "D")  # the table's menu: the search asked for is still the one
+    assert shell.screen().name == "menu" and shell.pop_effects() == []
+    feed(shell, "*")
+    assert shell.pop_effects() == []
+    c.deliver(search, None)  # the search failed: asked again after the next key
+    assert c.pop_effects() == [] and c.screen().name == "bot-thinking"
+    c.menu_choose(4)  # ... but not while the game's own question (huts on territory) is open
+    assert c.screen().name == "huts" and c.pop_effects() == []
     feed(c, "*")
-    assert c.bot_request() == (0, color)
+    (search,) = searches_of(c.pop_effects())
+    assert (search.seat, search.secret) == (0, color)
+    c.deliver(search, move)
+    assert actions_of(c.pop_effects()) == [{"a": "bot", "from": move.frm, "to": move.to}]
+
+
+def test_a_stale_search_is_dropped():
+    c = bot_first_controller()
+    (search,) = searches_of(c.pop_effects())
+    move = RandomBot().choose(c.game.copy(), search.seat, search.secret, random.Random(1))
+    c.deliver(search, move)
+    feed(c, "#C#")  # played, then taken back: a new search
+    (fresh,) = searches_of(c.pop_effects())
+    c.deliver(search, move)  # the first search's answer again: not for this question
+    assert c.state.proposal is None and c.pop_effects() == []
+    c.deliver(fresh, Move(99, 98))  # an illegal answer counts as a failed search
+    assert c.state.proposal is None and c.pop_effects() == []
+    feed(c, "1")
+    (again,) = searches_of(c.pop_effects())
+    c.deliver(again, move)
+    assert c.state.proposal == move
 
 
 def test_a_bot_founding_villages_gives_its_order_and_is_never_asked():
     """Random games until a bot's move founds 2+ villages: its full order goes into the move."""
     rnd = random.Random(3)
+    answers = random_answers(rnd)
     for seed in range(40):
         c = bot_first_controller(2, seed)
+        answer(c, answers)
         while not c.game.is_over:
             if c.mode() == "bot":
-                seat, color = c.bot_request()
-                move = RandomBot().choose(c.game.copy(), seat, color, rnd)
-                c.propose_bot_move(move)
-                c.pop_actions()
-                feed(c, "#" if c.info is None else "##")  # the last move's result first
-                (action,) = c.pop_actions()
+                move = c.state.proposal
+                assert move is not None  # answered after the last key
+                feed(c, "#" if not c.info.shown else "##")  # the last move's result first
+                effects = c.pop_effects()
+                (action,) = actions_of(effects)
                 assert c.mode() != "order"
                 if move.order:
                     assert action["order"] == list(move.order)
                     assert c.game.moves[-1].order == move.order
                     return
+                answer(c, answers, effects)
             else:
                 frm, to = c.game.random_move(rnd.random)
                 feed(c, f"{frm}#{to}#")
                 while c.mode() == "order":
-                    feed(c, f"{rnd.choice(c._remaining())}#")
+                    feed(c, f"{rnd.choice(c.order_choices())}#")
+                answer(c, answers)
     pytest.fail("no bot move founded two villages")
 
 
 def test_end_of_a_bot_game_shows_every_color_without_questions():
     rnd = random.Random(8)
+    answers = random_answers(rnd)
     c = bot_first_controller(3, 8)
+    effects = answer(c, answers)
     while not c.game.is_over:
         if c.mode() == "bot":
-            seat, color = c.bot_request()
-            c.propose_bot_move(RandomBot().choose(c.game.copy(), seat, color, rnd))
-            feed(c, "#" if c.info is None else "##")
+            feed(c, "#" if not c.info.shown else "##")
         else:
             frm, to = c.game.random_move(rnd.random)
             feed(c, f"{frm}#{to}#")
             while c.mode() == "order":
-                feed(c, f"{rnd.choice(c._remaining())}#")
+                feed(c, f"{rnd.choice(c.order_choices())}#")
+        effects += answer(c, answers)
     assert c.mode() == "final"
-    colors = [c.bots.get(s) or c.dealt[s] for s in range(3)]
+    colors = [c.state.bots.get(s) or c.state.dealt[s] for s in range(3)]
     assert c.record().colors == colors and c.finished_result()["totals"] == summary(c.game, colors)["totals"]
-    text = " ".join(" ".join(page) for page in c._final_pages())
+    assert [e for e in effects if isinstance(e, GameOver)] == [GameOver("clans", c.finished_result())]
+    text = " ".join(" ".join(page) for page in final_pages(c.state))
     assert f"P1 bot {colors[0]}" in text and f"P2 {colors[1]}" in text
     feed(c, "1#")  # no reveal question: digits do nothing
-    assert c.mode() == "final" and c.colors == []
+    assert c.mode() == "final" and c.state.colors == [] and c.pop_effects() == []
 
 
 # ----- hints ---------------------------------------------------------------------------------------
 def test_hint_from_the_menu_is_a_legal_move_and_not_journaled(tmp_path):
     d = build(tmp_path, "--load", str(IN_PROGRESS), "--bot-iterations", "10", "--seed", "1", keys="D3#")
     d.run()
-    c = d.controller
+    c = d.shell.game
     s = c.screen()
-    assert s.name == "hint" and not c.hint_requested
+    assert s.name == "hint" and c.pop_effects() == []
     frm, to = map(int, re.match(r"Hint: (\d+) -> (\d+)$", s.title).groups())
     assert c.game.is_legal(frm, to) and c.game.ply == 20
     feed(c, "1")  # the next digit starts the entry, as after any message
     assert c.screen().name == "entry"
 
 
-def test_hint_is_the_same_whatever_the_secret_colors(tmp_path):
+def test_hint_waits_and_a_late_one_is_dropped():
+    c = Controller.from_record(Record.load(IN_PROGRESS))
+    persisted(c)
+    c.menu_choose(2)
+    (hint,) = c.pop_effects()
+    assert isinstance(hint, Hint) and hint.seat == c.game.to_move
+    assert c.screen().name == "hint" and "Thinking..." in c.screen().lines
+    frm, to = c.game.random_move(random.Random(1).random)
+    feed(c, "1")  # a key first: the hint is stale
+    c.deliver(hint, Move(frm, to))
+    assert c.screen().name == "entry" and c.screen().entry == "1_"
+    c.menu_choose(2)
+    (hint,) = c.pop_effects()
+    c.deliver(hint, Move(frm, to))
+    assert c.screen().title == f"Hint: {frm} -> {to}" and c.pop_effects() == []
+
+
+def test_hint_is_the_same_whatever_the_secret_colors():
     base = Controller.quick_start(3, random.Random(6), first=1, bots=[0])
-    actions = base.pop_actions()
+    actions = persisted(base)
     actions.append({"a": "ready"})
+    options = daemon.search_options(daemon.parse_args(["--bot-iterations", "15", "--seed", "9"]), None)
     screens = []
     for shift in range(3):
         new = dict(actions[1])
         pool = COLORS[shift:] + COLORS[:shift]
         new["bots"], new["dealt"] = {"0": pool[0]}, {"1": pool[1], "2": pool[2]}
         c = Controller.from_actions([actions[0], new, actions[2]])
-        d = build(tmp_path, "--bot-iterations", "15", "--seed", "9")
-        d.controller = c
-        for k in "D3#":
-            d.step(k)
-        screens.append(c.screen())
-        assert c.pop_actions() == []
+        shell = shell_of(c)
+        searcher = find_game("clans").make_searcher(options)
+        feed(shell, "D3#")
+        effects = answer(shell, searcher.run)
+        screens.append(shell.screen())
+        assert [type(e) for e in effects] == [Hint]  # nothing journaled
     assert screens[0].name == "hint" and screens[0] == screens[1] == screens[2]
     # and no hint while a bot is to move
     c = bot_first_controller()
-    feed(c, "D3#")
-    assert c.screen().name == "no-hint" and not c.hint_requested
+    c.pop_effects()
+    feed(shell_of(c), "D3#")
+    assert c.screen().name == "no-hint" and c.pop_effects() == []
 
 
 # ----- whole games through the daemon --------------------------------------------------------------
 def drive(d: daemon.Daemon, rnd: random.Random, frames: list) -> tuple[list[str], list[Move]]:
-    """Play the persons' keys computed from what the daemon's controller shows; # for the bots."""
-    c = d.controller
+    """Play the persons' keys computed from what the daemon's game shows; # for the bots."""
+    c = d.shell.game
     keys: list[str] = []
     proposals: list[Move] = []
 
@@ -279,15 +345,15 @@ def drive(d: daemon.Daemon, rnd: random.Random, frames: list) -> tuple[list[str]
         keys.append(typed)
 
     d.show()
-    d.think()
+    d.drain()
     while c.mode() == "setup":
         press("#")
     while not c.game.is_over:
         if c.mode() == "bot":
-            move = c.proposal
+            move = c.state.proposal
             assert move is not None  # the daemon searched after the last key
             proposals.append(move)
-            if c.info is not None:  # the last move's result (what to do with its villages) comes first
+            if c.info.shown:  # the last move's result (what to do with its villages) comes first
                 press("#")
                 assert c.screen().name == "bot-move"
             press("#")
@@ -297,7 +363,7 @@ def drive(d: daemon.Daemon, rnd: random.Random, frames: list) -> tuple[list[str]
             frm, to = c.game.random_move(rnd.random)
             press(f"{frm}#{to}#")
             while c.mode() == "order":
-                press(f"{rnd.choice(c._remaining())}#")
+                press(f"{rnd.choice(c.order_choices())}#")
     return keys, proposals
 
 
@@ -306,16 +372,16 @@ def test_whole_game_two_persons_two_bots_headless(tmp_path):
     out = tmp_path / "game.json"
     d = build(tmp_path, *argv, "--record-out", str(out))
     frames: list = []
-    d.on_frame = lambda screen, image: frames.append((d.controller.game.is_over, screen))
+    d.on_frame = lambda screen, image: frames.append((d.shell.game.game.is_over, screen))
     keys, proposals = drive(d, random.Random(5), frames)
     assert d.run() == 0
-    c = d.controller
-    bots = dict(c.bots)
+    c = d.shell.game
+    bots = dict(c.state.bots)
     assert set(bots) == {1, 3} and len(proposals) >= 10
     # the bots' moves are the record's moves of seats 2 and 4
     rec = Record.load(out)
     game = rec.play()
-    assert game.is_over and rec.colors == [bots.get(s) or c.dealt[s] for s in range(4)]
+    assert game.is_over and rec.colors == [bots.get(s) or c.state.dealt[s] for s in range(4)]
     replay, bot_moves = Game(rec.players, rec.setup, rec.first_player), []
     for m in rec.moves:
         if replay.to_move in bots:
@@ -336,7 +402,7 @@ def test_whole_game_two_persons_two_bots_headless(tmp_path):
     for _, s in frames:  # and every screen fits the panel
         assert len(s.title) <= S.SMALL_COLS - (4 if s.pages > 1 else 0), s.title
         assert all(len(line) <= S.BODY_COLS for line in s.lines) and len(s.lines) <= S.BODY_ROWS
-    final = " ".join(" ".join(p) for p in c._final_pages())
+    final = " ".join(" ".join(p) for p in final_pages(c.state))
     assert all(f"P{seat + 1} bot {color}" in final for seat, color in bots.items())
     # the keys computed on the fly are a key script: the same run from the file gives the same record
     out2 = tmp_path / "again.json"
@@ -351,17 +417,17 @@ def test_resume_in_the_middle_of_a_bot_proposal_shows_the_same_one(tmp_path, mon
     d = build(tmp_path, "--players", "2", "--seed", str(seed), "--bots", "1", "--bot-iterations", "20",
               "--state-dir", str(state), keys="##")  # P2's deal, then the bot moves first
     d.run()
-    shown = d.controller.screen()
+    shown = d.shell.screen()
     assert shown.name == "bot-move"
     searches = []
-    monkeypatch.setattr(daemon.BotRunner, "move", lambda self, *a: searches.append(a))
+    monkeypatch.setattr(BotRunner, "run", lambda self, effect: searches.append(effect))
     d2 = build(tmp_path, "--state-dir", str(state), "--bot", "random")
     d2.run()
-    assert d2.controller.screen() == shown and searches == []
+    assert d2.shell.screen() == shown and searches == []
     out = tmp_path / "o.json"
     d3 = build(tmp_path, "--state-dir", str(state), "--record-out", str(out), keys="#")
     d3.run()
-    proposal = d.controller.proposal
+    proposal = d.shell.game.state.proposal
     assert [(m.frm, m.to) for m in Record.load(out).moves] == [(proposal.frm, proposal.to)]
 
 
@@ -383,32 +449,27 @@ def test_key_storm_with_bots_never_crashes(tmp_path, seed):
     Record.load(out).play()  # every move legal
 
 
-def fake_daemon(c: Controller, rnd: random.Random) -> None:
-    """What the daemon does after a key, with a random bot and a random hint."""
-    request = c.bot_request()
-    if request is not None:
-        c.propose_bot_move(RandomBot().choose(c.game.copy(), *request, rnd))
-    if c.hint_requested:
-        c.show_hint(Move(*c.game.random_move(rnd.random)))
-
-
 def storm_then_rebuild(seed: int, keys: list[str]) -> tuple[Controller, list[dict]]:
-    """A 3-player game with P2 a bot, then `keys`; the journal must rebuild the same state."""
+    """A 3-player game with P2 a bot, then `keys` through the table; the journal must rebuild the same state."""
     c = Controller(random.Random(seed))
-    rnd = random.Random(seed)
+    shell = shell_of(c, random.Random(seed))
+    answers = random_answers(random.Random(seed))  # a random bot and random hints, as the daemon runs them
     journal: list[dict] = []
     for k in list("3#0#2") + ["#"] * 18 + keys:  # bots: P2; Start, the deal of P1 and P3, the walkthrough
-        c.handle(k, 0.0)
-        fake_daemon(c, rnd)
-        journal += c.pop_actions()
-        c.screen()
+        if shell.kind != "clans":
+            break  # the table plays another game now: this one is left as it was
+        shell.handle(k, 0.0)
+        journal += actions_of(answer(shell, answers))
+        shell.screen()
     journal = json.loads(json.dumps(journal))
     rebuilt = Controller.from_actions(journal)
-    assert (rebuilt.bots, rebuilt.dealt, rebuilt.proposal, rebuilt.mode()) == (c.bots, c.dealt, c.proposal, c.mode())
+    r, s = rebuilt.state, c.state
+    assert (r.bots, r.dealt, r.proposal, rebuilt.mode()) == (s.bots, s.dealt, s.proposal, c.mode())
     if c.game is not None:
         assert rebuilt.game.state_key() == c.game.state_key()
-        if c.proposal is not None and c.overlay is None and c.info is None and not c.shutdown_requested:
-            assert rebuilt.screen() == c.screen()
+        if (s.proposal is not None and c.ui.overlay is None and not c.info.shown and not c.ui.asking_new
+                and shell.question is None and not shell.shutting_down):  # no question over the proposal
+            assert rebuilt.screen() == shell.screen()
     return c, journal
 
 
@@ -441,9 +502,25 @@ def test_bot_option_errors(capsys, argv, words):
 
 def test_bot_options_reach_the_runner(tmp_path):
     d = build(tmp_path, "--players", "3", "--bots", "1,3", "--bot", "greedy", "--bot-time", "0.2")
-    assert (d.bots.name, d.bots.move_time, d.bots.iterations) == ("greedy", 0.2, None)
-    assert d.controller.bots.keys() == {0, 2}
+    runner = find_game("clans").make_searcher(d.search_options)  # what the daemon asks at the first search
+    assert (runner.name, runner.move_time, runner.iterations) == ("greedy", 0.2, None)
+    assert d.shell.game.state.bots.keys() == {0, 2}
     cfg = tmp_path / "c.yaml"
     cfg.write_text("game: {bot: random, bot_move_time: 1.5}\n")
     d = build(tmp_path, "--config", str(cfg))
-    assert (d.bots.name, d.bots.move_time) == ("random", 1.5) and not d.controller.bots
+    runner = find_game("clans").make_searcher(d.search_options)
+    assert (runner.name, runner.move_time) == ("random", 1.5) and not d.shell.game.state.bots
+
+
+def test_the_log_never_shows_a_secret_color_but_the_journal_keeps_it(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    state = tmp_path / "state"
+    d = build(tmp_path, "--players", "3", "--seed", "4", "--bots", "2", "--bot", "random", "--state-dir", str(state),
+              keys="#" * 4)
+    assert d.run() == 0
+    new = next(a for a in Journal(state).resume().actions if a["a"] == "new")
+    assert new["bots"] and new["dealt"]  # every seat's color, journaled for a rebuild
+    confirmed = [m for m in caplog.messages if m.startswith("confirmed ")]
+    logged_new = json.loads(next(m for m in confirmed if '"a":"new"' in m).split(" ", 1)[1])
+    assert logged_new == {**new, "bots": "hidden", "dealt": "hidden"}
+    assert not [m for m in caplog.messages if '"dealt":{' in m or '"bots":{' in m or "'dealt': {" in m]

@@ -1,5 +1,6 @@
-"""The Mammut controller as a pure state machine: keys in, game calls and screens out,
-rebuilt from its journal. Driven with keys only and checked against the pure module."""
+"""The Mammut table game as a pure state machine: keys in, game calls, screens and effects
+out, rebuilt from its journal. Driven with keys only (through the shell, as the daemon runs
+it) and checked against the pure module."""
 
 from __future__ import annotations
 
@@ -9,10 +10,15 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.table import screen as S
+from companion.games import GAMES
 from companion.games.mammut import rules as R
-from companion.games.mammut.controller import ActionError, MammutController, TITLE_COLS, CHOICE_COLS
+from companion.games.mammut.controller import CHOICE_COLS, TABLE_GAME, TITLE_COLS, ActionError, MammutTable
 from companion.games.mammut.game import TURN_PHASES, MammutGame, Phase, phase_applies
+from companion.table import keys as K
+from companion.table import screen as S
+from companion.table.effects import GameOver, Persist, PowerOff, SetBrightness, SwitchGame
+from companion.table.protocol import TableGame
+from companion.table.shell import Shell
 
 P = Phase
 
@@ -36,34 +42,47 @@ def fits(s: S.Screen) -> None:
 
 
 class Driver:
-    """Presses keys, checks every screen fits, keeps the journal and the phases visited."""
+    """Presses keys through the shell (every registered game in its menu, or Mammut alone with
+    `alone`, so a storm cannot leave for another game), checks every screen fits, keeps the
+    journal, the other effects and the phases visited."""
 
-    def __init__(self, seed: int = 1) -> None:
-        self.c = MammutController(random.Random(seed))
+    def __init__(self, seed: int = 1, alone: bool = False) -> None:
+        rng = random.Random(seed)
+        catalog = [GAMES["mammut"]] if alone else list(GAMES.values())
+        self.shell = Shell(catalog, "mammut", MammutTable.new(rng), rng)
         self.journal: list[dict] = []
+        self.effects: list = []
         self.snapshots: dict[int, tuple] = {}
         self.visited: list[str] = []
 
-    def __call__(self, keys: str) -> S.Screen:
+    @property
+    def c(self) -> MammutTable:
+        return self.shell.game
+
+    def __call__(self, keys: str | list) -> S.Screen:
         for k in keys:
-            self.c.handle(k, 0.0)
-            self.journal += self.c.pop_actions()
-            fits(self.c.screen())
+            self.shell.handle(k, 0.0)
+            for e in self.shell.pop_effects():
+                self.effects.append(e)
+                if isinstance(e, Persist):
+                    self.journal += e.actions
+            fits(self.shell.screen())
+            if self.shell.kind != "mammut":
+                continue  # switched to another game
             g = self.c.game
             if g is not None and (not self.visited or self.visited[-1] != g.phase.value):
                 self.visited.append(g.phase.value)
             self.snapshots[len(self.journal)] = state(self.c)
-        return self.c.screen()
+        return self.shell.screen()
 
     @property
     def name(self) -> str:
-        return self.c.screen().name
+        return self.shell.screen().name
 
 
-def state(c: MammutController) -> tuple:
+def state(c: MammutTable) -> tuple:
     g = c.game
-    return (json.dumps(g.to_dict(), sort_keys=True) if g else None, json.dumps(c.pending_question(), sort_keys=True),
-            c.brightness)
+    return (json.dumps(g.to_dict(), sort_keys=True) if g else None, json.dumps(c.pending_question(), sort_keys=True))
 
 
 def books(g: MammutGame, n: int) -> tuple[int, int, int, int]:
@@ -188,7 +207,7 @@ def test_first_turn_by_keys_matches_the_pure_module():
 # ----- a whole first year with a careful table ---------------------------------------------
 
 
-def next_keys(c: MammutController) -> str:
+def next_keys(c: MammutTable) -> str:
     """What a careful table presses next: reads the screen, reports from the books."""
     s, g = c.screen(), c.game
     name = s.name
@@ -247,7 +266,7 @@ def test_first_year_by_keys():
     assert len(births) == 2 * 4  # end of summer and end of winter, each tribe with a camp
     assert any(e["action"] == "advance" and e["rolls"] for e in g.log)  # the direction dice
     # and the journal rebuilds it all, whatever the rng of the rebuild
-    again = MammutController.from_actions(json.loads(json.dumps(d.journal)), random.Random(999))
+    again = MammutTable.from_actions(json.loads(json.dumps(d.journal)), random.Random(999))
     assert state(again) == state(d.c)
 
 
@@ -256,7 +275,7 @@ def test_winter_survival_asks_no_forests_and_harvest_only_on_the_last_summer_tur
     new_game(d, tribes=2, first=1)
     fields: dict[int, set[str]] = {}
 
-    def record(c: MammutController) -> bool:
+    def record(c: MammutTable) -> bool:
         q = c.pending_question()
         if q and q["form"] == "survival":
             fields.setdefault(c.game.turn_number, set()).add(q["field"])
@@ -319,11 +338,11 @@ def test_gathering_in_winter_is_refused_and_changes_nothing():
     before = state(c)
     # a journal written by something else cannot slip it in either
     with pytest.raises(R.MammutError, match="only in summer"):
-        c._apply({"a": "do", "method": "report_survival",
+        c.state.apply({"a": "do", "method": "report_survival",
                   "args": {"tribe": q["ctx"]["tribe"], "fishing": 0, "gathering": 1}})
     assert state(c) == before
     with pytest.raises(ActionError):
-        MammutController.from_actions(d.journal + [{"a": "do", "method": "report_survival", "rolls": [],
+        MammutTable.from_actions(d.journal + [{"a": "do", "method": "report_survival", "rolls": [],
                                                     "args": {"tribe": q["ctx"]["tribe"], "gathering": 1}}])
 
 
@@ -408,7 +427,7 @@ def test_undo_takes_back_the_last_entry_with_its_dice():
     d("C#")
     assert d.name == "undone" and d.c.game.to_dict() == before
     assert d.journal[-1] == {"a": "undo"}
-    again = MammutController.from_actions(d.journal)
+    again = MammutTable.from_actions(d.journal)
     assert state(again) == state(d.c)
     d("#D3#")  # menu > undo: the step into combat
     d("#")
@@ -434,10 +453,10 @@ def test_rebuild_at_random_cut_points(seed):
     rng = random.Random(seed)
     cuts = sorted(rng.sample(sorted(d.snapshots), 12)) + [len(d.journal)]
     for k in cuts:
-        rebuilt = MammutController.from_actions(json.loads(json.dumps(d.journal[:k])), random.Random(0))
+        rebuilt = MammutTable.from_actions(json.loads(json.dumps(d.journal[:k])), random.Random(0))
         assert state(rebuilt) == d.snapshots[k], k
         fits(rebuilt.screen())
-    last = MammutController.from_actions(d.journal)
+    last = MammutTable.from_actions(d.journal)
     assert last.pending_question()["field"] == "camp1" and last.screen().name == "fight:camp1"
 
 
@@ -445,7 +464,7 @@ def test_rebuilt_game_rolls_on_like_the_original():
     d = Driver(21)
     new_game(d)
     to_phase(d, P.TRIBES_MOVE)
-    c2 = MammutController.from_actions(d.journal, random.Random(21))
+    c2 = MammutTable.from_actions(d.journal, random.Random(21))
     for _ in range(len([e for e in d.c.game.log for _ in e["rolls"]])):
         c2.rng.randint(1, 6)  # the same position in the dice stream
     for keys in ("#1#", "#2#1#5##7###"):
@@ -459,9 +478,24 @@ def test_from_actions_rejects_nonsense():
     for bad in ([{"a": "frobnicate"}], [{"nope": 1}], [{"a": "do", "method": "advance", "args": {}}],
                 [{"a": "answer", "field": "players", "value": 3}], [{"a": "back"}], [{"a": "undo"}],
                 [{"a": "new", "tribes": 9, "first_game": False, "advanced": False, "first": 1}],
-                [{"a": "brightness", "level": 9}]):
+                [{"a": "brightness", "level": 9}], ["new"], [{"a": "new", "tribes": "3", "first_game": False,
+                                                             "advanced": False, "first": 1}]):
         with pytest.raises(ActionError):
-            MammutController.from_actions(bad)
+            MammutTable.from_actions(bad)
+
+
+def test_old_journals_with_brightness_resume_through_the_shell():
+    """Brightness was a Mammut action before the redesign: the shell takes it out of the
+    journal (and keeps the last level), the rest rebuilds the game."""
+    d = Driver(3)
+    new_game(d, tribes=2, first=1)
+    d("#1#")
+    old = d.journal[:1] + [{"a": "brightness", "level": 2}] + d.journal[1:]
+    actions, level = Shell.split_journal(old)
+    assert level == 2 and actions == d.journal
+    assert state(MammutTable.from_actions(actions)) == state(d.c)
+    with pytest.raises(ActionError):  # never the game's own action any more
+        MammutTable.from_actions(old)
 
 
 def test_game_log_for_the_record():
@@ -480,13 +514,19 @@ def test_game_log_for_the_record():
 def test_menu_books_brightness_new_game_shutdown():
     d = Driver(3)
     new_game(d, tribes=2, first=1)
+    assert d.c.menu_items() == ("Actions", "Tribe books", "Undo last entry", "New game")
     d("D")
-    assert d.name == "menu" and len(d.c.screen().choices) == 7
+    assert d.name == "menu" and d.shell.screen().choices == (
+        "1 Actions", "2 Tribe books", "3 Undo last entry", "4 New game", "5 Brightness", "6 Play Clans",
+        "7 Shut down")
     d("2#")
-    assert d.name == "books" and "T1: 5war 2wom 1vil 0cave 15food 5cards" in text(d.c.screen())
+    assert d.name == "books" and "T1: 5war 2wom 1vil 0cave 15food 5cards" in text(d.shell.screen())
+    n = len(d.journal)
     d("#D5#2#")
-    assert d.c.brightness == 2 and d.journal[-1] == {"a": "brightness", "level": 2}
+    assert d.shell.brightness == 2 and d.effects[-1] == SetBrightness(2) and len(d.journal) == n
     d("D4#")
+    assert d.name == "new?"
+    d("D")  # the game's own question: D does not open the menu over it
     assert d.name == "new?"
     d("*")
     assert d.c.game.n_tribes == 2
@@ -497,25 +537,109 @@ def test_menu_books_brightness_new_game_shutdown():
     d("D4##3#")
     d("###1#")
     assert d.c.game.n_tribes == 3
+    assert [e.new_game for e in d.effects if isinstance(e, Persist)][-1] is True  # a new journal entry
     d("D6#")
     assert d.name == "switch?"
     d("*")
-    assert d.c.switch_game is None
-    d("D6##")
-    assert d.c.switch_game == "clans"
-    d.c.switch_game = None
+    assert d.shell.kind == "mammut" and not any(isinstance(e, SwitchGame) for e in d.effects)
     d("D7#*")
-    assert not d.c.shutdown_requested
+    assert not d.shell.shutting_down
     d("D7##")
-    assert d.c.shutdown_requested and d.name == "bye"
+    assert d.shell.shutting_down and d.name == "bye" and d.effects[-1] == PowerOff()
+
+
+def test_menu_play_clans_switches_after_asking_while_a_game_runs():
+    d = Driver(3)
+    d("D6#")  # no game yet: nothing to abandon
+    assert d.shell.kind == "clans" and SwitchGame("clans") in d.effects
+    d = Driver(3)
+    new_game(d, tribes=2, first=1)
+    d("D6#")
+    assert d.name == "switch?" and d.shell.kind == "mammut"
+    d("#")
+    assert d.shell.kind == "clans" and SwitchGame("clans") in d.effects
+
+
+def test_menu_items_of_the_game():
+    d = Driver(3)
+    d("D1#")
+    assert d.name == "no-game"
+    d("#D2#")
+    assert d.name == "books" and "No game yet." in text(d.shell.screen())
+    d("#D4#")  # no game: the new-game questions are on screen already
+    assert d.name == "new:tribes" and d.effects == []
+    new_game(d, tribes=2, first=1)
+    d("D1#")
+    assert d.name == "actions"
+    d("2#1#")  # a form opened from the list
+    d("D1#")
+    assert d.name == "busy"
 
 
 def test_power_key_asks_for_shutdown():
-    c = MammutController()
-    c.handle("POWER", 0.0)
-    assert c.screen().name == "shutdown?"
-    c.handle("#", 0.0)
-    assert c.shutdown_requested
+    c = MammutTable.new()
+    assert c.handle(K.POWER, 0.0) is False  # the shell's
+    shell = Shell(list(GAMES.values()), "mammut", c)
+    shell.handle(K.POWER, 0.0)
+    assert shell.screen().name == "shutdown?"
+    shell.handle("#", 0.0)
+    assert shell.shutting_down and shell.pop_effects() == [PowerOff()]
+
+
+def test_power_drops_the_games_own_question_and_message():
+    d = Driver(9)
+    new_game(d)
+    d("#1#C")
+    assert d.name == "undo?"
+    d([K.POWER])
+    assert d.name == "shutdown?"
+    d("*")  # not shutting down: the undo question is gone, as before
+    assert d.name == "phase" and d.c.ui.overlay is None
+    d("C#")
+    assert d.name == "undone"
+    d([K.POWER, "*"])
+    assert d.name == "phase"
+
+
+def test_d_is_left_to_the_shell_except_in_the_games_own_questions():
+    c = MammutTable.new(random.Random(1))
+    assert c.handle(K.MENU, 0.0) is False  # new-game questions: the menu may open
+    for k in "2###1#":
+        assert c.handle(k, 0.0) is True
+    assert c.handle(K.MENU, 0.0) is False
+    c.handle(K.UNDO, 0.0)
+    assert c.screen().name == "no-undo"
+    assert c.handle(K.MENU, 0.0) is False  # a message goes away and the menu opens
+    assert c.screen().name == "phase"
+    for k in "##":  # the setup list > start turn 1
+        c.handle(k, 0.0)
+    c.handle(K.UNDO, 0.0)
+    assert c.screen().name == "undo?"
+    assert c.handle(K.MENU, 0.0) is True and c.screen().name == "undo?"
+
+
+def test_effects_journal_new_games_and_announce_the_end_once():
+    d = Driver(15)
+    assert isinstance(d.c, TableGame) and TABLE_GAME is MammutTable and MammutTable.KIND == "mammut"
+    assert not d.c.in_progress() and d.c.record_json() is None and d.c.finished_result() is None
+    new_game(d, tribes=2, first=1)
+    first = next(e for e in d.effects if isinstance(e, Persist))
+    assert first == Persist("mammut", ({"a": "new", "tribes": 2, "first_game": True, "advanced": False,
+                                        "first": 1},), new_game=True)
+    assert d.c.in_progress() and json.loads(d.c.record_json())["game"] == "mammut"
+    to_phase(d, P.COMBAT)
+    d("#6#1#5#2#")
+    d("#6#2#5#2#")
+    play(d, lambda c: c.game.over)
+    overs = [e for e in d.effects if isinstance(e, GameOver)]
+    assert len(overs) == 1 and overs[0].kind == "mammut"
+    assert overs[0].result == d.c.finished_result() and overs[0].result["extinct"] is True
+    assert overs[0].result["log"] == d.c.game_log() and not d.c.in_progress()
+    d("AB*")  # keys after the end announce nothing again
+    assert len([e for e in d.effects if isinstance(e, GameOver)]) == 1
+    rebuilt = MammutTable.from_actions(d.journal)
+    assert rebuilt.pop_effects() == [GameOver("mammut", d.c.finished_result())]  # a rebuild announces it again
+    assert rebuilt.pop_effects() == []
 
 
 def test_phase_help_shows_the_rules_words():
@@ -565,12 +689,9 @@ KEYS = list("0123456789#*ABCD") + ["POWER", "", "x", "##", None]
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), keys=st.lists(st.sampled_from(KEYS), max_size=300))
 def test_key_storm_never_raises_and_journal_rebuilds_state(seed, keys):
-    d = Driver(seed)
-    for k in keys:
-        d.c.handle(k, 1.0)
-        d.journal += d.c.pop_actions()
-        fits(d.c.screen())
-    rebuilt = MammutController.from_actions(json.loads(json.dumps(d.journal)))
+    d = Driver(seed, alone=True)
+    d(keys)
+    rebuilt = MammutTable.from_actions(json.loads(json.dumps(d.journal)))
     assert state(rebuilt) == state(d.c)
 
 
@@ -580,11 +701,8 @@ def test_key_storm_never_raises_and_journal_rebuilds_state(seed, keys):
 def test_storm_in_a_running_game(seed, keys):
     d = Driver(seed)
     new_game(d, tribes=2 + seed % 5, first_game=bool(seed % 2), advanced=bool(seed % 3 == 0), first=1)
-    for k in keys:
-        d.c.handle(k, 1.0)
-        d.journal += d.c.pop_actions()
-        fits(d.c.screen())
-    rebuilt = MammutController.from_actions(json.loads(json.dumps(d.journal)))
+    d(keys)
+    rebuilt = MammutTable.from_actions(json.loads(json.dumps(d.journal)))
     assert state(rebuilt) == state(d.c)
     if d.c.game is not None:
         assert MammutGame.replay(d.c.game.log).to_dict() == d.c.game.to_dict()
@@ -594,7 +712,7 @@ def test_screens_are_pure():
     d = Driver(3)
     new_game(d)
     d("#")
-    assert d.c.screen() == d.c.screen() and d.c.pop_actions() == []
+    assert d.c.screen() == d.c.screen() and d.c.pop_effects() == []
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -602,13 +720,10 @@ def test_long_weighted_storm_reaches_deep_and_rebuilds(seed):
     """Mostly # and digits, like a table in a hurry: deep into the game, never an exception."""
     r = random.Random(seed)
     keys = r.choices(list("0123456789#*ABCD") + ["POWER"], weights=[3] * 10 + [25, 3, 4, 4, 1, 1, 0.05], k=2000)
-    d = Driver(seed)
-    for k in keys:
-        d.c.handle(k, 0.0)
-        d.journal += d.c.pop_actions()
-        fits(d.c.screen())
+    d = Driver(seed, alone=True)
+    d(keys)
     assert any(a["a"] == "do" for a in d.journal)
-    rebuilt = MammutController.from_actions(json.loads(json.dumps(d.journal)), random.Random(seed + 1))
+    rebuilt = MammutTable.from_actions(json.loads(json.dumps(d.journal)), random.Random(seed + 1))
     assert state(rebuilt) == state(d.c)
     if d.c.game is not None:
         assert MammutGame.replay(d.c.game.log).to_dict() == d.c.game.to_dict()
@@ -628,8 +743,8 @@ def test_a_new_game_starts_its_own_journal_entry_and_leaving_the_questions_keeps
     start = max(i for i, a in enumerate(d.journal) if a["a"] == "new")
     assert start == n and d.c.game.n_tribes == 3 and d.c.form is None
     # the daemon keeps one entry per game: the entry alone rebuilds it
-    assert state(MammutController.from_actions(d.journal[start:])) == state(d.c)
-    assert state(MammutController.from_actions(d.journal)) == state(d.c)
+    assert state(MammutTable.from_actions(d.journal[start:])) == state(d.c)
+    assert state(MammutTable.from_actions(d.journal)) == state(d.c)
 
 
 def test_extinction_ends_the_game():

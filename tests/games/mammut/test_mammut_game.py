@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from companion.games.mammut import texts as T
 from companion.games.mammut.game import MammutGame, Phase, phase_applies
 from companion.games.mammut.rules import MammutError
 
@@ -27,6 +28,12 @@ class Dice:
         assert self.faces, "the game rolled more dice than the test scripted"
         self.rolled += 1
         return self.faces.pop(0)
+
+
+def prompt(g: MammutGame) -> str:
+    """What the table reads about the phase in full (the engine's `phase_prompt` before the
+    table's words moved to `texts`): the heading, then the phase's help."""
+    return "\n".join([T.phase_heading(g), *T.phase_help(g)])
 
 
 def books(g: MammutGame, n: int) -> tuple[int, int, int, int]:
@@ -142,7 +149,7 @@ def test_direction_die_is_rolled_on_entering_animal_movement():
     assert g.phase == P.NEW_ANIMALS and dice.rolled == 0
     g.advance()
     assert g.phase == P.ANIMAL_MOVEMENT and g.direction == 4
-    assert "Direction die: 4" in g.phase_prompt()
+    assert "Direction die: 4" in prompt(g)
 
 
 # --- the scripted first year ---------------------------------------------------------
@@ -205,7 +212,7 @@ def test_scripted_first_year():
     assert raid["food"] == 2 and not raid["last_camp"]  # 25% of 8
     g.play_fate_card(1)
     visited.append(g.advance().value)  # survival with harvest
-    assert "harvest" in g.phase_prompt()
+    assert "harvest" in prompt(g)
     assert g.report_survival(1, fishing=1, crops_intact=1)["food"] == 16 + 9 - 6
     g.report_survival(2, gathering=1)
     g.report_survival(3)
@@ -255,7 +262,7 @@ def test_scripted_first_year():
     g.remove_tokens(3, warriors=3, women=1)
     visited.append(g.advance().value)
     assert visited == ["events", "new_animals", "animal_movement", "tribes_move", "combat", "survival", "end_of_turn"]
-    assert g.announced == [2] and "announces" in g.phase_prompt()
+    assert g.announced == [2] and "announces" in prompt(g)
     assert [books(g, n) for n in (1, 2, 3)] == [(5, 4, 1, 12), (3, 4, 4, 0), (0, 1, 1, 0)]
 
     # ---- turn 4: year 1, winter turn 2 -- red breaks blue's announcement
@@ -323,7 +330,7 @@ def test_scripted_first_year():
     # ---- turn 6: year 2 begins; green, eliminated in year 1, comes back
     g.advance()
     assert (g.year, g.season, g.turn, g.phase) == (2, "summer", 1, P.EVENTS)
-    assert g.can_resurrect() == [3] and "may come back" in g.phase_prompt()
+    assert g.can_resurrect() == [3] and "may come back" in prompt(g)
     g.resurrect(3)
     assert books(g, 3) == (3, 1, 0, 8) and g.tribe(3).fate_cards == 3
     g.advance()
@@ -400,7 +407,7 @@ def test_births_validation_and_caps_and_twins():
     dice = Dice()
     g = MammutGame(2, roll=random.Random(5))
     advance_to(g, P.BIRTHS)
-    g._roll = dice  # from here the test scripts the dice
+    g.dice.source = dice  # from here the test scripts the dice
     with pytest.raises(MammutError, match="only 1 camps"):
         g.report_births(1, camps_one_woman=2)
     t = g.tribe(1)
@@ -492,7 +499,7 @@ def test_victory_announce_then_hold():
     g.advance()
     advance_to(g, P.END_OF_TURN)
     assert g.phase == P.GAME_OVER and g.winners == [1] and g.over
-    assert "tribe 1 wins" in g.phase_prompt()
+    assert "tribe 1 wins" in prompt(g)
     with pytest.raises(MammutError, match="game is over"):
         g.advance()
 
@@ -527,7 +534,7 @@ def test_advanced_victory_needs_fire():
     g.set_fire(2)
     advance_to(g, P.END_OF_TURN)
     assert g.over and g.winners == [2]
-    assert "fire" in g.phase_prompt()
+    assert "fire" in prompt(g)
 
 
 def test_extinction_everybody_loses():
@@ -539,7 +546,7 @@ def test_extinction_everybody_loses():
     assert g.phase == P.SURVIVAL and all(t.eliminated for t in g.tribes)
     g.advance()
     assert g.over and g.extinct and g.winners == []
-    assert "everybody loses" in g.phase_prompt()
+    assert "everybody loses" in prompt(g)
 
 
 def test_resurrection_only_once_and_only_after_elimination_in_year_one():
@@ -654,13 +661,13 @@ def test_from_dict_refuses_damaged_record():
 
 def test_prompts_name_what_to_do():
     g = MammutGame(3, roll=random.Random(2))
-    assert g.phase_prompt().startswith("Setup")
+    assert prompt(g).startswith("Setup")
     g.advance()
-    assert "Draw 5 animal tokens" in g.phase_prompt()
+    assert "Draw 5 animal tokens" in prompt(g)
     advance_to(g, P.TRIBES_MOVE)
-    assert "Play order: tribe 1, tribe 2, tribe 3 (placed first)" in g.phase_prompt()
+    assert "Play order: tribe 1, tribe 2, tribe 3 (placed first)" in prompt(g)
     advance_to(g, P.SURVIVAL)
-    assert "forest spaces (gathering)" in g.phase_prompt()
-    assert "tribe 1: 12 food, kills 0, 7 people eat 7." in g.phase_prompt()
+    assert "forest spaces (gathering)" in prompt(g)
+    assert "tribe 1: 12 food, kills 0, 7 people eat 7." in prompt(g)
     advance_to(g, P.FATE_CARDS)
-    assert "nobody draws" in g.phase_prompt()
+    assert "nobody draws" in prompt(g)

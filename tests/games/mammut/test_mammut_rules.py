@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games.mammut import combat as C
 from companion.games.mammut import rules as R
-from companion.games.mammut.rules import Fighter, MammutError, Standing, VictoryStanding
+from companion.games.mammut import survival as S
+from companion.games.mammut.combat import Fighter
+from companion.games.mammut.rules import MammutError, Standing, VictoryStanding
 
 
 class Dice:
@@ -159,13 +162,13 @@ def test_play_order_forced_first_player_on_first_turn_and_skips_missing_tribes()
     ],
 )
 def test_combat_bonus(fighter, bonus):
-    assert R.combat_bonus(fighter) == bonus
+    assert C.combat_bonus(fighter) == bonus
 
 
 def test_combat_round_by_round_with_lone_bonus_and_tie_reroll():
     tribe = Fighter("tribe 1", warriors=2, camp=R.VILLAGE)  # bonus 3
     herd = Fighter("mammoth", animals=2)  # bonus 2
-    out = R.resolve_combat([tribe, herd], Dice(1, 4, 3, 1, 2, 3, 2, 1))
+    out = C.resolve_combat([tribe, herd], Dice(1, 4, 3, 1, 2, 3, 2, 1))
     # 1+3=4 < 4+2=6: a warrior falls, the last one is lone in his village (1+1+1=3)
     # 3+3=6 > 1+2=3: a mammoth falls, the last one is lone (1+1=2)
     # 2+3=5 = 3+2=5: tie, roll again
@@ -178,7 +181,7 @@ def test_combat_round_by_round_with_lone_bonus_and_tie_reroll():
 
 
 def test_combat_losing_side_gives_up_the_token_it_chose():
-    out = R.resolve_combat(
+    out = C.resolve_combat(
         [Fighter("t", warriors=1, women=1, lose_first=R.WOMAN), Fighter("wolf", animals=1)], Dice(1, 6, 1, 6)
     )
     assert out.winner == 1
@@ -192,7 +195,7 @@ def test_combat_between_three_tribes_all_but_highest_lose():
     # round 1: a 6+2=8, b 6+2=8, c 1+2=3 -> only c loses (its last warrior)
     # round 2: a 1+2=3, b 2+2=4 -> a loses; round 3: a lone 5+2=7, b 1+2=3 -> b loses
     # round 4: a 1+2=3, b lone 6+2=8 -> a is gone
-    out = R.resolve_combat(sides, Dice(6, 6, 1, 1, 2, 5, 1, 1, 6))
+    out = C.resolve_combat(sides, Dice(6, 6, 1, 1, 2, 5, 1, 1, 6))
     assert out.rounds[0].losers == [2]
     assert out.rounds[1].dice == [1, 2, None]
     assert out.winner == 1
@@ -201,85 +204,85 @@ def test_combat_between_three_tribes_all_but_highest_lose():
 
 def test_combat_rejects_bad_sides():
     with pytest.raises(MammutError):
-        R.resolve_combat([Fighter("t", warriors=2)], Dice())
+        C.resolve_combat([Fighter("t", warriors=2)], Dice())
     with pytest.raises(MammutError, match="different sides"):
-        R.resolve_combat([Fighter("t", warriors=2, animals=1), Fighter("w", animals=1)], Dice())
+        C.resolve_combat([Fighter("t", warriors=2, animals=1), Fighter("w", animals=1)], Dice())
     with pytest.raises(MammutError, match="nobody"):
-        R.resolve_combat([Fighter("t"), Fighter("w", animals=1)], Dice())
+        C.resolve_combat([Fighter("t"), Fighter("w", animals=1)], Dice())
     with pytest.raises(MammutError, match="camp"):
-        R.resolve_combat([Fighter("t", warriors=1, camp="castle"), Fighter("w", animals=1)], Dice())
+        C.resolve_combat([Fighter("t", warriors=1, camp="castle"), Fighter("w", animals=1)], Dice())
 
 
 def test_camp_raid_quarter_or_half_of_last_camp_rounded_down():
-    assert R.camp_raid(13, last_camp=False) == 3
-    assert R.camp_raid(13, last_camp=True) == 6
-    assert R.camp_raid(3, last_camp=False) == 0
-    assert R.camp_raid(0, last_camp=True) == 0
+    assert C.camp_raid(13, last_camp=False) == 3
+    assert C.camp_raid(13, last_camp=True) == 6
+    assert C.camp_raid(3, last_camp=False) == 0
+    assert C.camp_raid(0, last_camp=True) == 0
 
 
 # --- survival ------------------------------------------------------------------------
 
 
 def test_food_income():
-    assert R.food_income(R.SUMMER, False, fishing=2, gathering=1, kills=6) == 9
-    assert R.food_income(R.WINTER, False, fishing=3) == 3
-    assert R.food_income(R.SUMMER, True, crops_intact=2, crops_damaged=1, fishing=1) == 21
+    assert S.food_income(R.SUMMER, False, fishing=2, gathering=1, kills=6) == 9
+    assert S.food_income(R.WINTER, False, fishing=3) == 3
+    assert S.food_income(R.SUMMER, True, crops_intact=2, crops_damaged=1, fishing=1) == 21
     with pytest.raises(MammutError, match="only in summer"):
-        R.food_income(R.WINTER, False, gathering=1)
+        S.food_income(R.WINTER, False, gathering=1)
     with pytest.raises(MammutError, match="last summer turn"):
-        R.food_income(R.SUMMER, False, crops_intact=1)
+        S.food_income(R.SUMMER, False, crops_intact=1)
     with pytest.raises(MammutError):
-        R.food_income(R.SUMMER, False, fishing=-1)
+        S.food_income(R.SUMMER, False, fishing=-1)
 
 
 def test_food_eaten_standard_and_advanced_winter_ration():
-    assert R.food_eaten(7) == 7
-    assert R.food_eaten(7, winter=True) == 7
-    assert R.food_eaten(7, winter=True, advanced=True) == 10  # 10.5 rounded down
-    assert R.food_eaten(6, winter=True, advanced=True) == 9
-    assert R.food_eaten(7, winter=True, advanced=True, fire=True) == 7
-    assert R.food_eaten(7, winter=False, advanced=True) == 7
+    assert S.food_eaten(7) == 7
+    assert S.food_eaten(7, winter=True) == 7
+    assert S.food_eaten(7, winter=True, advanced=True) == 10  # 10.5 rounded down
+    assert S.food_eaten(6, winter=True, advanced=True) == 9
+    assert S.food_eaten(7, winter=True, advanced=True, fire=True) == 7
+    assert S.food_eaten(7, winter=False, advanced=True) == 7
 
 
 def test_survive_surplus_exact_and_shortfall():
-    assert R.survive(10, 3, 7) == R.SurvivalResult(income=3, eaten=7, food=6, remove=0)
-    assert R.survive(4, 3, 7) == R.SurvivalResult(income=3, eaten=7, food=0, remove=0)
+    assert S.survive(10, 3, 7) == S.SurvivalResult(income=3, eaten=7, food=6, remove=0)
+    assert S.survive(4, 3, 7) == S.SurvivalResult(income=3, eaten=7, food=0, remove=0)
     # short by 2: two tokens go, the rest eat everything
-    assert R.survive(3, 2, 7) == R.SurvivalResult(income=2, eaten=5, food=0, remove=2)
+    assert S.survive(3, 2, 7) == S.SurvivalResult(income=2, eaten=5, food=0, remove=2)
 
 
 def test_survive_advanced_winter_removes_fewest_tokens_and_keeps_the_rounding():
     # 5 tokens need 7; 4 tokens would need 6 > 5; 3 tokens need 4 -> 2 go, 1 food stays
-    assert R.survive(5, 0, 5, winter=True, advanced=True) == R.SurvivalResult(0, 4, 1, 2)
+    assert S.survive(5, 0, 5, winter=True, advanced=True) == S.SurvivalResult(0, 4, 1, 2)
     # with fire the same tribe eats 5 and loses nobody
-    assert R.survive(5, 0, 5, winter=True, advanced=True, fire=True) == R.SurvivalResult(0, 5, 0, 0)
+    assert S.survive(5, 0, 5, winter=True, advanced=True, fire=True) == S.SurvivalResult(0, 5, 0, 0)
 
 
 # --- births --------------------------------------------------------------------------
 
 
 def test_births_due_per_camp():
-    assert R.births_due(1, 0) == 1
-    assert R.births_due(1, 2) == 5
+    assert S.births_due(1, 0) == 1
+    assert S.births_due(1, 2) == 5
     with pytest.raises(MammutError):
-        R.births_due(-1, 0)
+        S.births_due(-1, 0)
 
 
 def test_roll_births_sexes_and_twins():
-    babies, dice = R.roll_births(4, Dice(1, 3, 5, 2))
+    babies, dice = S.roll_births(4, Dice(1, 3, 5, 2))
     assert babies == [R.WOMAN, R.WARRIOR, R.WARRIOR, R.WOMAN]
     assert dice == [[1], [3], [5], [2]]
     # a 6 gives twins; on the twins' dice a 6 is a warrior
-    babies, dice = R.roll_births(1, Dice(6, 6, 1))
+    babies, dice = S.roll_births(1, Dice(6, 6, 1))
     assert babies == [R.WARRIOR, R.WOMAN]
     assert dice == [[6, 6, 1]]
 
 
 def test_births_beyond_the_caps_are_lost():
-    out = R.apply_births(9, 6, [R.WARRIOR, R.WARRIOR, R.WOMAN])
+    out = S.apply_births(9, 6, [R.WARRIOR, R.WARRIOR, R.WOMAN])
     assert (out.warriors, out.women) == (10, 6)
     assert (out.warriors_born, out.women_born, out.warriors_lost, out.women_lost) == (1, 0, 1, 1)
-    out = R.apply_births(3, 2, [R.WOMAN])
+    out = S.apply_births(3, 2, [R.WOMAN])
     assert (out.warriors, out.women, out.women_lost) == (3, 3, 0)
 
 
@@ -287,11 +290,11 @@ def test_births_beyond_the_caps_are_lost():
 
 
 def test_sowing_costs_one_food_per_crop_on_villages():
-    assert R.sow(5, 2, 2) == 3
+    assert S.sow(5, 2, 2) == 3
     with pytest.raises(MammutError, match="villages"):
-        R.sow(5, 1, 2)
+        S.sow(5, 1, 2)
     with pytest.raises(MammutError, match="only 1"):
-        R.sow(1, 3, 2)
+        S.sow(1, 3, 2)
 
 
 def test_hand_size_and_one_draw_per_season():

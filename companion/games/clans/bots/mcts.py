@@ -116,7 +116,7 @@ class ColorModel:
                     z = n0 + sum(math.exp(beta * u[k]) for u in utils)
                     num = math.exp(beta * utils[chosen][k]) if chosen is not None else 1.0
                     self.loglik[s][k] += math.log((1 - eps) * num / z + eps / n_all)
-            g._play(mv.frm, mv.to, mv.order)
+            g.push_unchecked(mv.frm, mv.to, mv.order)
 
     def sample(self, rnd: Callable[[], float]) -> tuple[int, ...]:
         """One determinization: a color index for every seat."""
@@ -310,7 +310,7 @@ class MCTSBot:
             mine = sum(marg[seat][c] * gains[c] for c in range(NC))
             opp = sum(marg[s][c] * gains[c] for s in range(players) if s != seat for c in range(NC))
             h = mine + n - opp / (players - 1)
-            game._play(a, b, order)
+            game.push_unchecked(a, b, order)
             if game.status == IN_PROGRESS:
                 found = founding_moves(game)
                 if found:
@@ -355,11 +355,11 @@ class MCTSBot:
     def _apply(g: Game, a: int, b: int, det: tuple[int, ...]) -> None:
         iso = isolated(g, a)
         order = best_order(g, a, b, own_key(det[g.to_move])) if len(iso) > 1 else None
-        g._play(a, b, order)
+        g.push_unchecked(a, b, order)
 
     @staticmethod
     def _playout(g: Game, det: tuple[int, ...], rnd: Callable[[], float], shuffle, greedy_p: float) -> None:
-        play, random_move = g._play, g.random_move
+        play, random_move = g.push_unchecked, g.random_move
         while g.status == IN_PROGRESS:
             if rnd() < greedy_p:
                 found = founding_moves(g)

@@ -2,9 +2,9 @@
 
 The engine scores a village only by playing the move (push/pop). The bots need the
 same answer thousands of times per second, so this module recomputes R4 from the
-engine's packed hut counts (`game.packed`, `game.occ`, `game._r`) without mutating
-the game. It reads engine internals on purpose (read-only); tests check it against
-push/pop on random positions.
+engine's public position (`game.packed`, `game.total`, `game.occ`, `game.big`,
+`game.live`) and its board tables (`game.rules`) without mutating the game (read-only);
+tests check it against push/pop on random positions.
 
 Gains are lists indexed like `COLORS`: what each color's track would gain.
 """
@@ -26,8 +26,8 @@ class _Tables:
 
     def __init__(self, game: Game) -> None:
         board = game.board
-        ce = game._r.chip_epoch
-        self.terrain = game._r.terrain
+        ce = game.rules.chip_epoch
+        self.terrain = game.rules.terrain
         self.hostile = [board.epochs[ce[c] - 1].hostile for c in range(N_CHIPS)]
         self.favorable = [board.epochs[ce[c] - 1].favorable for c in range(N_CHIPS)]
         self.bonus = [board.epochs[ce[c] - 1].bonus for c in range(N_CHIPS)]
@@ -47,8 +47,8 @@ def tables(game: Game) -> _Tables:
 def isolated(game: Game, a: int) -> list[int]:
     """Territories a move from `a` isolates (ascending), whatever the target: only a's leaving matters."""
     occ = game.occ & ~(1 << a)
-    nbm = game._r.nb_mask
-    return [c for c in game._r.nb_list[a] if occ >> c & 1 and not nbm[c] & occ]
+    nbm = game.rules.nb_mask
+    return [c for c in game.rules.nb_list[a] if occ >> c & 1 and not nbm[c] & occ]
 
 
 def village_value(tb: _Tables, packed: int, t: int, chip: int) -> tuple[int, int]:
@@ -129,7 +129,7 @@ def blind_key(gains: list[int], founded: int) -> tuple[float, int]:
 
 def founding_sources(game: Game) -> list[int]:
     """Sources whose move founds a village: the sole occupied neighbor of some occupied territory."""
-    occ, nbm = game.occ, game._r.nb_mask
+    occ, nbm = game.occ, game.rules.nb_mask
     out: list[int] = []
     for c in game.live:
         m = nbm[c] & occ
@@ -151,7 +151,7 @@ def legal_moves(game: Game) -> list[tuple[int, int]]:
 
 
 def _moves_from(game: Game, sources: Iterable[int]) -> list[tuple[int, int]]:
-    nbl, occ, big, total = game._r.nb_list, game.occ, game.big, game.total
+    nbl, occ, big, total = game.rules.nb_list, game.occ, game.big, game.total
     moves = []
     for a in sources:
         isbig = big >> a & 1

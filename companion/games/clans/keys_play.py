@@ -1,0 +1,221 @@
+"""Keys during play and at the end: the move entry, "which village next?", a bot's turn, the reveal,
+the final screen, and the game's own questions (undo?, new?, huts on territory).
+
+Plain functions of a `Session` and a key, composed by the controller. A move is typed
+`<from>#<to>#`; A/B browse the legal choices (buttons-only play); an illegal move shows
+why and changes nothing. On a bot's turn digits do nothing: # makes the proposed move
+(with the bot's own founding order), C and D work as ever.
+"""
+
+from __future__ import annotations
+
+from companion.games.clans import texts as T
+from companion.games.clans.actions import move_action
+from companion.games.clans.board import COLORS
+from companion.games.clans.game import Outcome
+from companion.games.clans.keys_setup import step
+from companion.games.clans.screens import bot_pages, final_pages
+from companion.games.clans.session import UNDO_QUESTION, Session
+from companion.table import keys as K
+
+
+def type_digit(s: Session, key: str) -> None:
+    """A digit of a territory number (two at most); a browsed number is replaced."""
+    ui = s.ui
+    if ui.browsing:
+        ui.buf, ui.browsing = "", False
+    if len(ui.buf) < 2:
+        ui.buf += key
+
+
+def browse(s: Session, items: list[int], key: str) -> None:
+    """A/B: put the next/previous legal choice into the entry (buttons-only play)."""
+    if not items:
+        return
+    ui = s.ui
+    current = int(ui.buf) if ui.browsing and ui.buf else None
+    if current in items:
+        i = (items.index(current) + step(key)) % len(items)
+    else:
+        i = 0 if key == K.DOWN else len(items) - 1
+    ui.buf, ui.browsing = str(items[i]), True
+
+
+def key_move(s: Session, key: str) -> None:
+    game, ui = s.state.need_game(), s.ui
+    if key in K.DIGITS:
+        type_digit(s, key)
+    elif key == K.OK:
+        if not ui.buf:
+            return
+        n, ui.buf, ui.browsing = int(ui.buf), "", False
+        if ui.frm is None:
+            why = game.why_illegal(n)
+            if why:
+                s.show(T.NOT_ALLOWED, [why], "illegal")
+            else:
+                ui.frm = n
+        else:
+            frm, ui.frm = ui.frm, None
+            why = game.why_illegal(frm, n)
+            if why:
+                s.show(T.NOT_ALLOWED, [why], "illegal")
+            else:
+                start_move(s, frm, n)
+    elif key == K.BACK:
+        if ui.buf:
+            ui.buf, ui.browsing = "", False
+        else:
+            ui.frm = None
+    elif key in (K.UP, K.DOWN):
+        browse(s, game.movable() if ui.frm is None else game.targets(ui.frm), key)
+    elif key == K.UNDO:
+        ask_undo(s)
+
+
+def start_move(s: Session, frm: int, to: int) -> None:
+    """A legal move: played at once, or pending while its founding order matters."""
+    game = s.state.need_game()
+    if game.order_matters(len(game.isolated_by(frm, to)), 0):
+        s.do({"a": "pending", "from": frm, "to": to})
+        s.ui.buf, s.ui.browsing, s.ui.note = "", False, ""
+    else:
+        finish_move(s, frm, to, None)
+
+
+def finish_move(s: Session, frm: int, to: int, order: list[int] | None) -> None:
+    """Play the move and tell the table what it did."""
+    outcome: Outcome = s.do(move_action(frm, to, order))
+    game = s.state.need_game()
+    name = "village" if outcome.villages else "result"
+    if game.is_over:
+        name, s.ui.choice_sel, s.ui.final_page = "game-over", 0, 0
+    s.show(T.move_title(outcome.player, frm, to), T.outcome_paragraphs(game, outcome), name)
+
+
+def key_order(s: Session, key: str) -> None:
+    """ "Which village next?": a territory and #, until the rest no longer matters."""
+    ui, state = s.ui, s.state
+    remaining = state.remaining()
+    if key in K.DIGITS:
+        type_digit(s, key)
+    elif key in (K.UP, K.DOWN):
+        browse(s, remaining, key)
+    elif key == K.BACK:
+        if ui.buf:
+            ui.buf, ui.browsing = "", False
+        else:
+            s.do({"a": "cancel"})
+            s.show(T.CANCELLED_TITLE, [T.CANCELLED], "cancelled")
+    elif key == K.OK and ui.buf:
+        t, ui.buf, ui.browsing = int(ui.buf), "", False
+        if t not in remaining:
+            ui.note = T.not_one_of_them(t)
+            return
+        ui.note = ""
+        s.do({"a": "pick", "t": t})
+        rest = state.remaining()
+        if not state.need_game().order_matters(len(rest), len(state.picks)):
+            assert state.pending is not None
+            frm, to = state.pending
+            finish_move(s, frm, to, state.picks + sorted(rest))
+
+
+def key_bot(s: Session, key: str) -> None:
+    """A bot's turn: # once the table has made the proposed move; digits do not start a move."""
+    proposal = s.state.proposal
+    if key == K.UNDO:
+        ask_undo(s)
+    elif proposal is None:
+        return  # the search is still running
+    elif key in (K.UP, K.DOWN):
+        pages = bot_pages(s.state)
+        s.ui.bot_page = max(0, min(len(pages) - 1, s.ui.bot_page + step(key)))
+    elif key == K.OK:
+        finish_move(s, proposal.frm, proposal.to, list(proposal.order) if proposal.order is not None else None)
+
+
+def key_reveal(s: Session, key: str) -> None:
+    """Each player's color in player order: 1-5 and #; * takes back the last one given."""
+    ui, colors = s.ui, s.state.colors
+    if key in K.DIGITS:
+        ui.buf, ui.browsing, ui.note = key, False, ""
+    elif key in (K.UP, K.DOWN):
+        browse(s, [i + 1 for i, c in enumerate(COLORS) if c not in colors], key)
+    elif key == K.OK and ui.buf:
+        d, ui.buf, ui.browsing = int(ui.buf), "", False
+        if not 1 <= d <= len(COLORS):
+            ui.note = T.REVEAL_NOTE
+            return
+        color = COLORS[d - 1]
+        if color in colors:
+            s.show(T.REFUSED_TITLE, [T.color_taken(color, colors.index(color))], "refused")
+            return
+        s.do({"a": "reveal", "player": len(colors), "color": color})
+        ui.final_page, ui.note = 0, ""
+    elif key == K.BACK:
+        if ui.buf:
+            ui.buf, ui.browsing = "", False
+        elif colors:
+            s.do({"a": "unreveal"})
+    elif key == K.UNDO:
+        ask_undo(s)
+
+
+def key_final(s: Session, key: str) -> None:
+    if key in (K.UP, K.DOWN):
+        pages = final_pages(s.state)
+        s.ui.final_page = max(0, min(len(pages) - 1, s.ui.final_page + step(key)))
+    elif key == K.OK:
+        s.ui.asking_new, s.ui.choice_sel = True, 1
+
+
+# ----- the game's own questions ----------------------------------------------------------------
+def ask_undo(s: Session) -> None:
+    """C, or the menu's "Undo last move": the question, or why there is nothing to undo."""
+    game = s.state.game
+    if game is not None and s.state.mode() == "final":
+        # the result is final (and filed in the history): the next step is a new game
+        s.show(T.UNDO_TITLE, [T.NO_UNDO_SCORED], "no-undo")
+    elif game is None or not game.ply:
+        s.show(T.UNDO_TITLE, [T.NO_MOVE_TO_UNDO], "no-undo")
+    else:
+        s.ui.overlay = UNDO_QUESTION
+
+
+def key_undo_question(s: Session, key: str) -> None:
+    ui = s.ui
+    if key == K.OK:
+        ui.overlay = None
+        outcome: Outcome = s.do({"a": "undo"})
+        ui.buf, ui.frm, ui.browsing = "", None, False
+        s.show(T.undone_title(outcome.move.frm, outcome.move.to),
+               T.undo_paragraphs(s.state.need_game(), outcome), "undone")
+    elif key == K.BACK:
+        ui.overlay = None
+
+
+def key_new_question(s: Session, key: str) -> None:
+    ui = s.ui
+    if key == K.OK:
+        ui.overlay, ui.asking_new, ui.choice_sel = None, True, 1
+    elif key == K.BACK:
+        ui.overlay = None
+
+
+def key_huts(s: Session, key: str) -> None:
+    """Huts on territory: a number and #, A/B step through 1-60, * leaves."""
+    ui = s.ui
+    if key in K.DIGITS:
+        if len(ui.buf) < 2:
+            ui.buf += key
+    elif key == K.OK and ui.buf:
+        ui.huts_shown, ui.buf = int(ui.buf), ""
+    elif key in (K.UP, K.DOWN):
+        t = ui.huts_shown or 0
+        ui.huts_shown = (t + step(key) - 1) % 60 + 1
+    elif key == K.BACK:
+        if ui.buf:
+            ui.buf = ""
+        else:
+            ui.overlay = None

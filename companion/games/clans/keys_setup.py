@@ -1,0 +1,129 @@
+"""Keys of the new-game questions: players, "Who starts?", "Bots?", the deal of colors, the walkthrough.
+
+Plain functions of a `Session` and a key, composed by the controller. "Bots?": a digit
+toggles a seat between person and bot, # on Start confirms (Start is highlighted, so a
+table without bots just presses #). In a game with bots the box deals EVERY seat's color
+(distinct colors drawn with the injected rng, journaled in "new") and the clan cards
+stay in the box: before the walkthrough each person in turn takes the box alone and
+reads their color (UI state, shown again after a rebuild).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.clans import texts as T
+from companion.games.clans.board import COLORS
+from companion.games.clans.game import random_setup
+from companion.games.clans.session import Session
+from companion.table import keys as K
+
+
+def step(key: str) -> int:
+    """+1 for DOWN (B), -1 for UP (A)."""
+    return 1 if key == K.DOWN else -1
+
+
+def key_players(s: Session, key: str) -> None:
+    ui = s.ui
+    if key in K.DIGITS:
+        if key in "234":
+            ui.choice_sel, ui.note = int(key) - 2, ""
+        else:
+            ui.note = T.PLAYERS_NOTE
+    elif key in (K.UP, K.DOWN):
+        ui.choice_sel = (ui.choice_sel + step(key)) % 3
+    elif key == K.OK:
+        s.do({"a": "players", "n": ui.choice_sel + 2})
+        ui.asking_new, ui.choice_sel, ui.note = False, 0, ""
+    elif key == K.BACK and ui.asking_new:
+        ui.asking_new, ui.note = False, ""
+
+
+def key_first(s: Session, key: str) -> None:
+    ui = s.ui
+    n = s.state.players_choice or 2
+    if key in K.DIGITS:
+        if int(key) <= n:
+            ui.choice_sel, ui.note = int(key), ""
+        else:
+            ui.note = T.first_note(n)
+    elif key in (K.UP, K.DOWN):
+        ui.choice_sel = (ui.choice_sel + step(key)) % (n + 1)
+    elif key == K.OK:
+        ui.first_pick = ui.choice_sel - 1 if ui.choice_sel else None
+        ui.bot_choice, ui.choice_sel, ui.note = [False] * n, n, ""
+    elif key == K.BACK:
+        s.do({"a": "restart"})
+        ui.choice_sel = 0
+
+
+def key_bots(s: Session, key: str) -> None:
+    """The "Bots?" question: seats 0..n-1 then Start (choice_sel == n)."""
+    ui = s.ui
+    assert ui.bot_choice is not None
+    n = len(ui.bot_choice)
+    if key in K.DIGITS:
+        if 1 <= int(key) <= n:
+            toggle_bot(s, int(key) - 1)
+        else:
+            ui.note = T.bots_note(n)
+    elif key in (K.UP, K.DOWN):
+        ui.choice_sel = (ui.choice_sel + step(key)) % (n + 1)
+    elif key == K.OK:
+        if ui.choice_sel < n:
+            toggle_bot(s, ui.choice_sel)
+        else:
+            new_game(s, ui.first_pick, [seat for seat in range(n) if ui.bot_choice[seat]])
+    elif key == K.BACK:
+        first = ui.first_pick
+        ui.bot_choice, ui.note = None, ""
+        ui.choice_sel = 0 if first is None else first + 1
+
+
+def toggle_bot(s: Session, seat: int) -> None:
+    choice = s.ui.bot_choice
+    assert choice is not None
+    if not choice[seat] and choice.count(False) == 1:
+        s.ui.note = T.ONE_PERSON_NOTE
+        return
+    choice[seat] = not choice[seat]
+    s.ui.note = ""
+
+
+def new_game(s: Session, first: int | None, bots: list[int] | None = None) -> None:
+    """Draw the setup (and the start player unless given, and every seat's color when there are bots)."""
+    n = s.state.players_choice or 2
+    drawn = first is None
+    if first is None:
+        first = s.rng.randrange(n)
+    setup = random_setup(s.rng)
+    action: dict[str, Any] = {"a": "new", "players": n, "first": first, "drawn": drawn,
+                              "setup": {str(t): c for t, c in sorted(setup.items())}}
+    if bots:  # drawn after the setup: a game without bots draws exactly what it always drew
+        colors = s.rng.sample(COLORS, n)
+        action["bots"] = {str(seat): colors[seat] for seat in range(n) if seat in bots}
+        action["dealt"] = {str(seat): colors[seat] for seat in range(n) if seat not in bots}
+    s.do(action)
+    ui = s.ui
+    ui.setup_page, ui.choice_sel, ui.note = 0, 0, ""
+    ui.bot_choice, ui.first_pick, ui.deal_step = None, None, 0
+
+
+def key_setup(s: Session, key: str) -> None:
+    """The deal (only # goes on), then the walkthrough region by region; # on the last page: play."""
+    ui = s.ui
+    if s.dealing():
+        if key == K.OK:
+            ui.deal_step += 1
+            if not s.dealing() and ui.skip_walkthrough:
+                s.do({"a": "ready"})
+        return
+    if key in (K.OK, K.DOWN):
+        if ui.setup_page >= 12:
+            if key == K.OK:
+                s.do({"a": "ready"})
+        else:
+            ui.setup_page += 1
+    elif key in (K.BACK, K.UP):
+        ui.setup_page = max(0, ui.setup_page - 1)

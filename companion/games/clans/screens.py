@@ -1,0 +1,151 @@
+"""What a Clans table shows: `build_screen(state, ui, info)`, a pure function of the table's state.
+
+The journaled state (`TableState`), the UI state (`Ui`) and the information pager
+go in, a `companion.table.screen.Screen` comes out; every word comes from
+`companion.games.clans.texts`. The screen `name`s are for tests and the gallery.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from companion.games.clans import texts as T
+from companion.games.clans.actions import TableState
+from companion.games.clans.board import COLORS
+from companion.games.clans.session import HUTS, NEW_QUESTION, UNDO_QUESTION, Ui, dealing, ui_mode
+from companion.table.info import InfoPager
+from companion.table.screen import (BODY_ROWS, ENTRY, MENU, TEXT, Screen, confirm_screen, paginate, text_screen,
+                                    wrap)
+
+ScreenFn = Callable[[TableState, Ui], Screen]
+
+
+def build_screen(state: TableState, ui: Ui, info: InfoPager) -> Screen:
+    """What to show now: a message, else the game's open question, else the mode's screen."""
+    shown = info.screen()
+    if shown is not None:
+        return shown
+    if ui.overlay is not None:
+        return OVERLAY_SCREENS[ui.overlay](state, ui)
+    return MODE_SCREENS[ui_mode(state, ui)](state, ui)
+
+
+def bot_pages(state: TableState) -> list[tuple[str, ...]]:
+    """The bot's proposal, paged."""
+    assert state.proposal is not None
+    return paginate(T.bot_move_paragraphs(state.need_game(), state.proposal))
+
+
+def final_pages(state: TableState) -> list[tuple[str, ...]]:
+    """The end of the game, paged: colors, totals, winners."""
+    return paginate(T.final_paragraphs(state.need_game(), state.final_colors(), state.bots))
+
+
+# ----- the modes ---------------------------------------------------------------------------
+def players_screen(state: TableState, ui: Ui) -> Screen:
+    return Screen(MENU, "players", T.PLAYERS_TITLE, choices=T.PLAYERS_CHOICES, selected=ui.choice_sel, hint=ui.note)
+
+
+def first_screen(state: TableState, ui: Ui) -> Screen:
+    n = state.players_choice or 2
+    choices = (T.FIRST_DRAW,) + tuple(T.first_choice(i) for i in range(n))
+    return Screen(MENU, "first", T.FIRST_TITLE, choices=choices, selected=ui.choice_sel, hint=ui.note)
+
+
+def bots_screen(state: TableState, ui: Ui) -> Screen:
+    assert ui.bot_choice is not None
+    choices = tuple(T.bot_choice(s, bot) for s, bot in enumerate(ui.bot_choice))
+    return Screen(MENU, "bots", T.BOTS_TITLE, choices=choices + (T.BOTS_START,), selected=ui.choice_sel,
+                  hint=ui.note)
+
+
+def deal_screen(state: TableState, ui: Ui) -> Screen:
+    seat = sorted(state.dealt)[ui.deal_step // 2]
+    if ui.deal_step % 2 == 0:
+        return text_screen("deal", T.deal_title(seat), [T.deal_take_box(seat), T.DEAL_OTHERS])
+    return text_screen("deal-color", T.deal_color_title(seat),
+                       [T.deal_color(seat, state.dealt[seat]), T.DEAL_SECRET, T.DEAL_HIDE])
+
+
+def setup_screen(state: TableState, ui: Ui) -> Screen:
+    if dealing(state, ui):
+        return deal_screen(state, ui)
+    game = state.need_game()
+    page = ui.setup_page
+    if page == 0:
+        lines = wrap([T.setup_starts(game.first_player, state.drawn), T.SETUP_HOW, T.SETUP_NEXT])
+        return Screen(TEXT, "setup", T.setup_title(game.players), tuple(lines[:BODY_ROWS]), 0, 13)
+    members = game.board.region_members(page)
+    return Screen(TEXT, "setup-region", T.region_title(page, members[0], members[-1]), T.setup_lines(game, page),
+                  page, 13)
+
+
+def move_screen(state: TableState, ui: Ui) -> Screen:
+    game = state.need_game()
+    if ui.frm is None:
+        entry, hint = T.from_entry(ui.buf), T.FROM_HINT
+    else:
+        entry, hint = T.to_entry(ui.frm, ui.buf), T.to_hint(game.targets(ui.frm))
+    if ui.browsing and ui.buf:
+        t = int(ui.buf)
+        items = game.movable() if ui.frm is None else game.targets(ui.frm)
+        hint = T.browse_hint(t, game.huts(t), items.index(t) + 1 if t in items else None, len(items))
+    return Screen(ENTRY, "entry", entry=entry, hint=hint, header=T.header(game))
+
+
+def order_screen(state: TableState, ui: Ui) -> Screen:
+    game = state.need_game()
+    paragraphs = ([ui.note] if ui.note else []) + T.order_paragraphs(game, state.remaining(), len(state.picks))
+    return text_screen("order", T.order_title(game.to_move), paragraphs, entry=T.entry(ui.buf))
+
+
+def bot_screen(state: TableState, ui: Ui) -> Screen:
+    seat = state.need_game().to_move
+    if state.proposal is None:
+        return Screen(TEXT, "bot-thinking", T.bot_title(seat), (T.THINKING,))
+    pages = bot_pages(state)
+    page = min(ui.bot_page, len(pages) - 1)
+    return Screen(TEXT, "bot-move", T.bot_moves_title(seat), pages[page], page, len(pages))
+
+
+def reveal_screen(state: TableState, ui: Ui) -> Screen:
+    paragraphs = list(T.REVEAL_KEYS)
+    if ui.note:
+        paragraphs.append(ui.note)
+    elif state.colors:
+        paragraphs.append(T.given_colors(state.colors))
+    color = COLORS[int(ui.buf) - 1] if ui.buf and 1 <= int(ui.buf) <= 5 else ""
+    return text_screen("reveal", T.reveal_title(len(state.colors)), paragraphs, entry=T.reveal_entry(ui.buf, color))
+
+
+def final_screen(state: TableState, ui: Ui) -> Screen:
+    pages = final_pages(state)
+    page = min(ui.final_page, len(pages) - 1)
+    return Screen(TEXT, "final", T.GAME_OVER_TITLE, pages[page], page, len(pages))
+
+
+MODE_SCREENS: dict[str, ScreenFn] = {
+    "players": players_screen, "first": first_screen, "bots": bots_screen, "setup": setup_screen,
+    "move": move_screen, "order": order_screen, "bot": bot_screen, "reveal": reveal_screen, "final": final_screen,
+}
+
+
+# ----- the game's own questions ----------------------------------------------------------------
+def undo_screen(state: TableState, ui: Ui) -> Screen:
+    game = state.need_game()
+    o = game.outcome()
+    return text_screen(UNDO_QUESTION, T.UNDO_QUESTION_TITLE,
+                       T.undo_question(game.ply, o.player, o.move.frm, o.move.to, len(o.villages)))
+
+
+def new_screen(state: TableState, ui: Ui) -> Screen:
+    return confirm_screen(NEW_QUESTION, T.NEW_GAME_TITLE, T.ABANDON, T.YES_NO)
+
+
+def huts_screen(state: TableState, ui: Ui) -> Screen:
+    game = state.need_game()
+    paragraphs = list(T.HUTS_PROMPT) if ui.huts_shown is None else T.territory_paragraphs(game, ui.huts_shown)
+    return text_screen(HUTS, T.HUTS_MENU_TITLE, paragraphs, entry=T.entry(ui.buf))
+
+
+OVERLAY_SCREENS: dict[str, ScreenFn] = {UNDO_QUESTION: undo_screen, NEW_QUESTION: new_screen, HUTS: huts_screen}

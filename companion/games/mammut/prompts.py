@@ -1,0 +1,283 @@
+"""Every question the Mammut table is asked (the forms' prompts and choices) and every refusal of
+an answer, as constants and functions with named fields; the rest of the table's words are
+in `texts`. A translation plugs in here too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from . import rules as R
+from .texts import ANIMAL_PLURAL, camps, tribe_label, women
+
+if TYPE_CHECKING:  # type names only
+    from .books import Tribe
+
+
+# ----- answering a question ------------------------------------------------------------------------
+CHOICE_HINT = "#=OK"  # under a list question before the first game (later: the title)
+
+
+def number_keys(default: int | None) -> str:
+    """The keys line under a number question: "#=OK(0) *=back A/B"."""
+    return "#=OK" + (f"({default})" if default is not None else "") + " *=back A/B"
+
+
+def entry(typed: str) -> str:
+    return f"> {typed}_"
+
+
+def choose_one_of(labels: Sequence[str]) -> str:
+    return f"choose one of: {', '.join(labels)}"
+
+
+TYPE_A_NUMBER = "type a number"
+
+
+def type_between(lo: int, hi: int, value: int) -> str:
+    return f"type {lo} to {hi}, not {value}"
+
+
+def at_least(lo: int, value: int) -> str:
+    return f"at least {lo}, not {value}"
+
+
+
+# ----- the forms' questions (prompt, choices) and their refusals -----------------------------------
+NO, YES = "No", "Yes"
+TRIBES = f"How many tribes? ({R.MIN_TRIBES}-{R.MAX_TRIBES})"
+FIRST_GAME = "First game?"
+FIRST_GAME_NO, FIRST_GAME_YES = f"No ({R.START_FOOD} food)", f"Yes ({R.FIRST_GAME_FOOD} food)"
+RULES, STANDARD, ADVANCED = "Rules?", "Standard", "Advanced (fire)"
+
+
+def placed_first(n: int) -> str:
+    return f"Which tribe placed its camp first? (1-{n})"
+
+
+def eliminated(t: Tribe) -> str:
+    return f"{tribe_label(t)} has been eliminated"
+
+
+def fishing(tribe: int) -> str:
+    return f"Tribe {tribe} fishing: spaces on a lake shore or river?"
+
+
+def gathering(tribe: int) -> str:
+    return f"Tribe {tribe} gathering: forest spaces?"
+
+
+def crops_intact(tribe: int) -> str:
+    return f"Tribe {tribe} harvest: intact crops occupied?"
+
+
+def crops_damaged(tribe: int) -> str:
+    return f"Tribe {tribe} harvest: damaged crops occupied?"
+
+
+def cannot_occupy(t: Tribe, spaces: int) -> str:
+    return f"{tribe_label(t)} has {t.people} warriors and women: it cannot occupy {spaces} spaces"
+
+
+def crops_at_most(t: Tribe) -> str:
+    return f"{tribe_label(t)} occupies at most {t.people} crops of {R.CROP_MARKERS}"
+
+
+def camps_one_woman(t: Tribe) -> str:
+    return f"Tribe {t.number} ({camps(t.camps)}, {women(t.women)}): camps with 1 woman?"
+
+
+def only_camps(t: Tribe, value: int) -> str:
+    return f"{tribe_label(t)} has only {t.camps} camps, not {value}"
+
+
+def camps_two_plus(tribe: int) -> str:
+    return f"Tribe {tribe}: camps with 2 or more women?"
+
+
+def not_two_plus(t: Tribe, value: int) -> str:
+    return f"{tribe_label(t)} has {t.camps} camps and {t.women} women: not {value} more camps with 2 or more women"
+
+
+def hunger(tribe: int, n: int) -> str:
+    return f"Tribe {tribe} removes {n}. Warriors? Rest women."
+
+
+def hunger_range(t: Tribe, lo: int, hi: int) -> str:
+    return (f"{tribe_label(t)} has {t.warriors} warriors and {t.women} women: remove {lo} to {hi} warriors "
+            f"(and {t.to_remove} tokens in all)")
+
+
+FIGHT_FIRST = "Fight: first tribe?"
+ANOTHER_TRIBE = "Another tribe"
+NOT_IN_CAMP, OWN_VILLAGE, OWN_CAVE = "No", "Own village", "Own cave"
+VILLAGE, CAVE, CAVE_MOUNTAIN = "Village", "Cave", "Cave (mountain)"
+LOSE_WARRIORS, LOSE_WOMEN = "Warriors", "Women"
+CANNOT_FIGHT_ITSELF = "a tribe cannot fight itself"
+BONUS_AT_MOST = "a bonus of at most 9"
+ANIMALS_AT_MOST = "at most 20 animals"
+
+
+def animals_choice(animal: str) -> str:
+    return ANIMAL_PLURAL[animal].capitalize()
+
+
+def fight_warriors(tribe: int) -> str:
+    return f"Tribe {tribe} warriors in the fight?"
+
+
+def fight_women(tribe: int) -> str:
+    return f"Tribe {tribe} women in the fight?"
+
+
+def in_own_camp(tribe: int) -> str:
+    return f"Tribe {tribe} in its own camp?"
+
+
+def only_warriors(t: Tribe, value: int) -> str:
+    return f"{tribe_label(t)} has only {t.warriors} warriors, not {value}"
+
+
+def only_women(t: Tribe, value: int) -> str:
+    return f"{tribe_label(t)} has only {t.women} women, not {value}"
+
+
+def fights_what(tribe: int) -> str:
+    return f"Tribe {tribe} fights?"
+
+
+def fights_which_tribe(tribe: int) -> str:
+    return f"Tribe {tribe} fights which tribe?"
+
+
+def fate_bonus(tribe: int) -> str:
+    return f"Tribe {tribe} fate card bonus?"
+
+
+def how_many_animals(animal: str) -> str:
+    return f"How many {ANIMAL_PLURAL[animal]}?"
+
+
+def loses_first(tribe: int) -> str:
+    return f"Tribe {tribe} loses first?"
+
+
+CAMP_TAKEN_BY = "Camp taken by tribe?"
+CANNOT_TAKE_OWN_CAMP = "a tribe cannot take its own camp"
+KEEP_OR_BURN, KEEP_IT, BURN_IT = "Keep it or burn it?", "Keep it", "Burn it"
+
+
+def no_warrior_to_take(t: Tribe) -> str:
+    return f"{tribe_label(t)} has no warrior to take a camp"
+
+
+def takes_camp_of(tribe: int) -> str:
+    return f"Tribe {tribe} takes a camp of tribe?"
+
+
+def no_camp(t: Tribe) -> str:
+    return f"{tribe_label(t)} has no camp"
+
+
+def camp_is_a(tribe: int) -> str:
+    return f"Tribe {tribe}'s camp is a?"
+
+
+WOMEN_CAPTURED_BY = "Women captured by tribe?"
+CANNOT_CAPTURE_OWN = "a tribe cannot capture its own women"
+THE_WOMEN, JOIN_CAPTOR, MASSACRED = "The women...", "Join the captor", "Are massacred"
+
+
+def no_warrior(t: Tribe) -> str:
+    return f"{tribe_label(t)} has no warrior"
+
+
+def captures_women_of(tribe: int) -> str:
+    return f"Tribe {tribe} captures women of tribe?"
+
+
+def no_women(t: Tribe) -> str:
+    return f"{tribe_label(t)} has no women"
+
+
+def how_many_women(tribe: int) -> str:
+    return f"How many women of tribe {tribe}?"
+
+
+CAMP_MADE_BY, START_CAMP_OF, THE_CAMP_IS_A = "Camp made by tribe?", "Start camp of tribe?", "The camp is a?"
+CAMP_ABANDONED_BY, ABANDONED_CAMP_IS_A = "Camp abandoned by tribe?", "Abandoned camp is a?"
+REMOVE_TOKENS_OF = "Remove tokens of tribe?"
+
+
+def warriors_removed(tribe: int) -> str:
+    return f"Tribe {tribe}: warriors removed?"
+
+
+def women_removed(tribe: int) -> str:
+    return f"Tribe {tribe}: women removed?"
+
+
+def cannot_remove_warriors(t: Tribe, value: int) -> str:
+    return f"{tribe_label(t)} has only {t.warriors} warriors, cannot remove {value}"
+
+
+def cannot_remove_women(t: Tribe, value: int) -> str:
+    return f"{tribe_label(t)} has only {t.women} women, cannot remove {value}"
+
+
+FOOD_FOR = "Food change for tribe?"
+GAINS_FOOD, PAYS_FOOD = "Gains food", "Pays food"
+FOOD_AT_MOST = "at most 99 at a time"
+
+
+def food_change(tribe: int) -> str:
+    return f"Tribe {tribe} food?"
+
+
+def how_much_food(tribe: int, gain: bool) -> str:
+    return f"Tribe {tribe} {'gains' if gain else 'pays'} how much food?"
+
+
+def cannot_pay(t: Tribe, value: int) -> str:
+    return f"{tribe_label(t)} has only {t.food} food, cannot pay {value}"
+
+
+FATE_PLAYED_BY = "Fate cards played by tribe?"
+
+
+def no_fate_card(t: Tribe) -> str:
+    return f"{tribe_label(t)} holds no fate card"
+
+
+def cards_played(tribe: int) -> str:
+    return f"Tribe {tribe}: cards played?"
+
+
+def cannot_play(t: Tribe, value: int) -> str:
+    return f"{tribe_label(t)} holds only {t.fate_cards} fate cards, cannot play {value}"
+
+
+FIRE_WHICH = "Fire: which tribe?"
+LOST_FIRE, HAS_FIRE = "Lost its fire", "Has fire"
+
+
+def fire_now(tribe: int) -> str:
+    return f"Tribe {tribe} now..."
+
+
+COMES_BACK = "Which tribe comes back?"
+
+
+def cannot_come_back(t: Tribe) -> str:
+    return f"{tribe_label(t)} cannot come back now"
+
+
+CROPS_SOWN_BY = "Crops sown by tribe?"
+
+
+def crops_sown(tribe: int) -> str:
+    return f"Tribe {tribe}: crops sown on plain villages?"
+
+
+def no_room_to_sow(t: Tribe, room: int) -> str:
+    return f"crops grow only on your villages on a plain: {tribe_label(t)} has {room} villages without one"

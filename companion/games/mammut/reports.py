@@ -1,0 +1,221 @@
+"""What the table reports to a Mammut game outside fights: camps made and abandoned, the
+table's corrections (tokens removed, food, fate cards, fire, a die for an event), survival,
+births and sowing. A mixin of `game.MammutGame` over `books.Books`.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from . import rules as R
+from . import survival as S
+from .books import Books, short_text, whole_number
+from .phases import Phase
+from .rules import MammutError
+
+
+class Reports(Books):
+    """Camps, corrections, survival, births and sowing, as the table reports them."""
+
+    # --- phase 4: camps -------------------------------------------------------------
+
+    def make_camp(self, tribe: int, kind: str = R.VILLAGE) -> None:
+        """Phase 4: a warrior and a woman alone on a free space made a camp (village, or cave on a mountain)."""
+
+        def do() -> None:
+            self._need_phase(Phase.TRIBES_MOVE)
+            t = self._alive(tribe)
+            if kind not in R.CAMP_KINDS:
+                raise MammutError(f"a camp is a {R.VILLAGE} or a {R.CAVE}, not {kind!r}")
+            if t.camps >= R.MAX_CAMPS:
+                raise MammutError(f"{t.label} already has all {R.MAX_CAMPS} camps on the board")
+            if t.warriors < 1:
+                raise MammutError(f"{t.label} has no warrior: a camp needs a warrior and a woman")
+            if t.women <= t.camps:
+                raise MammutError(
+                    f"{t.label} has {t.women} women for {t.camps} camps: every camp keeps a woman, "
+                    "so a new camp needs one more"
+                )
+            if kind == R.VILLAGE:
+                t.villages += 1
+            else:
+                t.caves += 1
+
+        self._run("make_camp", {"tribe": tribe, "kind": kind}, do)
+
+    def abandon_camp(self, tribe: int, kind: str) -> None:
+        """A camp left without a woman (or given up) is removed from the board."""
+
+        def do() -> None:
+            self._in_turn()
+            t = self._alive(tribe)
+            self._take_camp(t, kind)
+
+        self._run("abandon_camp", {"tribe": tribe, "kind": kind}, do)
+
+    # --- any phase: the table's corrections and card effects ------------------------
+
+    def remove_tokens(self, tribe: int, warriors: int = 0, women: int = 0, reason: str = "") -> None:
+        """Remove tokens from a tribe (hunger, an event, a fate card). Counts against tokens
+        the tribe still has to remove for hunger."""
+
+        def do() -> None:
+            self._in_turn()
+            short_text(reason)
+            t = self._alive(tribe)
+            w = whole_number(warriors, "warriors removed")
+            f = whole_number(women, "women removed")
+            if w + f == 0:
+                raise MammutError("remove at least one warrior or woman")
+            if w > t.warriors:
+                raise MammutError(f"{t.label} has only {t.warriors} warriors, cannot remove {w}")
+            if f > t.women:
+                raise MammutError(f"{t.label} has only {t.women} women, cannot remove {f}")
+            t.warriors -= w
+            t.women -= f
+            t.to_remove = max(0, t.to_remove - w - f)
+
+        self._run("remove_tokens", {"tribe": tribe, "warriors": warriors, "women": women, "reason": reason}, do)
+
+    def adjust_food(self, tribe: int, delta: int, reason: str = "") -> None:
+        """Add (or with a negative delta pay) food for an event or a fate card."""
+
+        def do() -> None:
+            self._in_turn()
+            short_text(reason)
+            t = self._alive(tribe)
+            if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
+                raise MammutError(f"food change must be a whole number other than 0, not {delta!r}")
+            if t.food + delta < 0:
+                raise MammutError(f"{t.label} has only {t.food} food, cannot pay {-delta}")
+            t.food += delta
+
+        self._run("adjust_food", {"tribe": tribe, "delta": delta, "reason": reason}, do)
+
+    def play_fate_card(self, tribe: int, count: int = 1) -> None:
+        """A tribe played (discarded) fate cards; it refills only at the end of the season."""
+
+        def do() -> None:
+            self._in_turn()
+            t = self._alive(tribe)
+            n = whole_number(count, "cards played")
+            if n == 0:
+                raise MammutError("play at least one card")
+            if n > t.fate_cards:
+                raise MammutError(f"{t.label} holds only {t.fate_cards} fate cards, cannot play {n}")
+            t.fate_cards -= n
+
+        self._run("play_fate_card", {"tribe": tribe, "count": count}, do)
+
+    def set_fire(self, tribe: int, has_fire: bool = True) -> None:
+        """Advanced rules: a tribe caught fire (kept in one of its camps) or lost it."""
+
+        def do() -> None:
+            self._in_turn()
+            if not self.advanced:
+                raise MammutError("fire is part of the advanced rules, which this game does not use")
+            t = self._alive(tribe)
+            if not isinstance(has_fire, bool):
+                raise MammutError("fire is yes or no")
+            if has_fire and t.camps == 0:
+                raise MammutError(f"{t.label} has no camp to keep the fire in")
+            t.fire = has_fire
+
+        self._run("set_fire", {"tribe": tribe, "has_fire": has_fire}, do)
+
+    def roll_die(self, reason: str = "") -> int:
+        """A die for the table (an event's region 1-6, a card), rolled and logged."""
+        short_text(reason)
+        return self._run("roll_die", {"reason": reason}, self._die)
+
+    # --- phase 6: survival ----------------------------------------------------------
+
+    def report_survival(
+        self, tribe: int, fishing: int = 0, gathering: int = 0, crops_intact: int = 0, crops_damaged: int = 0
+    ) -> dict:
+        """Phase 6: spaces the tribe occupies that feed it. Adds them and this turn's kills,
+        feeds every warrior and woman; returns {"income", "eaten", "food", "remove"} where
+        `remove` is how many tokens the tribe must now remove (remove_tokens)."""
+
+        def do() -> dict:
+            self._need_phase(Phase.SURVIVAL)
+            t = self._alive(tribe)
+            if t.survival is not None:
+                raise MammutError(f"{t.label} has already reported survival this turn")
+            for name, v in (("fishing", fishing), ("gathering", gathering),
+                            ("crops_intact", crops_intact), ("crops_damaged", crops_damaged)):  # fmt: skip
+                n = whole_number(v, name.replace("_", " "))
+                if n > t.people:
+                    raise MammutError(
+                        f"{t.label} has {t.people} warriors and women: it cannot occupy {n} spaces for {name.replace('_', ' ')}"
+                    )
+            if crops_intact + crops_damaged > t.people:
+                raise MammutError(f"{t.label} has {t.people} warriors and women: it cannot occupy {crops_intact + crops_damaged} crops")
+            income = S.food_income(
+                self.season, R.is_last_summer_turn(self.season, self.turn),
+                fishing, gathering, crops_intact, crops_damaged, t.kills_food,
+            )  # fmt: skip
+            res = S.survive(t.food, income, t.people, winter=self.winter, advanced=self.advanced, fire=t.fire)
+            t.food = res.food
+            t.to_remove = res.remove
+            report = {
+                "fishing": fishing, "gathering": gathering, "crops_intact": crops_intact,
+                "crops_damaged": crops_damaged, "kills": t.kills_food,
+                "income": res.income, "eaten": res.eaten, "food": res.food, "remove": res.remove,
+            }  # fmt: skip
+            t.survival = report
+            return dict(report)
+
+        args = {"tribe": tribe, "fishing": fishing, "gathering": gathering,
+                "crops_intact": crops_intact, "crops_damaged": crops_damaged}  # fmt: skip
+        return self._run("report_survival", args, do)
+
+    # --- phase 7: births ------------------------------------------------------------
+
+    def report_births(self, tribe: int, camps_one_woman: int = 0, camps_two_plus: int = 0) -> dict:
+        """Phase 7: how many of the tribe's camps hold exactly one woman and how many two or
+        more. The companion rolls every birth; returns the babies, dice and births lost."""
+
+        def do() -> dict:
+            self._need_phase(Phase.BIRTHS)
+            t = self._alive(tribe)
+            if t.births is not None:
+                raise MammutError(f"{t.label} has already had its births this season")
+            one = whole_number(camps_one_woman, "camps with one woman")
+            two = whole_number(camps_two_plus, "camps with two or more women")
+            if one + two > t.camps:
+                raise MammutError(f"{t.label} has only {t.camps} camps, not {one + two}")
+            if one + 2 * two > t.women:
+                raise MammutError(
+                    f"{t.label} has only {t.women} women: {one} camps with one and {two} with two or more need {one + 2 * two}"
+                )
+            babies, dice = S.roll_births(S.births_due(one, two), self._die)
+            out = S.apply_births(t.warriors, t.women, babies)
+            t.warriors, t.women = out.warriors, out.women
+            report = {
+                "camps_one_woman": one, "camps_two_plus": two, "dice": dice, "babies": babies,
+                "warriors_born": out.warriors_born, "women_born": out.women_born,
+                "warriors_lost": out.warriors_lost, "women_lost": out.women_lost,
+            }  # fmt: skip
+            t.births = report
+            return copy.deepcopy(report)
+
+        return self._run(
+            "report_births", {"tribe": tribe, "camps_one_woman": camps_one_woman, "camps_two_plus": camps_two_plus}, do
+        )
+
+    # --- phase 8: sowing (and setup) ------------------------------------------------
+
+    def sow(self, tribe: int, crops: int) -> None:
+        """Phase 8 (end of winter) or setup: plant crops on plain villages, 1 food each."""
+
+        def do() -> None:
+            self._need_phase(Phase.SOWING, Phase.SETUP)
+            t = self._alive(tribe)
+            n = whole_number(crops, "crops")
+            if n == 0:
+                raise MammutError("sow at least one crop")
+            t.food = S.sow(t.food, t.villages - t.sown, n)
+            t.sown += n
+
+        self._run("sow", {"tribe": tribe, "crops": crops}, do)

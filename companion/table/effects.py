@@ -1,0 +1,129 @@
+"""What a game (or the shell) asks of the world, as values in an outbox.
+
+A game never writes a file, runs a search, dims the panel or powers off: it puts
+one of these values in its outbox and the daemon drains it after every key
+(`pop_effects()`), in order. Every effect is a frozen dataclass, so a test can
+compare them and a log can print them (secrets are kept out of `repr`).
+
+    Persist      actions to journal durably before the screen confirms them
+    GameOver     the finished game's result, for the history (once per game)
+    Search       a bot's move is wanted (the answer comes back through `deliver`)
+    Hint         a suggested move for a person, from public information only
+    SwitchGame   the table chose another game (the shell has switched already)
+    SetBrightness  the panel's brightness level 1..5 (kept across games)
+    PowerOff     the table asked to shut the box down safely
+    Announce     something the table should hear (sound arrives in a later issue)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Union
+
+
+@dataclass(frozen=True)
+class Persist:
+    """Journal `actions` of game `kind`; `new_game` opens a new journal entry with them.
+
+    `hidden` names the actions' fields that are secret at the table (a color dealt in
+    private): they are journaled, but never logged (`public()`).
+    """
+
+    kind: str
+    actions: tuple[dict, ...]
+    new_game: bool = False
+    hidden: tuple[str, ...] = field(default=(), compare=False)  # how it is logged, not what is journaled
+
+    def public(self) -> list[dict]:
+        """The actions as they may be shown or logged: each hidden field's value is "hidden"."""
+        return [{k: "hidden" if k in self.hidden else v for k, v in a.items()} for a in self.actions]
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """The game just finished: its result (totals, winners, record ...) for the history."""
+
+    kind: str
+    result: dict = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Search:
+    """Find a move for the bot at `seat`, which secretly plays `secret`; `position` is a private copy."""
+
+    seat: int
+    secret: str = field(repr=False)
+    position: Any = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Suggest a move for the person at `seat` from public information only."""
+
+    seat: int
+    position: Any = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class SwitchGame:
+    kind: str
+
+
+@dataclass(frozen=True)
+class SetBrightness:
+    level: int
+
+
+@dataclass(frozen=True)
+class PowerOff:
+    pass
+
+
+@dataclass(frozen=True)
+class Announce:
+    """`event` names what happened ("move", "village", ...); `text` is the sentence shown for it."""
+
+    event: str
+    text: str
+    kind: str = "speech"  # or "beep"
+
+
+Effect = Union[Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, PowerOff, Announce]
+EFFECT_TYPES = (Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, PowerOff, Announce)
+
+
+class Outbox:
+    """A game's outbox: journal-ready actions grouped into `Persist` values, plus other effects.
+
+    `starts_game(action)` says which actions open a new journal entry (a new game);
+    consecutive actions of one entry travel in one `Persist`; `hidden` are the secret
+    fields of the game's actions (see `Persist`).
+    """
+
+    def __init__(self, kind: str, starts_game: Callable[[dict], bool], hidden: tuple[str, ...] = ()) -> None:
+        self.kind = kind
+        self._starts_game = starts_game
+        self.hidden = hidden
+        self._items: list[Effect] = []
+
+    def action(self, action: dict) -> None:
+        new = self._starts_game(action)
+        last = self._items[-1] if self._items else None
+        if isinstance(last, Persist) and not new:
+            self._items[-1] = Persist(self.kind, last.actions + (action,), last.new_game, self.hidden)
+        else:
+            self._items.append(Persist(self.kind, (action,), new, self.hidden))
+
+    def put(self, effect: Effect) -> None:
+        self._items.append(effect)
+
+    def extend(self, effects: Iterable[Effect]) -> None:
+        self._items.extend(effects)
+
+    def pop(self) -> list[Effect]:
+        out, self._items = self._items, []
+        return out
+
+    def actions(self) -> list[dict]:
+        """The actions waiting in the outbox, in order (tests, rebuilds)."""
+        return [a for e in self._items if isinstance(e, Persist) for a in e.actions]

@@ -1,0 +1,45 @@
+"""An information screen a game shows after an event (a move's result, an error):
+it pages with A/B and goes away at any other key, so nobody has to dismiss it.
+Composed into a game, never inherited."""
+
+from __future__ import annotations
+
+from typing import Collection, Sequence
+
+from companion.table import keys as K
+from companion.table.screen import TEXT, Screen, paginate
+
+
+class InfoPager:
+    def __init__(self) -> None:
+        self.title = ""
+        self.name = ""
+        self.pages: list[tuple[str, ...]] = []
+        self.page = 0
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.pages)
+
+    def show(self, title: str, paragraphs: Sequence[str], name: str) -> None:
+        self.title, self.name, self.pages, self.page = title, name, paginate(paragraphs), 0
+
+    def clear(self) -> None:
+        self.pages, self.page = [], 0
+
+    def key(self, key: str, dismissing: Collection[str]) -> bool:
+        """A key while the message shows: A/B page a long message; any other key dismisses it and
+        is then used up only if it is one of `dismissing`. True when the key is used up."""
+        if not self.pages:
+            return False
+        if key in (K.UP, K.DOWN) and len(self.pages) > 1:
+            step = 1 if key == K.DOWN else -1
+            self.page = max(0, min(len(self.pages) - 1, self.page + step))
+            return True
+        self.clear()
+        return key in dismissing
+
+    def screen(self) -> Screen | None:
+        if not self.pages:
+            return None
+        return Screen(TEXT, self.name, self.title, self.pages[self.page], self.page, len(self.pages))

@@ -1,0 +1,143 @@
+"""The contract between the table and a game: `TableGame`, and the registry's `GameEntry`.
+
+A game is a pure state machine driven by keys. The shell (`companion.table.shell`)
+offers it every key, shows its `screen()`, and passes its effects (values from
+`companion.table.effects`) on to the daemon, which journals them, runs searches and
+so on. Everything a game journals is an *action* (a small JSON-safe dict); replaying
+its actions with `from_actions` lands on the same position, the same pending
+question and the same screen (UI state that is not journaled is dropped).
+
+Keys: `handle(key, now)` gets every key token (companion.table.keys), POWER too, and
+says whether it used the key. The shell acts on what a game leaves unused: D (MENU)
+opens the table's menu, POWER asks to shut down. A game returns False for POWER
+(after dropping any message it shows) and for D whenever the menu may open.
+
+A game's own part of the D menu is `menu_items()`; the shell appends Brightness,
+"Play <other game>" for every other registered game and Shut down, and calls
+`menu_choose(i)` when item i of the game's part is chosen.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping, Protocol, runtime_checkable
+
+from companion.table.effects import Effect, GameOver, Outbox
+from companion.table.errors import NotSupportedError
+from companion.table.screen import Screen
+
+
+@runtime_checkable
+class TableGame(Protocol):
+    """What every game implements (see the module docstring)."""
+
+    KIND: ClassVar[str]
+
+    @classmethod
+    def new(cls, rng: random.Random | None = None) -> "TableGame":
+        """A game at its new-game questions."""
+
+    @classmethod
+    def from_actions(cls, actions: Iterable[dict], rng: random.Random | None = None) -> "TableGame":
+        """Rebuild from journaled actions; raises ActionError (a ValueError) when they do not fit."""
+
+    def handle(self, key: str, now: float) -> bool:
+        """One key at time `now` (seconds, any monotonic origin); True when the key was used. Never raises."""
+
+    def screen(self) -> Screen:
+        """What to show now. Pure: calling it changes nothing."""
+
+    def pop_effects(self) -> list[Effect]:
+        """The effects since the last call, in order (actions to journal first of all)."""
+
+    def deliver(self, effect: Effect, answer: Any) -> None:
+        """The answer to a Search or Hint this game asked for; None when the search failed."""
+
+    def menu_items(self) -> tuple[str, ...]:
+        """This game's items of the D menu, in order."""
+
+    def menu_choose(self, index: int) -> None:
+        """Item `index` of `menu_items()` was chosen."""
+
+    def in_progress(self) -> bool:
+        """True when leaving now would abandon a game (the shell asks first)."""
+
+    def record_json(self) -> str | None:
+        """The game's record (its exchange format) so far; None before the first game."""
+
+    def finished_result(self) -> dict | None:
+        """The finished game's result for the history; None while not finished."""
+
+
+class TableGameBase:
+    """Defaults for the optional parts of `TableGame`: no searches, no record files, no quick start."""
+
+    KIND: ClassVar[str] = ""
+    _over_reported = False
+
+    @classmethod
+    def new(cls, rng: random.Random | None = None) -> "TableGame":
+        """A table at the game's new-game questions."""
+        return cls(rng)  # type: ignore[call-arg]
+
+    def report_over(self, finished: bool, outbox: Outbox) -> None:
+        """Put `GameOver` in `outbox` once when the game has just finished (again after an undo of its end)."""
+        if not finished:
+            self._over_reported = False
+        elif not self._over_reported:
+            self._over_reported = True
+            outbox.put(GameOver(self.KIND, self.finished_result()))  # type: ignore[arg-type]
+
+    def deliver(self, effect: Effect, answer: Any) -> None:
+        return None
+
+    def menu_items(self) -> tuple[str, ...]:
+        return ()
+
+    def menu_choose(self, index: int) -> None:
+        return None
+
+    def record_json(self) -> str | None:
+        return None
+
+    def finished_result(self) -> dict | None:
+        return None
+
+    @classmethod
+    def from_record_file(cls, path: str, rng: random.Random | None = None) -> "TableGame":
+        """Continue the game of a record file (`companion run --load`)."""
+        raise NotSupportedError(f"--load: {cls.KIND} has no game records to load")
+
+    @classmethod
+    def quick_start(cls, players: int, rng: random.Random | None = None, bots: Iterable[int] = ()) -> "TableGame":
+        """A new game of `players` without the questions (`companion run --players`); `bots`: 0-based seats."""
+        raise NotSupportedError(f"--players: {cls.KIND} asks its new-game questions at the table")
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One line of the registry (`companion.games`): a game's name, its code, its commands.
+
+    Modules are named, not imported, so start-up loads only the game being played.
+    `module` defines `TABLE_GAME` (the class); `searcher`, when given, is
+    "module:function" returning an object with `run(effect) -> answer` for Search
+    and Hint effects, made from the daemon's bot options.
+    """
+
+    kind: str
+    title: str
+    module: str
+    description: str = ""
+    searcher: str | None = None
+    commands: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+    def load(self) -> type:
+        return importlib.import_module(self.module).TABLE_GAME
+
+    def make_searcher(self, options: Mapping[str, Any]) -> Any:
+        if self.searcher is None:
+            return None
+        module, _, function = self.searcher.partition(":")
+        return getattr(importlib.import_module(module), function)(options)

@@ -1,0 +1,165 @@
+"""The shell: the part of the table every game shares, wrapped around one game.
+
+Composition, not inheritance: the shell holds the current `TableGame` and a
+catalog of registered games (`GameEntry`, handed in by the daemon: the table
+imports no game). It owns
+- the D menu's frame: the game's items, then Brightness, "Play <other game>" for
+  every other registered game, and Shut down;
+- the brightness (1..5), which survives a game switch;
+- the shut-down question (also from a POWER long press) and the switch question.
+
+Keys go to the shell's own open question first, else to the game; a D or POWER the
+game leaves unused opens the menu or the shut-down question. Effects come out of
+`pop_effects()`: the shell's own (SetBrightness, SwitchGame, PowerOff) and the game's.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable, Sequence
+
+from companion.table import keys as K
+from companion.table import texts as T
+from companion.table.effects import Effect, PowerOff, SetBrightness, SwitchGame
+from companion.table.protocol import GameEntry, TableGame
+from companion.table.screen import MENU, TEXT, Screen, confirm_screen, wrap
+
+BRIGHTNESS_LEVELS = 5
+DEFAULT_BRIGHTNESS = 4
+LEGACY_BRIGHTNESS = "brightness"  # journals before the shell kept brightness among a game's actions
+
+
+class Shell:
+    def __init__(self, catalog: Sequence[GameEntry], kind: str, game: TableGame,
+                 rng: random.Random | None = None, brightness: int = DEFAULT_BRIGHTNESS) -> None:
+        self.catalog = list(catalog)
+        self.kind = kind
+        self.game = game
+        self.rng = rng if rng is not None else random.Random()
+        self.brightness = brightness
+        self.shutting_down = False
+        self.question: str | None = None  # menu | brightness | shutdown | switch
+        self.menu_sel = 0
+        self.bright_sel = 0
+        self.switch_to: str | None = None
+        self._effects: list[Effect] = []
+
+    @staticmethod
+    def split_journal(actions: Iterable[dict], brightness: int | None = None) -> tuple[list[dict], int]:
+        """A journal entry's game actions, and the brightness: `brightness` (a stored setting) if
+        given, else the last level an older journal kept among the actions, else the default."""
+        game_actions, legacy = [], None
+        for a in actions:
+            if a.get("a") == LEGACY_BRIGHTNESS:
+                legacy = a.get("level")
+            else:
+                game_actions.append(a)
+        level = brightness if brightness is not None else legacy
+        ok = type(level) is int and 1 <= level <= BRIGHTNESS_LEVELS
+        return game_actions, level if ok else DEFAULT_BRIGHTNESS
+
+    # ----- keys ------------------------------------------------------------------------------
+    def handle(self, key: str, now: float) -> None:
+        if self.shutting_down or not K.is_key(key):
+            return
+        if self.question is not None:
+            {"menu": self._key_menu, "brightness": self._key_brightness, "shutdown": self._key_shutdown,
+             "switch": self._key_switch}[self.question](key)
+            return
+        if self.game.handle(key, now):
+            return
+        if key == K.POWER:
+            self.question = "shutdown"
+        elif key == K.MENU:
+            self.question, self.menu_sel = "menu", 0
+
+    def _menu(self) -> list[tuple[str, Any]]:
+        """(label, what it does) for every item of the D menu."""
+        items: list[tuple[str, Any]] = [(label, i) for i, label in enumerate(self.game.menu_items())]
+        items.append((T.BRIGHTNESS, "brightness"))
+        items += [(T.play_item(e.title), e.kind) for e in self.catalog if e.kind != self.kind]
+        items.append((T.SHUT_DOWN, "shutdown"))
+        return items
+
+    def _key_menu(self, key: str) -> None:
+        items = self._menu()
+        if key in (K.UP, K.DOWN):
+            self.menu_sel = (self.menu_sel + (1 if key == K.DOWN else -1)) % len(items)
+        elif key in K.DIGITS and 1 <= int(key) <= len(items):
+            self.menu_sel = int(key) - 1
+        elif key in (K.BACK, K.MENU):
+            self.question = None
+        elif key == K.OK:
+            self.question = None
+            self._choose(items[self.menu_sel][1])
+
+    def _choose(self, what: Any) -> None:
+        if isinstance(what, int):
+            self.game.menu_choose(what)
+        elif what == "brightness":
+            self.question, self.bright_sel = "brightness", self.brightness - 1
+        elif what == "shutdown":
+            self.question = "shutdown"
+        elif self.game.in_progress():
+            self.question, self.switch_to = "switch", what
+        else:
+            self._switch(what)
+
+    def _key_brightness(self, key: str) -> None:
+        if key in (K.UP, K.DOWN):
+            self.bright_sel = max(0, min(BRIGHTNESS_LEVELS - 1, self.bright_sel + (1 if key == K.DOWN else -1)))
+        elif key in K.DIGITS and 1 <= int(key) <= BRIGHTNESS_LEVELS:
+            self.bright_sel = int(key) - 1
+        elif key == K.OK:
+            self.question = None
+            if self.bright_sel + 1 != self.brightness:
+                self.brightness = self.bright_sel + 1
+                self._effects.append(SetBrightness(self.brightness))
+        elif key == K.BACK:
+            self.question = None
+
+    def _key_shutdown(self, key: str) -> None:
+        if key == K.OK:
+            self.question, self.shutting_down = None, True
+            self._effects.append(PowerOff())
+        elif key == K.BACK:
+            self.question = None
+
+    def _key_switch(self, key: str) -> None:
+        if key == K.OK and self.switch_to is not None:
+            self.question = None
+            self._switch(self.switch_to)
+        elif key == K.BACK:
+            self.question = None
+
+    def _switch(self, kind: str) -> None:
+        """A fresh game of `kind` at its new-game questions; what the old one had to say goes out first."""
+        entry = next(e for e in self.catalog if e.kind == kind)
+        self._effects += self.game.pop_effects()
+        self.kind, self.game = kind, entry.load().new(self.rng)
+        self._effects.append(SwitchGame(kind))
+
+    # ----- out -------------------------------------------------------------------------------
+    def pop_effects(self) -> list[Effect]:
+        out = self._effects + self.game.pop_effects()
+        self._effects = []
+        return out
+
+    def deliver(self, effect: Effect, answer: Any) -> None:
+        self.game.deliver(effect, answer)
+
+    def screen(self) -> Screen:
+        if self.shutting_down:
+            return Screen(TEXT, "bye", T.BYE_TITLE, tuple(wrap([T.BYE])))
+        if self.question == "menu":
+            return Screen(MENU, "menu", T.MENU_TITLE, selected=self.menu_sel,
+                          choices=tuple(T.menu_choice(i + 1, label) for i, (label, _) in enumerate(self._menu())))
+        if self.question == "brightness":
+            return Screen(MENU, "brightness", T.BRIGHTNESS, selected=self.bright_sel,
+                          choices=tuple(T.brightness_choice(i, i == self.brightness)
+                                        for i in range(1, BRIGHTNESS_LEVELS + 1)))
+        if self.question == "shutdown":
+            return confirm_screen("shutdown?", T.SHUTDOWN_TITLE, T.SHUTDOWN_QUESTION)
+        if self.question == "switch":
+            return confirm_screen("switch?", T.SWITCH_TITLE, T.ABANDON)
+        return self.game.screen()

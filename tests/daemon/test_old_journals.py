@@ -1,0 +1,56 @@
+"""Journals written by the previous version (brightness kept among a game's actions) still
+resume: same position, same question, same brightness. The kiosk is upgraded in place.
+
+tests/data/journals/*.sql are dumps of journals the previous version wrote (a Clans game
+with a brightness change, a Clans game with a bot seat, a Mammut game with a brightness
+change); expected.json holds what that version showed after resuming them.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion import daemon
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "journals"
+EXPECTED = json.loads((DATA / "expected.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_previous_versions_journal_resumes(tmp_path, name, caplog):
+    state = tmp_path / "state"
+    state.mkdir()
+    db = sqlite3.connect(state / "journal.sqlite3")
+    db.executescript((DATA / f"{name}.sql").read_text())
+    db.close()
+    actions = (DATA / f"{name}.sql").read_text().count('INSERT INTO "actions"')
+    keys, out = tmp_path / "keys", tmp_path / "out.json"
+    keys.write_text("")
+    caplog.set_level("INFO", logger="companion.run")
+    d = daemon.build(daemon.parse_args(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state),
+                                        "--record-out", str(out)]))
+    assert d.run() == 0
+    want = EXPECTED[name]
+    assert f"resumed game 1 ({actions} actions)" in caplog.messages
+    assert d.shell.screen().text() == want["text"]
+    assert d.shell.brightness == d.panel.brightness == want["brightness"]
+    assert json.loads(out.read_text()) == want["record"]
+
+
+def test_brightness_is_kept_beside_the_games_now(tmp_path):
+    state, keys = tmp_path / "state", tmp_path / "keys"
+    keys.write_text("D6#2#")  # Clans menu: 6 Brightness, level 2
+    d = daemon.build(daemon.parse_args(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state)]))
+    d.run()
+    keys.write_text("D7#")  # Play Mammut: a new game, and the brightness stays
+    d = daemon.build(daemon.parse_args(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state)]))
+    assert d.panel.brightness == 2
+    d.run()
+    assert d.shell.kind == "mammut"
+    keys.write_text("")
+    d = daemon.build(daemon.parse_args(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state)]))
+    assert d.shell.brightness == d.panel.brightness == 2

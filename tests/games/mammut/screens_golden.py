@@ -1,0 +1,228 @@
+"""Golden screens of the Mammut table: what the controller showed before the TableGame redesign.
+
+Every step of a set of key storms is reduced to a short hash of what the table sees and
+keeps: the screen's name and text, its rendered pixels, the actions journaled at that key
+and the brightness. `test_mammut_screens.py` replays the same keys through today's shell
+and game and compares hash by hash, so a change of one pixel or one journaled field shows up
+with the key that caused it.
+
+The goldens (data/screens.json) were written by the controller of commit b4ecc87 (before the
+redesign), which drove itself (its own D menu, brightness and shut-down questions):
+
+    git archive b4ecc87 | tar -x -C /tmp/oldtree
+    PYTHONPATH=/tmp/oldtree .venv/bin/python tests/games/mammut/screens_golden.py --old
+
+Known difference, left out of the key streams: before, POWER inside the D menu (or its
+brightness, switch and shut-down questions) opened the shut-down question; the shell now
+ignores it there. A switch to the other game ends a stream (the old controller only raised a
+flag for the daemon). No other difference: today's shell and game match every step of every
+stream (the redesign kept the screens, the journaled actions and the brightness).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Callable
+
+GOLDEN = Path(__file__).resolve().parent / "data" / "screens.json"
+POWER_CODE = "P"  # POWER is written as one character in a key stream
+SHELL_QUESTIONS = {"menu", "brightness", "switch?", "shutdown?"}
+SWITCH = "switch"
+KEYPAD = "0123456789#*ABCD"
+
+
+class OldTable:
+    """The controller before the redesign, alone (it drew its own menu and questions)."""
+
+    def __init__(self, seed: int) -> None:
+        from companion.games.mammut.controller import MammutController
+
+        self.c = MammutController(random.Random(seed))
+
+    def press(self, key: str) -> tuple:
+        self.c.handle(key, 0.0)
+        actions = [a for a in self.c.pop_actions() if a["a"] != "brightness"]
+        return self.c.screen(), actions, self.c.brightness, self.c.switch_game is not None
+
+
+class NewTable:
+    """Today's game wrapped in the shell, as the daemon runs it."""
+
+    def __init__(self, seed: int) -> None:
+        from companion.games import GAMES
+        from companion.table.effects import Persist, SwitchGame
+        from companion.table.shell import Shell
+
+        rng = random.Random(seed)
+        self.Persist, self.SwitchGame = Persist, SwitchGame
+        self.shell = Shell(list(GAMES.values()), "mammut", GAMES["mammut"].load().new(rng), rng)
+        self.effects: list = []
+
+    def press(self, key: str) -> tuple:
+        self.shell.handle(key, 0.0)
+        effects = self.shell.pop_effects()
+        self.effects += effects
+        actions = [a for e in effects if isinstance(e, self.Persist) for a in e.actions]
+        switched = any(isinstance(e, self.SwitchGame) for e in effects)
+        return self.shell.screen(), actions, self.shell.brightness, switched
+
+
+def step_hash(screen, actions: list, brightness: int) -> str:
+    from companion.table.render import render
+
+    h = hashlib.sha1(json.dumps([screen.name, screen.text(), actions, brightness], sort_keys=True).encode())
+    h.update(render(screen).tobytes())
+    return h.hexdigest()[:8]
+
+
+def token(code: str) -> str:
+    return "POWER" if code == POWER_CODE else code
+
+
+# ----- key streams (written once against the old controller, which reads its screen) ----------------
+def storm_policy(weights: list[float]) -> Callable[[random.Random, object], str]:
+    alphabet = list(KEYPAD) + [POWER_CODE]
+
+    def next_keys(rnd: random.Random, screen) -> str:
+        return rnd.choices(alphabet, weights=weights)[0]
+
+    return next_keys
+
+
+def careful_policy(rnd: random.Random, screen) -> str:
+    """A table that mostly does the sensible thing, with menu visits, undos and slips."""
+    r = rnd.random()
+    if r < 0.08:
+        return rnd.choice(KEYPAD + POWER_CODE)
+    if r < 0.12:
+        return "D" + rnd.choice("1234567") + rnd.choice("#*#")
+    if r < 0.14:
+        return "C" + rnd.choice("#*")
+    name = screen.name
+    if leaves(screen):
+        return "*"
+    if name == "actions":
+        return "1#" if rnd.random() < 0.7 else f"{rnd.randint(1, 9)}#"
+    if screen.kind == "menu":
+        return rnd.choice(["#", "#", f"{rnd.randint(1, 7)}#", "A#", "B#", "*"])
+    if screen.entry is not None:
+        return rnd.choice(["#", "#", f"{rnd.randint(0, 3)}#", f"{rnd.randint(0, 9)}#", "A#", "B#", "*"])
+    return "#"
+
+
+PLANS = (
+    [("storm", seed, 300, [1] * 16 + [0.3]) for seed in range(8)]
+    + [("weighted", seed, 1500, [3] * 10 + [25, 3, 4, 4, 1, 1, 0.05]) for seed in range(4)]
+    + [("careful", seed, 1500, None) for seed in range(4)]
+)
+
+
+def sensible_keys(c) -> str:
+    """What a careful table presses next on the old controller: reads the screen, reports from the books."""
+    s, g = c.screen(), c.game
+    if s.name == "actions":
+        return "1#"
+    if s.kind == "text" and s.entry is None or g is None:
+        return "#"
+    q = c.pending_question()
+    assert "tribe" in q["ctx"], s.text()
+    t = g.tribe(q["ctx"]["tribe"])
+    if q["form"] == "survival":
+        return f"{t.people}#" if q["field"] == "fishing" else "0#"
+    if q["form"] == "hunger":
+        return f"{min(t.to_remove, t.warriors)}#"
+    two = min(t.camps, t.women // 2)
+    return f"{min(t.camps - two, t.women - 2 * two)}#" if q["field"] == "camps_one_woman" else f"{two}#"
+
+
+def until(test: Callable) -> Callable:
+    return test
+
+
+# (name, seed, segments): keys to press, or a test of the old controller to play sensibly until
+SCRIPTS = [
+    ("extinction", 15, ["2#B##1#", until(lambda c: c.game.phase.value == "combat"), "#6#1#5#2#", "#6#2#5#2#",
+                        until(lambda c: c.game.over), "AB*C*#D1#D2#3##BB#"]),
+    ("resurrection", 12, ["3#B##1#", until(lambda c: c.game.phase.value == "combat"), "#6#3#5#2#",
+                          until(lambda c: c.game.turn_number == 2 and c.game.phase.value == "new_animals"),
+                          "#BBBAAA8#", "#2#A#", "#C#", "2#A##", until(lambda c: c.game.turn_number == 3)]),
+    ("victory", 13, ["3#B##1#", until(lambda c: c.game.phase.value == "combat"), "#4#1#2#2##", "#4#1#3#2##",
+                     until(lambda c: c.game.phase.value == "tribes_move"), "#2#1##2#1##2#1#B#",
+                     until(lambda c: c.game.over), "BAB#*D2#"]),
+]
+
+
+def leaves(screen) -> bool:
+    """# here would shut down or leave for the other game (or ask to)."""
+    return screen.name in ("shutdown?", "switch?") or screen.name == "menu" and screen.selected >= 5
+
+
+def write_old_goldens() -> None:
+    """Run the plans on the old controller; keep the keys it took and its step hashes."""
+    out = []
+    for kind, seed, length, weights in PLANS:
+        rnd = random.Random(f"{kind}-{seed}")
+        table = OldTable(seed)
+        policy = careful_policy if weights is None else storm_policy(weights)
+        screen, keys, hashes = table.c.screen(), [], []
+        while len(keys) < length:
+            for code in policy(rnd, screen):
+                if code == POWER_CODE and screen.name in SHELL_QUESTIONS:
+                    continue  # the known difference (module docstring)
+                if code == "#" and leaves(screen) and len(keys) < length - 20:
+                    continue  # shut down or switch games only near the end: a stream ends there
+                screen, actions, brightness, switched = table.press(token(code))
+                keys.append(code)
+                hashes.append(SWITCH if switched else step_hash(screen, actions, brightness))
+                if switched or screen.name == "bye":
+                    break
+            if hashes and hashes[-1] == SWITCH or screen.name == "bye":
+                break
+        out.append({"plan": kind, "seed": seed, "keys": "".join(keys), "hashes": " ".join(hashes)})
+    for name, seed, segments in SCRIPTS:
+        table, keys, hashes = OldTable(seed), [], []
+
+        def press(code: str) -> None:
+            screen, actions, brightness, switched = table.press(token(code))
+            keys.append(code)
+            hashes.append(SWITCH if switched else step_hash(screen, actions, brightness))
+
+        for segment in segments:
+            if isinstance(segment, str):
+                for code in segment:
+                    press(code)
+                continue
+            for _ in range(500):
+                if segment(table.c):
+                    break
+                for code in sensible_keys(table.c):
+                    press(code)
+            else:
+                raise AssertionError(f"{name}: stuck on {table.c.screen().text()}")
+        out.append({"plan": name, "seed": seed, "keys": "".join(keys), "hashes": " ".join(hashes)})
+    GOLDEN.parent.mkdir(exist_ok=True)
+    GOLDEN.write_text(json.dumps(out, indent=0) + "\n")
+    print(f"{len(out)} streams, {sum(len(s['keys']) for s in out)} keys written to {GOLDEN}")
+
+
+def replay(stream: dict, table_cls=NewTable) -> tuple[int, str, str] | None:
+    """Replay a golden stream; the first step that differs as (index, expected, screen text), or None."""
+    table = table_cls(stream["seed"])
+    expected = stream["hashes"].split()
+    for i, code in enumerate(stream["keys"]):
+        screen, actions, brightness, switched = table.press(token(code))
+        got = SWITCH if switched else step_hash(screen, actions, brightness)
+        if got != expected[i]:
+            return i, expected[i], f"{screen.name}: {screen.text()} {actions} {brightness}"
+    return None
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--old"]:
+        write_old_goldens()
+    else:
+        sys.exit(__doc__)

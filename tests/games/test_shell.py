@@ -1,0 +1,76 @@
+"""The shell around a game: the D menu's frame, brightness that survives a switch,
+shutting down (menu or POWER), the switch question, and old journals' brightness."""
+
+from __future__ import annotations
+
+import random
+
+from counter_game import Counter
+
+from companion.table.effects import Persist, PowerOff, SetBrightness, SwitchGame
+from companion.table.protocol import GameEntry
+from companion.table.shell import DEFAULT_BRIGHTNESS, Shell
+
+CATALOG = [GameEntry("counter", "Counter", "counter_game"), GameEntry("other", "Other", "counter_game")]
+
+
+def shell_with(keys: str = "") -> Shell:
+    s = Shell(CATALOG, "counter", Counter(), random.Random(1))
+    for k in keys:
+        s.handle(k, 0.0)
+    return s
+
+
+def test_menu_is_the_games_items_then_the_tables():
+    s = shell_with("D")
+    assert s.screen().choices == ("1 Reset", "2 Ask", "3 Brightness", "4 Play Other", "5 Shut down")
+    s.handle("B", 0.0)
+    assert s.screen().selected == 1
+    s.handle("*", 0.0)
+    assert s.screen().name == "counter-new"
+
+
+def test_brightness_is_an_effect_and_survives_a_switch():
+    s = shell_with("D3#")
+    assert s.screen().name == "brightness" and s.screen().selected == DEFAULT_BRIGHTNESS - 1
+    s.handle("2", 0.0)
+    s.handle("#", 0.0)
+    assert s.pop_effects() == [SetBrightness(2)] and s.brightness == 2
+    for k in "D4#":  # no game in progress: switch at once
+        s.handle(k, 0.0)
+    assert s.pop_effects() == [SwitchGame("other")] and s.kind == "other" and s.brightness == 2
+    for k in "D3#2#":  # the same level again: nothing to do
+        s.handle(k, 0.0)
+    assert s.pop_effects() == []
+
+
+def test_switch_asks_first_while_a_game_is_in_progress():
+    s = shell_with("#D4#")
+    assert s.screen().name == "switch?"
+    s.handle("*", 0.0)
+    assert s.kind == "counter" and [type(e) for e in s.pop_effects()] == [Persist]
+    for k in "D4##":
+        s.handle(k, 0.0)
+    assert s.kind == "other" and s.pop_effects() == [SwitchGame("other")]
+
+
+def test_power_key_and_menu_shut_down_after_a_yes():
+    s = shell_with("#5")
+    s.handle("POWER", 0.0)
+    assert s.screen().name == "shutdown?"
+    s.handle("*", 0.0)
+    assert not s.shutting_down and s.screen().entry == "> 5_"  # the game's state is untouched
+    for k in "D5#":
+        s.handle(k, 0.0)
+    assert s.screen().name == "shutdown?"
+    s.handle("#", 0.0)
+    assert s.shutting_down and s.screen().name == "bye" and PowerOff() in s.pop_effects()
+    s.handle("1", 0.0)  # keys after that change nothing
+    assert s.screen().name == "bye"
+
+
+def test_old_journals_keep_brightness_among_the_actions():
+    old = [{"a": "start"}, {"a": "brightness", "level": 2}, {"a": "add", "n": 3}, {"a": "brightness", "level": 5}]
+    assert Shell.split_journal(old) == ([{"a": "start"}, {"a": "add", "n": 3}], 5)
+    assert Shell.split_journal(old, brightness=1)[1] == 1  # the setting the table keeps now wins
+    assert Shell.split_journal([{"a": "brightness", "level": 9}]) == ([], DEFAULT_BRIGHTNESS)

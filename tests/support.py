@@ -1,0 +1,47 @@
+"""Helpers several test folders share: key scripts for whole games, a daemon on luma's dummy display."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.games.clans.board import COLORS
+from companion.games.clans.controller import Controller
+from companion.table.protocol import TableGame
+
+
+def full_game_script(players: int, seed: int) -> tuple[str, list[tuple[int, int]], list[str]]:
+    """Keys for a whole game from `--players N --seed S`: random legal moves, order answers, the reveal."""
+    c = Controller.quick_start(players, random.Random(seed))
+    rnd = random.Random(seed + 1000)
+    keys, moves = [], []
+    while not c.game.is_over:
+        frm, to = c.game.random_move(rnd.random)
+        moves.append((frm, to))
+        typed = f"{frm}#{to}#"
+        for k in typed:
+            c.handle(k, 0)
+        keys.append(typed)
+        while c.mode() == "order":
+            typed = f"{rnd.choice(c.order_choices())}#"
+            for k in typed:
+                c.handle(k, 0)
+            keys.append(typed)
+    colors = rnd.sample(COLORS, players)
+    for col in colors:
+        keys.append(f"{COLORS.index(col) + 1}#")
+    return "\n".join(keys) + "\n", moves, colors
+
+
+def headless_daemon(game: TableGame, kind: str = "clans") -> Any:
+    """A daemon around `game` as `companion run --display dummy` builds it (no journal, no key script)."""
+    from companion import daemon
+    from companion.config import DisplayConfig
+    from companion.games import GAMES
+    from companion.hw.display import open_display
+    from companion.hw.panel import Panel
+    from companion.table.shell import Shell
+
+    shell = Shell(list(GAMES.values()), kind, game, random.Random(0))
+    panel = Panel(open_display(DisplayConfig(driver="dummy")))
+    return daemon.Daemon(shell, panel, headless=True)
