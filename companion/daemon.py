@@ -1,17 +1,8 @@
-"""`companion run`: the loop at the table. It names no game: it asks the registry.
+"""`companion run`: the set-up of the loop at the table. It names no game: it asks the registry.
 
-One thread owns the state. Adapters (serial keypad, GPIO buttons, terminal) only
-put keys on a queue; the loop takes a key and runs it through, in order:
-
-    queue -> shell.handle (the table, wrapping the current game)
-          -> drain the effects outbox: Persist / GameOver / SetBrightness -> journal
-             (durable before anything is shown), Search / Hint -> the game's searcher,
-             SetBrightness -> panel, PowerOff -> stop and power off
-          -> render the screen -> panel (brightness, idle dim, pixel shift) -> display sink
-
-Between keys it feeds the systemd watchdog and lets the panel dim or shift.
-
-Headless (spec section 5):
+Arguments, the config, the journal, the display and the inputs, and the first game
+(a record, a quick start, the journal's game, or a new one); then `companion.loop.Daemon`
+runs. Headless (spec section 5):
     companion run --display dummy --keys FILE [--load RECORD] [--record-out OUT]
 FILE is read as if typed on the serial keypad; the run ends when every key is
 handled, and OUT gets the record so far. `--players N --seed S` starts a new game
@@ -25,29 +16,24 @@ from __future__ import annotations
 
 import argparse
 import logging
-import queue
+import os
 import random
 import sys
-import time
+import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from companion.config import BOT_NAMES
 from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
+from companion.loop import EOF, Daemon, power_off  # noqa: F401  (tests and tools drive the Daemon from here)
 from companion.table import keys as K
-from companion.table.effects import Announce, Effect, GameOver, Hint, Persist, PowerOff, Search, SetBrightness, \
-    SwitchGame
 from companion.table.errors import UsageError
 from companion.table.journal import JournalWriter, find_state_dir
 from companion.table.shell import Shell
 
 log = logging.getLogger("companion.run")
-
-EOF = object()  # end of the key script / of stdin: finish and exit
-TICK_S = 1.0
-JOURNAL_EFFECTS = (Persist, GameOver, SetBrightness)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -73,6 +59,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--config", metavar="PATH", help="config file (default /etc/companion/config.yaml if present)")
     ap.add_argument("--state-dir", metavar="DIR", help="journal directory (default: the config's state_dir)")
     ap.add_argument("--no-journal", action="store_true", help="do not journal nor resume")
+    ap.add_argument("--log-file", metavar="PATH",
+                    help="log here; in the terminal display the log goes to a file (default: TMPDIR/companion.log)")
     ap.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv: debug)")
     args = ap.parse_args(argv)
     if args.load and args.players:
@@ -106,6 +94,35 @@ def read_key_script(path: str) -> list[str]:
     if unknown:
         log.warning("keys %s: ignored unknown bytes %s", path, " ".join(f"0x{b:02x}" for b in sorted(unknown)))
     return tokens
+
+
+def same_terminal(a: Any, b: Any) -> bool:
+    """True when streams `a` and `b` write to one terminal (a log line there would draw over the screen)."""
+    try:
+        return a.isatty() and b.isatty() and os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno()))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def route_logs(driver: str, log_file: str | None, screen: Any = None, errors: Any = None) -> str | None:
+    """Send log lines to `log_file` when asked, or when the screen is drawn on the terminal that stderr
+    writes to; returns the file's path, None when stderr keeps them."""
+    screen = sys.stdout if screen is None else screen
+    errors = sys.stderr if errors is None else errors
+    if log_file is None and not (driver == "terminal" and same_terminal(screen, errors)):
+        return None
+    path = log_file or os.path.join(tempfile.gettempdir(), "companion.log")
+    try:
+        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError:
+        handler = logging.NullHandler()  # never draw over the screen, even without a file
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, logging.StreamHandler)
+                and not isinstance(h, logging.FileHandler) and getattr(h, "stream", None) is errors]:
+        root.removeHandler(old)
+        handler.setFormatter(old.formatter)
+    root.addHandler(handler)
+    return path
 
 
 def load_config(path: str | None) -> Any:
@@ -153,184 +170,6 @@ class FrameSaver:
             image.save(self.dir / f"frame_{len(self.seen):04d}.png")
 
 
-# ----- the daemon --------------------------------------------------------------------------
-class Daemon:
-    """The main loop: one queue in, the shell, its effects drained, one panel out."""
-
-    def __init__(self, shell: Shell, panel: Panel, *, headless: bool, journal: JournalWriter | None = None,
-                 record_out: str | None = None, on_frame: Callable[[Any, Any], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic, search_options: dict | None = None) -> None:
-        self.shell = shell
-        self.panel = panel
-        self.headless = headless
-        self.journal = journal
-        self.record_out = record_out
-        self.on_frame = on_frame
-        self.clock = clock
-        self.search_options = search_options or {}
-        self.searchers: dict[str, Any] = {}
-        self.queue: queue.Queue = queue.Queue()
-        self.inputs: list[Any] = []
-        self.terminal: Any = None
-        self.last_screen: Any = None
-        self.frames = 0
-        self.status_sent = ""
-        self.key_delay = 0.0
-        self.power_off = False
-        self.device: Any = None
-
-    def put(self, key: Any) -> None:
-        """Thread-safe: the adapters' callback."""
-        self.queue.put(key)
-
-    # one step of the loop ---------------------------------------------------------------
-    def step(self, key: Any) -> bool:
-        """Handle one queued item; False when the loop should end."""
-        if key is EOF or key == K.QUIT:
-            return False
-        if self.panel.key():  # the key that wakes the panel is swallowed
-            return True
-        try:
-            self.shell.handle(key, self.clock())
-        except Exception:
-            log.exception("key %r failed; state kept", key)
-        self.drain()
-        self.show()
-        return not self.power_off
-
-    def drain(self) -> None:
-        """Carry out every effect the table asks for, in order, until the outbox stays empty."""
-        while effects := self.shell.pop_effects():
-            for effect in effects:
-                try:
-                    self.apply(effect)
-                except Exception:
-                    log.exception("%r failed", effect)
-
-    def apply(self, effect: Effect) -> None:
-        if isinstance(effect, SetBrightness):
-            self.panel.set_brightness(effect.level)
-        if isinstance(effect, JOURNAL_EFFECTS):
-            if isinstance(effect, Persist):
-                log.debug("actions: %s", effect.public())
-            if self.journal is not None:
-                self.journal.write(effect)
-        elif isinstance(effect, (Search, Hint)):
-            self.search(effect)
-        elif isinstance(effect, SwitchGame):
-            log.info("switching to %s", effect.kind)
-        elif isinstance(effect, PowerOff):
-            self.power_off = True
-        elif isinstance(effect, Announce):
-            log.info("announce %s: %s", effect.event, effect.text)
-
-    def search(self, effect: Search | Hint) -> None:
-        """A bot's move or a hint: shown as "Thinking..." while the game's searcher runs here."""
-        self.show()
-        kind = self.shell.kind
-        if kind not in self.searchers:
-            self.searchers[kind] = find_game(kind).make_searcher(self.search_options)
-        searcher = self.searchers[kind]
-        what = f"bot {getattr(searcher, 'name', '')} for" if isinstance(effect, Search) else "hint for"
-        t0 = time.perf_counter()
-        try:
-            answer = searcher.run(effect)
-        except Exception:
-            log.exception("%s P%d failed; it tries again after the next key", what, effect.seat + 1)
-            answer = None
-        else:
-            log.info("%s P%d: %s after %.2f s", what, effect.seat + 1, answer, time.perf_counter() - t0)
-        self.shell.deliver(effect, answer)
-
-    def show(self) -> None:
-        screen = self.shell.screen()
-        if screen == self.last_screen:
-            return
-        from companion.table.render import render
-
-        image = render(screen)
-        self.last_screen = screen
-        self.panel.show(image)
-        self.frames += 1
-        if self.on_frame is not None:
-            self.on_frame(screen, image)
-        status = f"{self.shell.kind}: {screen.title}"
-        if status != self.status_sent:
-            from companion.hw import notify
-
-            notify.status(status)
-            self.status_sent = status
-
-    def run(self) -> int:
-        from companion.hw import notify
-
-        self.panel.start()
-        self.show()
-        self.drain()  # a loaded game's first actions; a bot may be to move in a new or resumed game
-        self.show()
-        for adapter in self.inputs:
-            adapter.start()
-        notify.ready("refereeing")
-        interval = notify.watchdog_interval()
-        tick = min(TICK_S, interval / 2) if interval else TICK_S
-        try:
-            while True:
-                try:
-                    key = self.queue.get(timeout=None if self.headless else tick)
-                except queue.Empty:
-                    notify.watchdog()
-                    self.panel.tick()
-                    if self.terminal is not None and self.terminal.eof.is_set() and len(self.inputs) == 1:
-                        break  # keys came from a pipe that has ended
-                    continue
-                if not self.step(key):
-                    break
-                notify.watchdog()
-                if self.key_delay:
-                    time.sleep(self.key_delay)
-        except KeyboardInterrupt:
-            log.info("interrupted")
-        finally:
-            notify.stopping()
-            for adapter in self.inputs:
-                try:
-                    adapter.close()
-                except Exception:
-                    log.exception("closing %r", adapter)
-            self.write_record()
-            if self.journal is not None:
-                self.journal.journal.close()  # checkpoints the WAL: nothing pending before power-off
-            self.device = getattr(self.panel.sink, "device", None)  # luma's dummy keeps the last frame
-            self.panel.close()
-            if self.power_off and not self.headless:
-                power_off()
-        return 0
-
-    def write_record(self) -> None:
-        if not self.record_out:
-            return
-        text = self.shell.game.record_json()
-        if text is None:
-            log.warning("no game yet: %s not written", self.record_out)
-            return
-        from companion.table.fsutil import atomic_write_text
-
-        atomic_write_text(Path(self.record_out), text)
-
-
-def power_off() -> None:
-    if not is_raspberry_pi():
-        log.info("shutdown asked; not on a Raspberry Pi, just exiting")
-        return
-    import subprocess
-
-    log.info("shutdown asked: powering off")
-    try:
-        subprocess.run(["systemctl", "poweroff"], check=False, timeout=30)
-    except (OSError, subprocess.SubprocessError) as exc:
-        log.error("cannot power off: %s", exc)
-
-
 # ----- set-up --------------------------------------------------------------------------------
 def build(args: argparse.Namespace) -> Daemon:
     """Everything `main` sets up before the loop (tests drive the returned Daemon)."""
@@ -343,6 +182,7 @@ def build(args: argparse.Namespace) -> Daemon:
         journal = open_journal(find_state_dir(args.state_dir, cfg, on_box=is_raspberry_pi()))
     shell = start_table(args, journal, rng)
     driver = choose_driver(args, cfg)
+    route_logs(driver, args.log_file)
     sink = open_sink(driver, cfg, args.save_frames if driver == "png" else None)
     panel = Panel.from_config(sink, cfg, headless=headless, brightness=shell.brightness)
     on_frame = FrameSaver(args.save_frames) if args.save_frames and driver != "png" else None
@@ -384,7 +224,8 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     if game is None:
         game = find_game(kind).load().new(rng)
     _, brightness = Shell.split_journal(journaled, stored)
-    return Shell(list(GAMES.values()), kind, game, rng, brightness)
+    history = journal.journal.history if journal is not None else None
+    return Shell(list(GAMES.values()), kind, game, rng, brightness, history)
 
 
 def search_options(args: argparse.Namespace, cfg: Any) -> dict:

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Protocol, runtime_checkable
 
 from companion.table.effects import Effect, GameOver, Outbox
 from companion.table.errors import NotSupportedError
+from companion.table.texts import totals_and_winners
 from companion.table.screen import Screen
 
 
@@ -70,6 +71,10 @@ class TableGame(Protocol):
     def finished_result(self) -> dict | None:
         """The finished game's result for the history; None while not finished."""
 
+    @classmethod
+    def history_text(cls, result: dict) -> str:
+        """A finished game's `finished_result()` in a few words, for the history in the D menu."""
+
 
 class TableGameBase:
     """Defaults for the optional parts of `TableGame`: no searches, no record files, no quick start."""
@@ -104,6 +109,14 @@ class TableGameBase:
 
     def finished_result(self) -> dict | None:
         return None
+
+    @classmethod
+    def history_text(cls, result: dict) -> str:
+        """A finished game's result in a few words for the history ("P1 34, P2 28; P1 won")."""
+        totals, winners = result.get("totals"), result.get("winners")
+        if isinstance(totals, list) and isinstance(winners, list):
+            return totals_and_winners(totals, winners)
+        return ""
 
     @classmethod
     def from_record_file(cls, path: str, rng: random.Random | None = None) -> "TableGame":

@@ -6,7 +6,10 @@ imports no game). It owns
 - the D menu's frame: the game's items, then Brightness, "Play <other game>" for
   every other registered game, and Shut down;
 - the brightness (1..5), which survives a game switch;
-- the shut-down question (also from a POWER long press) and the switch question.
+- the shut-down question (also from a POWER long press) and the switch question;
+- the table's own messages (`tell`: a write that failed, a journal repaired), shown over
+  everything until a key, and the history of finished games (`history`, when the daemon
+  hands in a way to read it), a line of the D menu.
 
 Keys go to the shell's own open question first, else to the game; a D or POWER the
 game leaves unused opens the menu or the shut-down question. Effects come out of
@@ -16,11 +19,13 @@ game leaves unused opens the menu or the shut-down question. Effects come out of
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Sequence
+import time
+from typing import Any, Callable, Iterable, Sequence
 
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.table.effects import Effect, PowerOff, SetBrightness, SwitchGame
+from companion.table.info import InfoPager
 from companion.table.protocol import GameEntry, TableGame
 from companion.table.screen import MENU, TEXT, Screen, confirm_screen, wrap
 
@@ -31,8 +36,11 @@ LEGACY_BRIGHTNESS = "brightness"  # journals before the shell kept brightness am
 
 class Shell:
     def __init__(self, catalog: Sequence[GameEntry], kind: str, game: TableGame,
-                 rng: random.Random | None = None, brightness: int = DEFAULT_BRIGHTNESS) -> None:
+                 rng: random.Random | None = None, brightness: int = DEFAULT_BRIGHTNESS,
+                 history: Callable[[], list[dict]] | None = None) -> None:
         self.catalog = list(catalog)
+        self.history = history
+        self.notice = InfoPager()
         self.kind = kind
         self.game = game
         self.rng = rng if rng is not None else random.Random()
@@ -62,6 +70,10 @@ class Shell:
     def handle(self, key: str, now: float) -> None:
         if self.shutting_down or not K.is_key(key):
             return
+        if self.notice.shown and key != K.POWER:
+            self.notice.key(key, ())  # A/B page it; any other key only dismisses it
+            return
+        self.notice.clear()
         if self.question is not None:
             {"menu": self._key_menu, "brightness": self._key_brightness, "shutdown": self._key_shutdown,
              "switch": self._key_switch}[self.question](key)
@@ -78,6 +90,8 @@ class Shell:
         items: list[tuple[str, Any]] = [(label, i) for i, label in enumerate(self.game.menu_items())]
         items.append((T.BRIGHTNESS, "brightness"))
         items += [(T.play_item(e.title), e.kind) for e in self.catalog if e.kind != self.kind]
+        if self.history is not None:
+            items.append((T.HISTORY, "history"))
         items.append((T.SHUT_DOWN, "shutdown"))
         return items
 
@@ -100,6 +114,8 @@ class Shell:
             self.question, self.bright_sel = "brightness", self.brightness - 1
         elif what == "shutdown":
             self.question = "shutdown"
+        elif what == "history":
+            self.tell(T.HISTORY, self.history_lines() or [T.NO_HISTORY], "history")
         elif self.game.in_progress():
             self.question, self.switch_to = "switch", what
         else:
@@ -139,6 +155,28 @@ class Shell:
         self.kind, self.game = kind, entry.load().new(self.rng)
         self._effects.append(SwitchGame(kind))
 
+    def tell(self, title: str, paragraphs: Sequence[str], name: str) -> None:
+        """A message of the table's over whatever shows; the next key dismisses it."""
+        self.question = None
+        self.notice.show(title, paragraphs, name)
+
+    def replace_game(self, kind: str, game: TableGame) -> None:
+        """Put `game` (rebuilt from the journal) in the place of the current one; its effects are dropped."""
+        self.game.pop_effects()
+        self.kind, self.game = kind, game
+
+    def history_lines(self) -> list[str]:
+        """One line per finished game, newest first: date, game, totals and winners (abandoned games left out)."""
+        titles = {e.kind: e for e in self.catalog}
+        lines = []
+        for entry in self.history() if self.history is not None else []:
+            result, game = entry.get("result") or {}, titles.get(entry.get("kind", ""))
+            if result.get("abandoned") or game is None:
+                continue
+            when = time.strftime("%d %b %H:%M", time.localtime(entry.get("finished") or 0))
+            lines.append(T.history_line(when, game.title, game.load().history_text(result)))
+        return lines
+
     # ----- out -------------------------------------------------------------------------------
     def pop_effects(self) -> list[Effect]:
         out = self._effects + self.game.pop_effects()
@@ -151,6 +189,9 @@ class Shell:
     def screen(self) -> Screen:
         if self.shutting_down:
             return Screen(TEXT, "bye", T.BYE_TITLE, tuple(wrap([T.BYE])))
+        notice = self.notice.screen()
+        if notice is not None:
+            return notice
         if self.question == "menu":
             return Screen(MENU, "menu", T.MENU_TITLE, selected=self.menu_sel,
                           choices=tuple(T.menu_choice(i + 1, label) for i, (label, _) in enumerate(self._menu())))

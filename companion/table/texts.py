@@ -26,3 +26,24 @@ SWITCH_TITLE = "Other game?"
 ABANDON = "This game will be abandoned."
 BYE_TITLE = "Shutting down"
 BYE = "Wait until the screen is dark, then unplug."
+
+
+HISTORY = "History"
+NO_HISTORY = "No finished game yet."
+
+
+def history_line(when: str, title: str, result: str) -> str:
+    return f"{when} {title}: {result}" if result else f"{when} {title}"
+
+
+def totals_and_winners(totals: list[int], winners: list[int]) -> str:
+    """"P1 34, P2 28; P1 won" (players 0-based in, 1-based out); shared wins name every winner."""
+    scores = ", ".join(f"P{i + 1} {t}" for i, t in enumerate(totals))
+    won = " ".join(f"P{w + 1}" for w in winners)
+    return f"{scores}; {won} won" if won else scores
+
+
+UNSAVED_TITLE = "Cannot save"
+UNSAVED = ("Storage full or damaged: the last key was not taken, nothing changed. "
+           "Free space or replace the SD card; play goes on once saving works.")
+REPAIRED_TITLE = "Journal repaired"

@@ -250,3 +250,35 @@ def test_mammut_headless_game_log_out(tmp_path):
     d2 = run(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state), "--record-out", str(out)])
     assert d2.shell.kind == "mammut"
     assert json.loads(out.read_text())["log"] == data["log"]
+
+
+def test_log_lines_never_draw_over_the_terminal_screen(tmp_path):
+    import logging
+    import os
+    import pty
+
+    master, slave = pty.openpty()
+    screen = os.fdopen(os.dup(slave), "w")
+    errors = os.fdopen(os.dup(slave), "w")
+    root = logging.getLogger()
+    saved = root.handlers[:]
+    stream = logging.StreamHandler(errors)
+    root.handlers = [stream]
+    log_file = tmp_path / "companion.log"
+    try:
+        assert daemon.route_logs("dummy", None, screen, errors) is None  # not drawn on the terminal
+        assert daemon.route_logs("terminal", str(log_file), screen, errors) == str(log_file)
+        assert stream not in root.handlers
+        logging.getLogger("companion.run").warning("a line for the file")
+        for h in root.handlers:
+            h.flush()
+        assert "a line for the file" in log_file.read_text()
+        with open(tmp_path / "plain", "w") as other:  # stderr to a file: it keeps the log lines
+            root.handlers = [stream]
+            assert daemon.route_logs("terminal", None, screen, other) is None
+    finally:
+        for h in root.handlers:
+            if h not in saved:
+                h.close()
+        root.handlers = saved
+        screen.close(), errors.close(), os.close(master), os.close(slave)

@@ -74,3 +74,36 @@ def test_old_journals_keep_brightness_among_the_actions():
     assert Shell.split_journal(old) == ([{"a": "start"}, {"a": "add", "n": 3}], 5)
     assert Shell.split_journal(old, brightness=1)[1] == 1  # the setting the table keeps now wins
     assert Shell.split_journal([{"a": "brightness", "level": 9}]) == ([], DEFAULT_BRIGHTNESS)
+
+
+def test_a_table_message_shows_over_everything_and_any_key_only_dismisses_it():
+    s = shell_with("D")
+    s.tell("Cannot save", ["Storage full."], "unsaved")
+    assert s.screen().name == "unsaved" and s.question is None
+    s.handle("5", 0.0)  # dismissed, not typed into the game
+    assert s.screen() == Counter().screen()
+    s.tell("Cannot save", ["Storage full."], "unsaved")
+    s.handle("POWER", 0.0)  # the power key is never swallowed
+    assert s.screen().name == "shutdown?"
+
+
+def test_history_is_a_menu_line_when_the_table_keeps_one():
+    finished = [{"kind": "counter", "finished": 0.0, "result": {"totals": [20, 7], "winners": [0]}},
+                {"kind": "counter", "finished": 0.0, "result": {"abandoned": True}},
+                {"kind": "gone", "finished": 0.0, "result": {"totals": [1], "winners": [0]}}]
+    s = Shell(CATALOG, "counter", Counter(), random.Random(1), history=lambda: finished)
+    for k in "D":
+        s.handle(k, 0.0)
+    choices = s.screen().choices
+    assert choices[-2:] == ("5 History", "6 Shut down")
+    for k in "5#":
+        s.handle(k, 0.0)
+    screen = s.screen()
+    assert screen.name == "history" and screen.title == "History"
+    text = " ".join(screen.lines)
+    assert "Counter: P1 20, P2 7; P1 won" in text and text.count("Counter") == 1
+    empty = Shell(CATALOG, "counter", Counter(), random.Random(1), history=lambda: [])
+    for k in "D5#":
+        empty.handle(k, 0.0)
+    assert "No finished game yet." in " ".join(empty.screen().lines)
+    assert "History" not in " ".join(shell_with("D").screen().choices)  # no journal, no history

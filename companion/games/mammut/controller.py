@@ -117,6 +117,10 @@ class MammutTable(TableGameBase):
     def finished_result(self) -> dict | None:
         return self.state.finished_result()
 
+    @classmethod
+    def history_text(cls, result: dict) -> str:
+        return T.history_text(result)
+
     def in_progress(self) -> bool:
         return self.state.in_progress()
 

@@ -433,3 +433,11 @@ def take_back(words: str, who: str) -> str:
 
 def taken_back(words: str, who: str) -> str:
     return f"Taken back: {words}{who}."
+
+
+def history_text(result: dict) -> str:
+    """A finished game in a few words for the table's history."""
+    if result.get("extinct"):
+        return "extinct, everybody lost"
+    winners = [n for n in result.get("winners") or [] if isinstance(n, int)]
+    return ", ".join(f"tribe {n}" for n in winners) + (" won" if winners else "")

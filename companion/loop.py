@@ -1,0 +1,241 @@
+"""The loop at the table: one thread owns the state; keys in, effects carried out, frames out.
+
+    queue -> shell.handle (the table, wrapping the current game)
+          -> drain the effects: Persist / GameOver / SetBrightness -> journal (durable
+             before anything is shown), Search / Hint -> the game's searcher (on a worker
+             thread while this one keeps the watchdog and the panel alive), SetBrightness ->
+             panel, PowerOff -> stop and power off
+          -> render the screen -> panel (brightness, idle dim, pixel shift) -> display sink
+
+Set-up (arguments, config, adapters, the first game) is `companion.daemon`; this
+module names no game either.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.games import find_game
+from companion.hw.panel import Panel
+from companion.hw.platform import is_raspberry_pi
+from companion.table import keys as K
+from companion.table.effects import Announce, Effect, GameOver, Hint, Persist, PowerOff, Search, SetBrightness, \
+    SwitchGame
+from companion.table.journal import JournalWriter
+from companion.table.shell import Shell
+
+log = logging.getLogger("companion.run")
+
+EOF = object()  # end of the key script / of stdin: finish and exit
+TICK_S = 1.0
+JOURNAL_EFFECTS = (Persist, GameOver, SetBrightness)
+
+
+# ----- the daemon --------------------------------------------------------------------------
+class Daemon:
+    """The main loop: one queue in, the shell, its effects drained, one panel out."""
+
+    def __init__(self, shell: Shell, panel: Panel, *, headless: bool, journal: JournalWriter | None = None,
+                 record_out: str | None = None, on_frame: Callable[[Any, Any], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic, search_options: dict | None = None) -> None:
+        self.shell = shell
+        self.panel = panel
+        self.headless = headless
+        self.journal = journal
+        self.record_out = record_out
+        self.on_frame = on_frame
+        self.clock = clock
+        self.search_options = search_options or {}
+        self.searchers: dict[str, Any] = {}
+        self.queue: queue.Queue = queue.Queue()
+        self.inputs: list[Any] = []
+        self.terminal: Any = None
+        self.last_screen: Any = None
+        self.frames = 0
+        self.status_sent = ""
+        self.key_delay = 0.0
+        self.power_off = False
+        self.device: Any = None
+        self.tick = TICK_S  # how often the watchdog is fed while waiting (half its interval under systemd)
+
+    def put(self, key: Any) -> None:
+        """Thread-safe: the adapters' callback."""
+        self.queue.put(key)
+
+    # one step of the loop ---------------------------------------------------------------
+    def step(self, key: Any) -> bool:
+        """Handle one queued item; False when the loop should end."""
+        if key is EOF or key == K.QUIT:
+            return False
+        if self.panel.key():  # the key that wakes the panel is swallowed
+            return True
+        try:
+            self.shell.handle(key, self.clock())
+        except Exception:
+            log.exception("key %r failed; state kept", key)
+        self.drain()
+        self.show()
+        return not self.power_off
+
+    def drain(self) -> None:
+        """Carry out every effect the table asks for, in order, until the outbox stays empty."""
+        while effects := self.shell.pop_effects():
+            for effect in effects:
+                try:
+                    self.apply(effect)
+                except Exception:
+                    log.exception("%r failed", effect)
+
+    def apply(self, effect: Effect) -> None:
+        if isinstance(effect, SetBrightness):
+            self.panel.set_brightness(effect.level)
+        if isinstance(effect, JOURNAL_EFFECTS):
+            if isinstance(effect, Persist):
+                log.debug("actions: %s", effect.public())
+            if self.journal is not None:
+                self.journal.write(effect)
+        elif isinstance(effect, (Search, Hint)):
+            self.search(effect)
+        elif isinstance(effect, SwitchGame):
+            log.info("switching to %s", effect.kind)
+        elif isinstance(effect, PowerOff):
+            self.power_off = True
+        elif isinstance(effect, Announce):
+            log.info("announce %s: %s", effect.event, effect.text)
+
+    def search(self, effect: Search | Hint) -> None:
+        """A bot's move or a hint: shown as "Thinking..." while the game's searcher runs here."""
+        self.show()
+        kind = self.shell.kind
+        if kind not in self.searchers:
+            self.searchers[kind] = find_game(kind).make_searcher(self.search_options)
+        searcher = self.searchers[kind]
+        what = f"bot {getattr(searcher, 'name', '')} for" if isinstance(effect, Search) else "hint for"
+        t0 = time.perf_counter()
+        try:
+            answer = self.wait_for(lambda: searcher.run(effect))
+        except Exception:
+            log.exception("%s P%d failed; it tries again after the next key", what, effect.seat + 1)
+            answer = None
+        else:
+            log.info("%s P%d: %s after %.2f s", what, effect.seat + 1, answer, time.perf_counter() - t0)
+        self.shell.deliver(effect, answer)
+
+    def wait_for(self, work: Callable[[], Any]) -> Any:
+        """`work()` on a worker thread; meanwhile this thread feeds the watchdog and the panel every tick.
+        Keys pressed meanwhile wait in the queue, in order. Returns what `work` returned, or raises what it raised."""
+        from companion.hw import notify
+
+        done = threading.Event()
+        out: dict[str, Any] = {}
+
+        def worker() -> None:
+            try:
+                out["value"] = work()
+            except BaseException as exc:  # handed to the loop's thread, which logs it
+                out["error"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=worker, name="search", daemon=True).start()
+        while not done.wait(self.tick):
+            notify.watchdog()
+            self.panel.tick()
+        if "error" in out:
+            raise out["error"]
+        return out.get("value")
+
+    def show(self) -> None:
+        screen = self.shell.screen()
+        if screen == self.last_screen:
+            return
+        from companion.table.render import render
+
+        image = render(screen)
+        self.last_screen = screen
+        self.panel.show(image)
+        self.frames += 1
+        if self.on_frame is not None:
+            self.on_frame(screen, image)
+        status = f"{self.shell.kind}: {screen.title}"
+        if status != self.status_sent:
+            from companion.hw import notify
+
+            notify.status(status)
+            self.status_sent = status
+
+    def run(self) -> int:
+        from companion.hw import notify
+
+        self.panel.start()
+        self.show()
+        self.drain()  # a loaded game's first actions; a bot may be to move in a new or resumed game
+        self.show()
+        for adapter in self.inputs:
+            adapter.start()
+        notify.ready("refereeing")
+        interval = notify.watchdog_interval()
+        self.tick = tick = min(TICK_S, interval / 2) if interval else TICK_S
+        try:
+            while True:
+                try:
+                    key = self.queue.get(timeout=None if self.headless else tick)
+                except queue.Empty:
+                    notify.watchdog()
+                    self.panel.tick()
+                    if self.terminal is not None and self.terminal.eof.is_set() and len(self.inputs) == 1:
+                        break  # keys came from a pipe that has ended
+                    continue
+                if not self.step(key):
+                    break
+                notify.watchdog()
+                if self.key_delay:
+                    time.sleep(self.key_delay)
+        except KeyboardInterrupt:
+            log.info("interrupted")
+        finally:
+            notify.stopping()
+            for adapter in self.inputs:
+                try:
+                    adapter.close()
+                except Exception:
+                    log.exception("closing %r", adapter)
+            self.write_record()
+            if self.journal is not None:
+                self.journal.journal.close()  # checkpoints the WAL: nothing pending before power-off
+            self.device = getattr(self.panel.sink, "device", None)  # luma's dummy keeps the last frame
+            self.panel.close()
+            if self.power_off and not self.headless:
+                power_off()
+        return 0
+
+    def write_record(self) -> None:
+        if not self.record_out:
+            return
+        text = self.shell.game.record_json()
+        if text is None:
+            log.warning("no game yet: %s not written", self.record_out)
+            return
+        from companion.table.fsutil import atomic_write_text
+
+        atomic_write_text(Path(self.record_out), text)
+
+
+def power_off() -> None:
+    if not is_raspberry_pi():
+        log.info("shutdown asked; not on a Raspberry Pi, just exiting")
+        return
+    import subprocess
+
+    log.info("shutdown asked: powering off")
+    try:
+        subprocess.run(["systemctl", "poweroff"], check=False, timeout=30)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.error("cannot power off: %s", exc)
+
+
