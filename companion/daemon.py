@@ -27,8 +27,9 @@ from companion.config import BOT_NAMES
 from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
-from companion.loop import EOF, Daemon, power_off  # noqa: F401  (tests and tools drive the Daemon from here)
+from companion.loop import EOF, Daemon, rebuild  # noqa: F401  (tests and tools drive the Daemon from here)
 from companion.table import keys as K
+from companion.table import texts as T
 from companion.table.errors import UsageError
 from companion.table.journal import JournalWriter, find_state_dir
 from companion.table.shell import Shell
@@ -211,21 +212,23 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     elif journal is not None:
         resumed = journal.journal.resume()
         if resumed is not None and args.game not in (None, resumed.kind):
-            log.info("journal holds an unfinished %s game; --game %s starts a new one", resumed.kind, args.game)
+            log.info("journal holds a %s game; --game %s starts a new one", resumed.kind, args.game)
         elif resumed is not None:
             journaled = resumed.actions
-            try:
-                actions, _ = Shell.split_journal(resumed.actions)
-                game = find_game(resumed.kind).load().from_actions(actions, rng)
-                kind = resumed.kind
+            kind, game = rebuild(journal, resumed, kind, rng)
+            if resumed.finished:
+                game.pop_effects()  # its end is filed already: the final screen is back, nothing else
+                log.info("showing the end of game %s (%d actions)", resumed.game_id, len(resumed.actions))
+            else:
                 log.info("resumed game %s (%d actions)", resumed.game_id, len(resumed.actions))
-            except ValueError as exc:
-                log.error("journal cannot be replayed (%s): starting a new game", exc)
     if game is None:
         game = find_game(kind).load().new(rng)
     _, brightness = Shell.split_journal(journaled, stored)
     history = journal.journal.history if journal is not None else None
-    return Shell(list(GAMES.values()), kind, game, rng, brightness, history)
+    shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history)
+    if journal is not None and journal.journal.repairs:
+        shell.tell(T.REPAIRED_TITLE, journal.journal.repairs, "repaired")
+    return shell
 
 
 def search_options(args: argparse.Namespace, cfg: Any) -> dict:
@@ -236,14 +239,18 @@ def search_options(args: argparse.Namespace, cfg: Any) -> dict:
             "iterations": args.bot_iterations, "seed": args.seed}
 
 
-def open_journal(state_dir: str) -> JournalWriter | None:
-    try:
-        from companion.table.journal import Journal
+def open_journal(state_dir: str) -> Any:
+    """The journal's writer; when the journal cannot be opened, a stand-in that refuses every
+    write (the table shows why) and opens it as soon as the storage works again."""
+    from companion.table.journal import Journal
+    from companion.table.journal_late import LateJournal
 
+    try:
         return JournalWriter(Journal(state_dir))
     except OSError as exc:
-        log.warning("no journal (%s): a power cut will lose the game in progress", exc)
-        return None
+        log.error("journal %s cannot be opened (%s): every key that changes the game is refused until it can",
+                  state_dir, exc)
+        return LateJournal(state_dir, T.UNSAVED)
 
 
 def open_inputs(daemon: Daemon, cfg: Any, emulated: bool) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import random
 import threading
 import time
 from pathlib import Path
@@ -26,7 +27,10 @@ from companion.hw.platform import is_raspberry_pi
 from companion.table import keys as K
 from companion.table.effects import Announce, Effect, GameOver, Hint, Persist, PowerOff, Search, SetBrightness, \
     SwitchGame
-from companion.table.journal import JournalWriter
+from companion.table import texts as T
+from companion.table.bounded import clip
+from companion.table.journal import JournalWriter, Resumed
+from companion.table.protocol import TableGame
 from companion.table.shell import Shell
 
 log = logging.getLogger("companion.run")
@@ -83,23 +87,50 @@ class Daemon:
         return not self.power_off
 
     def drain(self) -> None:
-        """Carry out every effect the table asks for, in order, until the outbox stays empty."""
+        """Carry out every effect the table asks for, in order, until the outbox stays empty.
+        Each batch's journal effects are written first, in one transaction; when that fails the
+        key is refused: the game goes back to what the journal holds and the table is told."""
         while effects := self.shell.pop_effects():
-            for effect in effects:
+            try:
+                rest = self.save(effects)
+            except Exception as exc:
+                log.error("journal: cannot write (%s): the last key is refused", exc)
+                self.restore()
+                return
+            for effect in rest:
                 try:
                     self.apply(effect)
                 except Exception:
                     log.exception("%r failed", effect)
 
-    def apply(self, effect: Effect) -> None:
-        if isinstance(effect, SetBrightness):
-            self.panel.set_brightness(effect.level)
-        if isinstance(effect, JOURNAL_EFFECTS):
+    def save(self, effects: list[Effect]) -> list[Effect]:
+        """Journal the batch's journal effects (durable before anything is shown); the others, in order."""
+        for effect in effects:
             if isinstance(effect, Persist):
                 log.debug("actions: %s", effect.public())
-            if self.journal is not None:
-                self.journal.write(effect)
-        elif isinstance(effect, (Search, Hint)):
+        if self.journal is not None:
+            rest = self.journal.write_all(effects)
+        else:
+            rest = [e for e in effects if not isinstance(e, JOURNAL_EFFECTS)]
+        for effect in effects:
+            if isinstance(effect, SetBrightness):
+                self.panel.set_brightness(effect.level)
+        return rest
+
+    def restore(self) -> None:
+        """After a failed write: the game as the journal holds it, and a message saying what to do."""
+        assert self.journal is not None
+        try:
+            resumed = self.journal.journal.resume()
+        except Exception:
+            log.exception("journal: cannot read back either")
+            resumed = None
+        kind, game = rebuild(self.journal, resumed, self.shell.kind, self.shell.rng)
+        self.shell.replace_game(kind, game)
+        self.shell.tell(T.UNSAVED_TITLE, [T.UNSAVED], "unsaved")
+
+    def apply(self, effect: Effect) -> None:
+        if isinstance(effect, (Search, Hint)):
             self.search(effect)
         elif isinstance(effect, SwitchGame):
             log.info("switching to %s", effect.kind)
@@ -224,6 +255,32 @@ class Daemon:
         from companion.table.fsutil import atomic_write_text
 
         atomic_write_text(Path(self.record_out), text)
+
+
+def rebuild(journal: JournalWriter | None, resumed: Resumed | None, kind: str,
+            rng: random.Random) -> tuple[str, TableGame]:
+    """The game a journal entry holds (a new game of `kind` without one). When the game refuses an
+    action, the longest prefix it accepts is played and the journal sets the rest aside (kept, said)."""
+    if resumed is None:
+        return kind, find_game(kind).load().new(rng)
+    cls = find_game(resumed.kind).load()
+    actions, _ = Shell.split_journal(resumed.actions)
+    try:
+        return resumed.kind, cls.from_actions(actions, rng)
+    except ValueError as exc:
+        reason = f"the game refused an action: {clip(str(exc), 80)}"
+    good, bad = 0, len(actions)  # from_actions(actions[:good]) works, actions[:bad] does not
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        try:
+            cls.from_actions(actions[:mid], rng)
+            good = mid
+        except ValueError:
+            bad = mid
+    log.error("journal: game %s: %s; replaying its first %d actions", resumed.game_id, reason, good)
+    if journal is not None:
+        journal.journal.truncate_to(Shell.journal_index(resumed.actions, good), reason, resumed.game_id)
+    return resumed.kind, cls.from_actions(actions[:good], rng)
 
 
 def power_off() -> None:

@@ -66,6 +66,16 @@ class Shell:
         ok = type(level) is int and 1 <= level <= BRIGHTNESS_LEVELS
         return game_actions, level if ok else DEFAULT_BRIGHTNESS
 
+    @staticmethod
+    def journal_index(actions: Sequence[dict], n: int) -> int:
+        """How many of a journal entry's `actions` hold its first `n` game actions (see split_journal)."""
+        seen = 0
+        for i, a in enumerate(actions):
+            if seen == n:
+                return i
+            seen += a.get("a") != LEGACY_BRIGHTNESS
+        return len(actions)
+
     # ----- keys ------------------------------------------------------------------------------
     def handle(self, key: str, now: float) -> None:
         if self.shutting_down or not K.is_key(key):
