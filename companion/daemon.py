@@ -210,7 +210,7 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     elif args.players:
         game = find_game(kind).load().quick_start(args.players, rng, bots=args.bot_seats)
     elif journal is not None:
-        resumed = journal.journal.resume()
+        resumed = journal.journal.resume(include_finished=True)
         if resumed is not None and args.game not in (None, resumed.kind):
             log.info("journal holds a %s game; --game %s starts a new one", resumed.kind, args.game)
         elif resumed is not None:

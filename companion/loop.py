@@ -121,7 +121,7 @@ class Daemon:
         """After a failed write: the game as the journal holds it, and a message saying what to do."""
         assert self.journal is not None
         try:
-            resumed = self.journal.journal.resume()
+            resumed = self.journal.journal.resume(include_finished=True)
         except Exception:
             log.exception("journal: cannot read back either")
             resumed = None

@@ -120,3 +120,30 @@ def test_a_journal_that_cannot_be_opened_refuses_every_key_until_it_can(tmp_path
     assert d.shell.screen().name != "unsaved" and d.shell.game.mode() == "first"
     d.journal.journal.close()
     assert Journal(state).resume().actions == [{"a": "players", "n": 3}]
+
+
+def test_after_a_power_cut_on_the_final_screen_the_totals_come_back_and_the_history_has_the_game(tmp_path):
+    script, _, colors = full_game_script(3, 8)
+    state, keys = tmp_path / "state", tmp_path / "k"
+    keys.write_text(script)
+    d = daemon.build(daemon.parse_args(["--display", "dummy", "--players", "3", "--seed", "8", "--keys", str(keys),
+                                        "--state-dir", str(state)]))
+    assert d.run() == 0
+    final = d.shell.screen()
+    assert final.name == "final"
+    keys.write_text("")
+    again = daemon.build(daemon.parse_args(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state)]))
+    assert again.shell.screen() == final  # the totals and the winners, as before the cut
+    assert again.shell.pop_effects() == []  # filed once, not again
+    for k in "D":
+        again.step(k)
+    items = again.shell.screen().choices
+    history = next(i for i, item in enumerate(items, start=1) if item.endswith("History"))
+    for k in f"{history}#":
+        again.step(k)
+    text = " ".join(again.shell.screen().lines)
+    assert again.shell.screen().name == "history" and "Clans: P1 " in text and " won" in text
+    for k in "#D1#":  # dismiss; a new game from the menu is a new journal entry
+        again.step(k)
+    again.journal.journal.close()
+    assert len(Journal(state).history()) == 1
