@@ -28,8 +28,8 @@ from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
 from companion.loop import EOF, Daemon, rebuild  # noqa: F401  (tests and tools drive the Daemon from here)
-from companion.table import keys as K
 from companion.table import texts as T
+from companion.table.keyscript import read_key_script
 from companion.table.errors import UsageError
 from companion.table.journal import JournalWriter, find_state_dir
 from companion.table.shell import Shell
@@ -84,19 +84,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 # ----- inputs and outputs ------------------------------------------------------------------
-def read_key_script(path: str) -> list[str]:
-    """The key script's tokens; unknown bytes are logged once and dropped."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read keys: {exc.strerror or exc}") from None
-    unknown: set[int] = set()
-    tokens = list(K.tokens_from_bytes(data, unknown))
-    if unknown:
-        log.warning("keys %s: ignored unknown bytes %s", path, " ".join(f"0x{b:02x}" for b in sorted(unknown)))
-    return tokens
-
-
 def same_terminal(a: Any, b: Any) -> bool:
     """True when streams `a` and `b` write to one terminal (a log line there would draw over the screen)."""
     try:

@@ -10,6 +10,8 @@ laughs"). Values echoed in messages go through `clip`.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from typing import Any
 
 import yaml
@@ -40,7 +42,10 @@ def shorten(text: str, limit: int = 80) -> str:
 
 def read_text(path: str, max_bytes: int = MAX_BYTES) -> str:
     """The UTF-8 text of file `path`, at most `max_bytes` long; OSError when it cannot be read."""
-    with open(path, "rb") as f:
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the box
+    with open(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise BoundedInputError(f"{path}: not a regular file")
         data = f.read(max_bytes + 1)
     return decode(data, path, max_bytes)
 

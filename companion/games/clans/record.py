@@ -3,25 +3,57 @@
 A record is the exchange format of a game: setup, players, moves and (after the
 reveal) each player's color. Unknown top-level keys are kept, so a record loads
 and saves unchanged. Every problem is a RecordError naming the move number
-(1-based) or the field, and why.
+(1-based) or the field, and why, in one line of at most MAX_MESSAGE characters.
+
+A record is a file the box does not trust: it is read with the bounded reader
+(companion.table.bounded: a size cap, no deep nesting, no over-long integers), every
+field is checked with exact types (a bool is not an int; setup keys are the ASCII
+numbers "1".."60", not anything str.isdigit() accepts), territory numbers are checked
+to be 1-60 before the engine sees them, and every value echoed in a message is clipped.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.games.clans.board import COLORS
+from companion.games.clans.board import COLORS, N_TERRITORIES
 from companion.games.clans.game import Game, IllegalMoveError, Move, check_setup, normalize_color
+from companion.table.bounded import BoundedInputError, clip, load_json, read_text, shorten
 
 BOARD_NAME = "clans-2002"
 KNOWN_KEYS = ("board", "players", "first_player", "setup", "colors", "moves")
+MAX_MESSAGE = 200  # a RecordError's message, without the file's name that callers put in front
+TERRITORY_KEY = re.compile(r"[1-9][0-9]?")  # setup keys: ASCII digits only (fullmatch), no sign, no leading 0
+_SOURCE = "record"  # the source name given to the bounded reader, cut off again in RecordError messages
 
 
 class RecordError(ValueError):
-    """A record that is not valid; the message is one line: where, and why."""
+    """A record that is not valid; the message is one line: where, and why (values clipped).
+
+    The message is also cut to MAX_MESSAGE characters here: a last guard, the checks
+    below clip each value they echo so a message keeps its end (the "why")."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(shorten(message, MAX_MESSAGE))
+
+
+def _from_bounded(exc: BoundedInputError, source: str) -> RecordError:
+    """A BoundedInputError about `source` as a RecordError (callers name the file themselves)."""
+    text = str(exc)
+    return RecordError(text[len(source) + 2:] if text.startswith(source + ": ") else text)
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    """`value` as JSON (ASCII: safe for any terminal), cut to `limit` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError):
+        return clip(value, limit)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 @dataclass
@@ -38,35 +70,38 @@ class Record:
     # ----- reading -----------------------------------------------------------------
     @classmethod
     def from_json(cls, text: str) -> "Record":
+        """Parse and check a record's JSON text (bounded: size, depth, integer length); RecordError if bad."""
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+            data = load_json(text, _SOURCE)
+        except BoundedInputError as exc:
+            raise _from_bounded(exc, _SOURCE) from None
         return cls.from_dict(data)
 
     @classmethod
     def load(cls, path: str | Path) -> "Record":
+        """Read and check a record file: RecordError (never anything else) if it is not a valid record."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_text(str(path))
         except OSError as exc:
             raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise RecordError(f"{path} is not UTF-8 text") from None
+        except BoundedInputError as exc:
+            raise _from_bounded(exc, str(path)) from None
         return cls.from_json(text)
 
     @classmethod
     def from_dict(cls, data: Any) -> "Record":
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object with board, players, first_player, setup and moves")
+        _check_text(data)
         board = data.get("board", BOARD_NAME)
         if board != BOARD_NAME:
-            raise RecordError(f"board: {board!r} is not a known board (expected {BOARD_NAME!r})")
+            raise RecordError(f"board: {_show(board)} is not a known board (expected {BOARD_NAME!r})")
         players = data.get("players")
         if type(players) is not int or not 2 <= players <= 4:
-            raise RecordError(f"players: must be 2, 3 or 4, got {players!r}")
+            raise RecordError(f"players: must be 2, 3 or 4, got {_show(players)}")
         first = data.get("first_player", 0)
         if type(first) is not int or not 0 <= first < players:
-            raise RecordError(f"first_player: must be a player index 0..{players - 1}, got {first!r}")
+            raise RecordError(f"first_player: must be a player index 0..{players - 1}, got {_show(first)}")
         setup = _parse_setup(data.get("setup"))
         colors = _parse_colors(data.get("colors"), players)
         moves = _parse_moves(data.get("moves", []))
@@ -81,10 +116,19 @@ class Record:
         """Play the moves (all, or the first `upto`); RecordError names the first bad move."""
         game = self.new_game()
         for n, move in enumerate(self.moves[:upto], start=1):
+            where = f"move {n} ({move.frm}->{move.to})"  # 1-60 each: checked when read
+            order = move.order
+            if order is not None and game.is_legal(move.frm, move.to):
+                # the engine's check, said here so that a long or huge `order` is clipped in the message
+                isolated = game.isolated_by(move.frm, move.to)
+                if sorted(order) != isolated or len(set(order)) != len(order):
+                    raise RecordError(f"{where}: order lists {_listing(order)}, but move {move.frm}->{move.to} "
+                                      f"isolates {', '.join(map(str, isolated)) or 'nothing'}: "
+                                      f"the order must list exactly those")
             try:
                 game.push(move)
             except IllegalMoveError as exc:
-                raise RecordError(f"move {n} ({move.frm}->{move.to}): {exc}") from None
+                raise RecordError(f"{where}: {exc}") from None
         return game
 
     # ----- writing -----------------------------------------------------------------
@@ -131,16 +175,37 @@ def move_to_dict(m: Move) -> dict[str, Any]:
     return d
 
 
+def _check_text(data: dict) -> None:
+    """Refuse what JSON parses but cannot be written back as a record: NaN and Infinity, and strings
+    holding a lone UTF-16 surrogate ("\\ud800"), which no UTF-8 file (nor a terminal) can take."""
+    try:
+        json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except ValueError as exc:  # UnicodeEncodeError is a ValueError too
+        if isinstance(exc, UnicodeEncodeError):
+            raise RecordError(f"a string holds {exc.object[exc.start:exc.end]!r}, a lone surrogate: "
+                              f"not text a record can hold") from None
+        raise RecordError("NaN and Infinity are not numbers a record can hold") from None
+
+
+def _color(color: Any, where: str) -> str:
+    """The normalized color, or a RecordError naming `where` (the value clipped)."""
+    if type(color) is not str:
+        raise RecordError(f"{where}: color must be a string, got {_show(color)}")
+    try:
+        return normalize_color(color)
+    except IllegalMoveError:
+        raise RecordError(f"{where}: unknown color {clip(color)}: use one of {', '.join(COLORS)} "
+                          f"(white = black)") from None
+
+
 def _parse_setup(raw: Any) -> dict[int, str]:
-    if not isinstance(raw, dict):
+    if type(raw) is not dict:
         raise RecordError('setup: must be an object {"1": color, ..., "60": color}')
     setup: dict[int, str] = {}
     for key, color in raw.items():
-        if not (isinstance(key, str) and key.isdigit()):
-            raise RecordError(f"setup: key {key!r} is not a territory number")
-        if not isinstance(color, str):
-            raise RecordError(f"setup: territory {key}: color must be a string, got {color!r}")
-        setup[int(key)] = color
+        if not (type(key) is str and TERRITORY_KEY.fullmatch(key)):
+            raise RecordError(f"setup: key {clip(key)} is not a territory number (1-{N_TERRITORIES})")
+        setup[int(key)] = _color(color, f"setup: territory {key}")
     try:
         return check_setup(setup)
     except IllegalMoveError as exc:
@@ -150,30 +215,44 @@ def _parse_setup(raw: Any) -> dict[int, str]:
 def _parse_colors(raw: Any, players: int) -> list[str] | None:
     if raw is None:
         return None
-    if not isinstance(raw, list) or len(raw) != players:
-        raise RecordError(f"colors: must list one color per player ({players}), got {raw!r}")
-    try:
-        colors = [normalize_color(c) if isinstance(c, str) else normalize_color(repr(c)) for c in raw]
-    except IllegalMoveError as exc:
-        raise RecordError(f"colors: {exc}") from None
+    if type(raw) is not list or len(raw) != players:
+        raise RecordError(f"colors: must list one color per player ({players}), got {_show(raw)}")
+    colors = [_color(c, "colors") for c in raw]
     if len(set(colors)) != len(colors):
         raise RecordError(f"colors: each player owns a different color, got {', '.join(colors)}")
     return colors
 
 
+def _listing(order: tuple[int, ...], most: int = 6) -> str:
+    """'14, 20' / 'nothing' / '1, 2, 3, 4, 5, 6, ... (60 in all)': an order's territories, clipped."""
+    shown = [clip(t, 12) for t in order[:most]]
+    if len(order) > most:
+        shown.append(f"... ({len(order)} in all)")
+    return ", ".join(shown) or "nothing"
+
+
+def _territory(value: int) -> bool:
+    return 1 <= value <= N_TERRITORIES
+
+
 def _parse_moves(raw: Any) -> list[Move]:
-    if not isinstance(raw, list):
+    if type(raw) is not list:
         raise RecordError("moves: must be a list of {\"from\": n, \"to\": m} objects")
     moves = []
     for n, m in enumerate(raw, start=1):
-        if not isinstance(m, dict) or type(m.get("from")) is not int or type(m.get("to")) is not int:
-            raise RecordError(f"move {n}: must be an object with integer \"from\" and \"to\", got {json.dumps(m)}")
+        if type(m) is not dict or type(m.get("from")) is not int or type(m.get("to")) is not int:
+            raise RecordError(f"move {n}: must be an object with integer \"from\" and \"to\", got {_show(m)}")
+        frm, to = m["from"], m["to"]
+        for t in (frm, to):
+            if not _territory(t):  # the engine's own words, with the number clipped
+                raise RecordError(f"move {n} ({clip(frm, 12)}->{clip(to, 12)}): {clip(t, 12)} is not a territory: "
+                                  f"use 1-{N_TERRITORIES}")
         order = m.get("order")
         if order is not None:
-            if not isinstance(order, list) or not all(type(t) is int for t in order):
-                raise RecordError(f"move {n}: order must be a list of territory numbers, got {json.dumps(order)}")
+            if type(order) is not list or not all(type(t) is int for t in order):
+                raise RecordError(f"move {n}: order must be a list of territory numbers, got {_show(order)}")
             order = tuple(order)
-        moves.append(Move(m["from"], m["to"], order))
+        moves.append(Move(frm, to, order))
     return moves
 
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from companion.games.clans.record import Record, RecordError, summary
+from companion.games.clans.record import MAX_MESSAGE, Record, RecordError, summary
 from companion.cli import main as cli
 
 from conftest import example_dir
@@ -28,7 +28,7 @@ def test_there_are_examples():
 def test_replay_matches_expected_output(name, examples, capsys):
     assert cli(["replay", str(examples / f"{name}.record.json"), "--json"]) == 0
     out = capsys.readouterr().out
-    assert json.loads(out) == json.loads((examples / f"{name}.expected.json").read_text())
+    assert out == (examples / f"{name}.expected.json").read_text(encoding="utf-8")  # byte for byte
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
@@ -87,6 +87,27 @@ def test_bad_records_exit_2_with_one_clear_line(tmp_path, examples, change, mess
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1
     assert all(part in lines[0] for part in message.split("|")), lines[0]
+
+
+def test_a_record_error_is_always_one_short_line():
+    """The last guard: whatever a check says, the message is one line of at most MAX_MESSAGE characters."""
+    message = str(RecordError("move 1: " + "why\n" * 1000))
+    assert "\n" not in message and len(message) == MAX_MESSAGE and message.startswith("move 1: why why")
+
+
+@pytest.mark.parametrize("key", ["\u00b2", "\u0661", "01", "0", "+1", " 1", "1 ", "1\n", "", "100"])
+def test_setup_keys_are_ascii_territory_numbers(examples, key):
+    data = _base(examples)
+    data["setup"][key] = data["setup"].pop("1")
+    with pytest.raises(RecordError, match=r"^setup: key .* is not a territory number \(1-60\)$"):
+        Record.from_dict(data)
+
+
+def test_setup_key_61_is_named_by_the_rules(examples):
+    data = _base(examples)
+    data["setup"]["61"] = "red"
+    with pytest.raises(RecordError, match=r"^setup: 61 is not a territory \(1-60\)$"):
+        Record.from_dict(data)
 
 
 def test_bad_json_and_missing_file(tmp_path):

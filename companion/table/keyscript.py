@@ -1,0 +1,44 @@
+"""Key scripts (`companion run --keys FILE`, spec section 5): a file read as if typed on the serial keypad.
+
+A key script is a file the box does not trust. It is read in bounded memory (at most
+MAX_KEY_SCRIPT_BYTES; a bigger file is refused in one line) and goes through the one
+byte decoder, `companion.table.keys.tokens_from_bytes`: CR, LF and spaces are skipped,
+a-d read as A-D, and every other byte (binary junk included) is dropped and logged once,
+so junk can never turn into a move. For a valid file the tokens are exactly the
+decoder's. Every failure is a UsageError in one line (the daemon prints it and exits 2).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from companion.table import keys as K
+from companion.table.errors import UsageError
+
+log = logging.getLogger("companion.run")
+
+MAX_KEY_SCRIPT_BYTES = 1 << 20  # a whole game is a few hundred keys; 1 MB is thousands of games
+SHOWN_UNKNOWN = 16  # unknown byte values named in the warning; the rest are counted
+
+
+def read_key_script(path: str, max_bytes: int = MAX_KEY_SCRIPT_BYTES) -> list[str]:
+    """The key script's tokens; unknown bytes are logged once and dropped.
+
+    UsageError (one line: the path, then why) if the file cannot be read or is bigger
+    than `max_bytes`."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read keys: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise UsageError(f"{path}: key script larger than {max_bytes // 1024} KB: "
+                         f"keys typed on the keypad, one character a key, are far fewer")
+    unknown: set[int] = set()
+    tokens = list(K.tokens_from_bytes(data, unknown))
+    if unknown:
+        shown = sorted(unknown)
+        more = f" and {len(shown) - SHOWN_UNKNOWN} more" if len(shown) > SHOWN_UNKNOWN else ""
+        log.warning("keys %s: ignored unknown bytes %s%s", path,
+                    " ".join(f"0x{b:02x}" for b in shown[:SHOWN_UNKNOWN]), more)
+    return tokens
