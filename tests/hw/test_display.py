@@ -337,3 +337,28 @@ def test_terminal_quadrant_mode_keeps_every_pixel_in_66_columns():
     assert decoded.tobytes() == img.tobytes()
     with pytest.raises(ValueError, match="cells"):
         TerminalSink(128, 64, io.StringIO(), cells="tiny")
+
+
+# --- show() never raises, whatever the sink -----------------------------------
+
+class ExplodingStream(io.StringIO):
+    def write(self, s):
+        raise RuntimeError("a terminal library bug")
+
+
+@pytest.mark.parametrize("driver", ["dummy", "terminal", "png", "ssd1306"])
+def test_show_never_raises_on_a_bad_frame_or_a_sink_bug(driver, tmp_path, caplog):
+    """The catch-all in show(): neither a frame that is not an image nor an unexpected
+    exception inside a sink reaches the daemon's loop; the next good frame is shown."""
+    cfg = DisplayConfig(driver=driver, frames_dir=str(tmp_path / "f"))
+    sink = open_display(cfg, stream=ExplodingStream(), serial_factory=lambda p, a: noop())
+    with caplog.at_level(logging.ERROR, logger="companion.hw.display"):
+        sink.show(None)                   # not an image
+        sink.show("frame")
+        if driver == "terminal":
+            sink.show(frame("x"))         # the stream raises something unexpected
+    assert sink.frames_shown == 0
+    assert any(r.exc_info for r in caplog.records)
+    if driver != "terminal":
+        sink.show(frame("after"))
+        assert sink.frames_shown == 1

@@ -16,9 +16,10 @@ from companion.config import Config, KeypadConfig  # noqa: E402
 from companion.hw.keypad import open_keypad  # noqa: E402
 
 VALID = {**{c: chr(c) for c in b"0123456789#*ABCD"}, **{c: chr(c).upper() for c in b"abcd"}}
+WAIT = 30.0  # generous upper bound for any event; a passing test never waits it out
 
 
-def take(q: queue.Queue, n: int, timeout: float = 3.0) -> list[str]:
+def take(q: queue.Queue, n: int, timeout: float = WAIT) -> list[str]:
     out = []
     deadline = time.monotonic() + timeout
     while len(out) < n:
@@ -32,9 +33,55 @@ def take(q: queue.Queue, n: int, timeout: float = 3.0) -> list[str]:
     return out
 
 
-def assert_quiet(q: queue.Queue, wait: float = 0.3) -> None:
-    time.sleep(wait)
-    assert q.empty(), f"unexpected keys: {list(q.queue)}"
+def wait_until(pred, timeout: float = WAIT) -> bool:
+    deadline = time.monotonic() + timeout
+    event = threading.Event()
+    while not pred():
+        if time.monotonic() > deadline:
+            return False
+        event.wait(0.005)  # polling an event, not a pace the test depends on
+    return True
+
+
+class Backoff:
+    """The keypad's `sleep` between reconnects, driven by the test: every call records its
+    delay and blocks until the test lets it go, so each retry is one step the test sees."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+        self._cond = threading.Condition()
+        self._go = 0
+        self._closed = False
+
+    def sleep(self, seconds: float) -> None:
+        with self._cond:
+            self.delays.append(seconds)
+            self._cond.notify_all()
+            self._cond.wait_for(lambda: self._go > 0 or self._closed, timeout=WAIT)
+            if self._go:
+                self._go -= 1
+
+    def wait_for(self, n: int) -> list[float]:
+        """Until the keypad has asked for its n-th backoff (and is blocked in it)."""
+        with self._cond:
+            assert self._cond.wait_for(lambda: len(self.delays) >= n, timeout=WAIT), self.delays
+            return list(self.delays)
+
+    def release(self) -> None:
+        with self._cond:
+            self._go += 1
+            self._cond.notify_all()
+
+    def step(self) -> None:
+        """Let one backoff end and wait for the next one (the next open failed)."""
+        n = len(self.delays)
+        self.release()
+        self.wait_for(n + 1)
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
 
 
 @pytest.fixture
@@ -42,16 +89,17 @@ def loop_keypad():
     q: queue.Queue = queue.Queue()
     kp = open_keypad(Config(keypad=KeypadConfig(port="loop://")), q.put)
     kp.start()
-    assert kp.connected.wait(3)
+    assert kp.connected.wait(WAIT)
     yield kp, q
     kp.close()
 
 
 def test_loop_only_valid_keys_in_order(loop_keypad):
     kp, q = loop_keypad
-    kp.connection.write(b"12#13#\r\n xyz\x00\xff")
-    assert take(q, 6) == ["1", "2", "#", "1", "3", "#"]
-    assert_quiet(q)
+    # The trailing "D" marks the end: once it arrives, every byte before it has been filtered.
+    kp.connection.write(b"12#13#\r\n xyz\x00\xffD")
+    assert take(q, 7) == ["1", "2", "#", "1", "3", "#", "D"]
+    assert q.empty(), f"unexpected keys: {list(q.queue)}"
     assert kp.filter.dropped == 5      # x y z NUL 0xff; CR LF space ignored
 
 
@@ -69,7 +117,7 @@ def test_key_storm_never_raises_and_keeps_every_valid_key(loop_keypad):
     expected = [VALID[b] for b in data if b in VALID]
     for i in range(0, len(data), 700):
         kp.connection.write(data[i:i + 700])
-    got = take(q, len(expected), timeout=10)
+    got = take(q, len(expected), timeout=WAIT * 2)
     assert got == expected
     assert kp._thread.is_alive()
     ignored = sum(b in b"\r\n " for b in data)
@@ -79,17 +127,18 @@ def test_key_storm_never_raises_and_keeps_every_valid_key(loop_keypad):
 def test_put_exception_does_not_stop_reader(loop_keypad):
     kp, _ = loop_keypad
     got = []
+    all_three = threading.Event()
 
     def put(key):
         got.append(key)
+        if len(got) == 3:
+            all_three.set()
         if key == "1":
             raise RuntimeError("consumer bug")
 
     kp._put = put
     kp.connection.write(b"123")
-    deadline = time.monotonic() + 3
-    while len(got) < 3 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    assert all_three.wait(WAIT)
     assert got == ["1", "2", "3"]
     assert kp.put_errors == 1
 
@@ -106,74 +155,125 @@ def _pty_link(link: str) -> int:
     return master
 
 
-def test_pty_unplug_backoff_and_replug(tmp_path):
+def _occupy(tty: str) -> list[int]:
+    """Open ptys until one holds the name `tty` (the kernel hands out the lowest free
+    number): another device now answers at the old adapter's node."""
+    fds: list[int] = []
+    while not os.path.exists(tty):
+        assert len(fds) < 128, f"{tty} never came back"
+        master, slave = os.openpty()
+        fds += [master, slave]
+    return fds
+
+
+def test_pty_unplug_backoff_and_replug_under_the_same_link(tmp_path):
+    """The adapter is pulled (its by-id link goes, its tty node goes) and comes back as another
+    tty under the same link, while another device has taken the old tty's number: the keypad
+    must follow the link afresh, not reopen the node it first resolved."""
     link = str(tmp_path / "usb-keypad-if00-port0")
-    master = _pty_link(link)
+    master: int | None = _pty_link(link)
+    old_tty = os.path.realpath(link)
     q: queue.Queue = queue.Queue()
-    delays: list[float] = []
-
-    def sleep(s: float) -> None:
-        delays.append(s)
-        time.sleep(0.01)
-
-    kp = open_keypad(KeypadConfig(port=link), q.put, sleep=sleep)
+    backoff = Backoff()
+    kp = open_keypad(KeypadConfig(port=link), q.put, sleep=backoff.sleep)
     kp.start()
+    others: list[int] = []
     try:
-        assert kp.connected.wait(3)
+        assert kp.connected.wait(WAIT)
         os.write(master, b"7#\n")
         assert take(q, 2) == ["7", "#"]
 
-        os.close(master)          # like pulling the USB adapter
+        os.unlink(link)               # like pulling the USB adapter: udev removes the link
+        os.close(master)
         master = None
-        deadline = time.monotonic() + 5
-        while len(delays) < 7 and time.monotonic() < deadline:
-            time.sleep(0.01)
+        backoff.wait_for(1)           # lost; the port is closed before the first backoff
         assert kp._thread.is_alive()
         assert not kp.connected.is_set()
+        for _ in range(6):
+            backoff.step()            # each retry fails: nothing at the link
         # Exponential backoff from 0.5 s, capped at 10 s.
-        assert delays[:7] == [0.5, 1.0, 2.0, 4.0, 8.0, 10.0, 10.0]
-        assert kp.failed_attempts >= 6
+        assert backoff.delays == [0.5, 1.0, 2.0, 4.0, 8.0, 10.0, 10.0]
+        assert kp.failed_attempts == 6 and kp.connects == 1
 
-        master = _pty_link(link)  # plugged back in (maybe another tty)
-        deadline = time.monotonic() + 5
-        while kp.connects < 2 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert kp.connects == 2
-        assert kp.connected.wait(3)
+        others = _occupy(old_tty)     # another pty now answers at the old node
+        master = _pty_link(link)      # plugged back in: another tty, the same link
+        assert os.path.realpath(link) != old_tty
+        backoff.release()
+        assert wait_until(lambda: kp.connects == 2)
+        assert kp.connected.wait(WAIT)
         os.write(master, b"12#")
         assert take(q, 3) == ["1", "2", "#"]
     finally:
+        backoff.close()
+        kp.close()
+        for fd in others + ([master] if master is not None else []):
+            os.close(fd)
+    assert not kp._thread.is_alive()
+
+
+def test_backoff_restarts_only_after_a_stable_connection(tmp_path, monkeypatch):
+    """A connection that lasted STABLE_S resets the backoff to its start; one that drops at
+    once (a flapping adapter) keeps doubling, so it never spins nor floods the log."""
+    import types
+
+    from companion.hw import keypad as keypad_mod
+
+    clock = types.SimpleNamespace(t=1000.0)
+    monkeypatch.setattr(keypad_mod, "time", types.SimpleNamespace(monotonic=lambda: clock.t))
+    link = str(tmp_path / "usb-keypad")
+    q: queue.Queue = queue.Queue()
+    backoff = Backoff()
+    kp = open_keypad(KeypadConfig(port=link), q.put, sleep=backoff.sleep)
+    kp.start()
+    master = None
+    try:
+        backoff.wait_for(1)
+        backoff.step()
+        backoff.step()                         # not there yet: 0.5, 1, 2
+        master = _pty_link(link)
+        backoff.release()
+        assert kp.connected.wait(WAIT)
+        clock.t += keypad_mod.STABLE_S         # a connection that lasted
+        os.unlink(link)
+        os.close(master)
+        master = None
+        assert backoff.wait_for(4) == [0.5, 1.0, 2.0, 0.5]   # reset
+        backoff.step()                         # 1.0: still unplugged
+        master = _pty_link(link)
+        backoff.release()
+        assert wait_until(lambda: kp.connects == 2) and kp.connected.wait(WAIT)
+        os.unlink(link)                        # lost again at once: flapping
+        os.close(master)
+        master = None
+        assert backoff.wait_for(6) == [0.5, 1.0, 2.0, 0.5, 1.0, 2.0]  # no reset
+    finally:
+        backoff.close()
         kp.close()
         if master is not None:
             os.close(master)
-    assert not kp._thread.is_alive()
 
 
 def test_missing_port_at_start_retries_then_connects(tmp_path):
     link = str(tmp_path / "not-yet")
     q: queue.Queue = queue.Queue()
-    tries = threading.Event()
-    delays: list[float] = []
-
-    def sleep(s: float) -> None:
-        delays.append(s)
-        if len(delays) >= 3:
-            tries.set()
-        time.sleep(0.005)
-
-    kp = open_keypad(KeypadConfig(port=link), q.put, sleep=sleep, backoff_start=0.1,
+    backoff = Backoff()
+    kp = open_keypad(KeypadConfig(port=link), q.put, sleep=backoff.sleep, backoff_start=0.1,
                      backoff_max=0.3)
     kp.start()
     master = None
     try:
-        assert tries.wait(3)
+        backoff.wait_for(1)
+        backoff.step()
+        backoff.step()
         assert kp.connects == 0
-        assert delays[:3] == [0.1, 0.2, 0.3]
+        assert backoff.delays == [0.1, 0.2, 0.3]
         master = _pty_link(link)
-        assert kp.connected.wait(3)
+        backoff.release()
+        assert kp.connected.wait(WAIT)
         os.write(master, b"C")
         assert take(q, 1) == ["C"]
     finally:
+        backoff.close()
         kp.close()
         if master is not None:
             os.close(master)
@@ -183,10 +283,10 @@ def test_close_is_prompt_during_backoff(tmp_path):
     kp = open_keypad(KeypadConfig(port=str(tmp_path / "absent")), lambda k: None,
                      backoff_start=10.0)
     kp.start()
-    time.sleep(0.1)
+    assert wait_until(lambda: kp.failed_attempts >= 1)   # it is in (or entering) its 10 s backoff
     t0 = time.monotonic()
     kp.close()
-    assert time.monotonic() - t0 < 1.0
+    assert time.monotonic() - t0 < 5.0     # not the 10 s backoff
     assert not kp._thread.is_alive()
 
 

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# arm64-check.sh: run the README's test command in an aarch64 Debian Bookworm root under
+# qemu-user emulation (the Pi's CPU and OS release, about 4x slower than an x86 laptop), so
+# tests that assume a fast machine show up before a Pi does.
+#
+#   tools/arm64-check.sh [ROOT_DIR] [-- PYTEST_ARGS...]
+#
+# ROOT_DIR defaults to /var/tmp/arm64root (made once with debian-root, then reused).
+# A clean export of the tree (no .venv, no .git) is copied to ROOT_DIR/root/companion,
+# a fresh venv is made there and `pip install '.[test]'` + pytest run inside.
+# Exit: pytest's status; 0 with a SKIP line when this machine cannot do it (not root,
+# no Debian package registry, no debian-root tool); 2 on a set-up failure.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+root=/var/tmp/arm64root
+if [ $# -gt 0 ] && [ "$1" != -- ]; then root=$1; shift; fi
+[ "${1:-}" = -- ] && shift
+pytest_args=("$@")
+[ ${#pytest_args[@]} -gt 0 ] || pytest_args=(-q -p no:cacheprovider)
+
+skip() { echo "arm64-check: SKIP: $*"; exit 0; }
+die() { echo "arm64-check: $*" >&2; exit 2; }
+
+[ "$(id -u)" = 0 ] || skip "needs root (debootstrap, chroot, binfmt_misc)"
+command -v apt-get >/dev/null 2>&1 || skip "no apt-get: not a Debian-like machine"
+grep -rqsE '(URIs:|deb) +https?://[^ ]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/ \
+  || skip "no Debian package registry in this machine's apt sources"
+tool=${DEBIAN_ROOT:-}
+for t in "$tool" "$here/../shared/tools/debian-root" "$(command -v debian-root 2>/dev/null)"; do
+  [ -n "$t" ] && [ -x "$t" ] && { tool=$t; break; }
+done
+[ -n "$tool" ] && [ -x "$tool" ] || skip "no debian-root tool (set DEBIAN_ROOT=/path/to/debian-root)"
+
+t0=$(date +%s)
+"$tool" create arm64 "$root" || die "cannot create the arm64 root in $root"
+command -v rsync >/dev/null 2>&1 || { apt-get install -y -qq rsync >/dev/null 2>&1 \
+  || { apt-get update -qq >/dev/null 2>&1; apt-get install -y -qq rsync >/dev/null 2>&1; } || die "no rsync"; }
+rm -rf "$root/root/companion"
+mkdir -p "$root/root/companion"
+rsync -a --exclude .venv --exclude .git --exclude '__pycache__' --exclude '*.egg-info' \
+  --exclude .pytest_cache --exclude build "$here/" "$root/root/companion/" || die "cannot copy the tree"
+echo "arm64-check: tree copied to $root/root/companion; setting up the venv (slow under emulation)"
+
+q=$(printf ' %q' "${pytest_args[@]}")
+"$tool" run "$root" -- /bin/sh -c "
+  set -e
+  cd /root/companion
+  uname -m
+  python3 -c 'import ensurepip' 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
+  python3 -m venv .venv
+  .venv/bin/pip install -q '.[test]'
+  start=\$(date +%s)
+  rc=0
+  .venv/bin/python -m pytest$q || rc=\$?
+  echo \"arm64-check: pytest exit \$rc after \$((\$(date +%s) - start)) s\"
+  exit \$rc
+"
+rc=$?
+echo "arm64-check: done in $(( $(date +%s) - t0 )) s, exit $rc"
+exit $rc
