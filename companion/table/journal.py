@@ -1,16 +1,19 @@
 """The write-ahead journal: every accepted move and decision is on disk before the screen confirms it.
 
-SQLite (WAL, synchronous=FULL) gives atomic commits through power loss; each
-action is one transaction. Rows carry a CRC32 of their JSON payload so that a
-damaged row (a torn sector, a bad SD card) is detected: replay stops at the first
-bad row, the rest is dropped, and the journal says so. A database that cannot be
-opened at all is moved aside (never deleted) and a fresh one started, so start-up
-never crashes. Finished games stay in the database as the kiosk's history; table-wide
-settings (the brightness) live beside them, whatever game is played.
+SQLite (WAL, synchronous=FULL) gives atomic commits through power loss. Rows carry a
+CRC32 of their JSON payload so that a damaged row (a torn sector, a bad SD card) is
+detected. Every start checks the journal on a copy first (`journal_repair`): a damaged
+journal is kept aside byte for byte under a fresh name, every readable action is
+salvaged into a fresh journal, and `Journal.repairs` says what happened in short
+sentences for the OLED. Finished games stay in the database as the kiosk's history;
+table-wide settings (the brightness) live beside them, whatever game is played.
 
-`JournalWriter` is the daemon's side: it takes the effects a game puts in its outbox
-(Persist, GameOver, SetBrightness) and writes them, logging `confirmed {action}` for
-every action once it is durable.
+`JournalWriter` is the daemon's side: `write_all(effects)` writes every journal effect
+of one batch (Persist, GameOver, SetBrightness) in ONE transaction, so a game's last
+action and its "finished" entry survive a power cut together, and logs
+`confirmed {action}` for every action once it is durable. A failed write raises
+`JournalWriteError` (an OSError), rolls the transaction back and leaves the journal
+as it was; the next write tries again.
 """
 
 from __future__ import annotations
@@ -20,35 +23,18 @@ import logging
 import os
 import sqlite3
 import time
-import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from companion.table.effects import Effect, GameOver, Persist, SetBrightness
+from companion.table.journal_repair import (SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
+                                            valid_action)
+
+__all__ = ["Journal", "JournalWriter", "Resumed", "JournalError", "JournalWriteError", "find_state_dir"]
 
 log = logging.getLogger(__name__)
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,
-    started REAL NOT NULL,
-    finished REAL,
-    result TEXT
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    payload TEXT NOT NULL,
-    crc INTEGER NOT NULL,
-    PRIMARY KEY (game, seq)
-);
-CREATE TABLE IF NOT EXISTS settings (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-"""
 
 
 def find_state_dir(explicit: str | None, cfg: Any, on_box: bool) -> str:
@@ -63,18 +49,21 @@ def find_state_dir(explicit: str | None, cfg: Any, on_box: bool) -> str:
     return os.path.join(base, "companion")
 
 
-def _crc(payload: str) -> int:
-    return zlib.crc32(payload.encode("utf-8"))
-
-
 @dataclass
 class Resumed:
-    """The unfinished game found in the journal, and what (if anything) had to be dropped."""
+    """The newest game in the journal: unfinished, or finished with no newer game started.
+
+    `actions` is its unbroken, readable prefix; `dropped` says what had to be set aside
+    (those actions are kept in the `set_aside` table, never replayed). A finished game
+    (`finished` True, `result` its result) is there so the final screen can be rebuilt.
+    """
 
     game_id: int
     kind: str
     actions: list[dict[str, Any]]
     dropped: list[str] = field(default_factory=list)
+    finished: bool = False
+    result: dict[str, Any] | None = None
 
 
 class Journal:
@@ -82,38 +71,68 @@ class Journal:
 
     def __init__(self, state_dir: str | Path, filename: str = "journal.sqlite3") -> None:
         self.dir = Path(state_dir)
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.path = self.dir / filename
-        self.notes: list[str] = []  # what start-up had to repair, for the log and the screen
-        self.db = self._open()
-        self.game_id: int | None = None
-        self._seq = 0
-
-    def _open(self) -> sqlite3.Connection:
         try:
-            db = self._connect()
-            db.execute("SELECT count(*) FROM actions").fetchone()
-            return db
-        except sqlite3.DatabaseError as exc:
-            aside = self.path.with_name(f"{self.path.name}.damaged-{int(time.time())}")
-            for suffix in ("", "-wal", "-shm"):
-                src = Path(str(self.path) + suffix)
-                if src.exists():
-                    os.replace(src, Path(str(aside) + suffix))
-            note = f"journal {self.path} could not be read ({exc}); moved aside to {aside.name}, starting afresh"
-            log.error(note)
-            self.notes.append(note)
-            return self._connect()
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"cannot create the journal directory {self.dir}: {exc}") from exc
+        self.path = self.dir / filename
+        self.repairs: list[str] = check_and_repair(self.path)  # short sentences for the OLED
+        self.game_id: int | None = None
+        self.resumed_id: int | None = None
+        self._seq = 0
+        self._depth = 0
+        self.db = self._connect()
+
+    @property
+    def notes(self) -> list[str]:
+        """The repairs (the former name)."""
+        return self.repairs
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.executescript(SCHEMA)
-        return db
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")  # all tables or none
+            return db
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One transaction (BEGIN IMMEDIATE ... COMMIT); nested uses join the outer one.
+
+        On any error it is rolled back, the in-memory position (game, seq) restored, and a
+        database error raised as JournalWriteError.
+        """
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.db
+            finally:
+                self._depth -= 1
+            return
+        saved = (self.game_id, self._seq)
+        self._depth = 1
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            yield self.db
+            self.db.execute("COMMIT")
+        except BaseException as exc:
+            self.game_id, self._seq = saved
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite rolled back already (disk full, I/O error)
+            if isinstance(exc, sqlite3.Error):
+                log.error("journal write failed and was rolled back: %s", exc)
+                raise JournalWriteError(f"journal write failed: {exc}") from exc
+            raise
+        finally:
+            self._depth = 0
 
     # ----- writing -------------------------------------------------------------------
-    def start_game(self, kind: str, first_actions: list[dict[str, Any]] = ()) -> int:
+    def start_game(self, kind: str, first_actions: Iterable[dict[str, Any]] = ()) -> int:
         """Begin a new game (any unfinished one is closed as abandoned) and log its first actions."""
         with self._tx():
             self.db.execute("UPDATE games SET finished=?, result=? WHERE finished IS NULL",
@@ -127,13 +146,11 @@ class Journal:
 
     def append(self, action: dict[str, Any]) -> None:
         """Log one action durably (returns only once it is on disk)."""
-        if self.game_id is None:
-            raise RuntimeError("no game started in the journal")
-        with self._tx():
-            self._insert(action)
+        self.extend([action])
 
-    def extend(self, actions: list[dict[str, Any]]) -> None:
+    def extend(self, actions: Iterable[dict[str, Any]]) -> None:
         """Log several actions in one transaction: all of them or none survive a power cut."""
+        actions = list(actions)
         if not actions:
             return
         if self.game_id is None:
@@ -146,7 +163,7 @@ class Journal:
         payload = json.dumps(action, separators=(",", ":"), sort_keys=True)
         self._seq += 1
         self.db.execute("INSERT INTO actions(game, seq, payload, crc) VALUES (?, ?, ?, ?)",
-                        (self.game_id, self._seq, payload, _crc(payload)))
+                        (self.game_id, self._seq, payload, crc(payload)))
 
     def finish(self, result: dict[str, Any]) -> None:
         """Mark the current game finished with its result (winners, totals...), for the history."""
@@ -155,7 +172,7 @@ class Journal:
         with self._tx():
             self.db.execute("UPDATE games SET finished=?, result=? WHERE id=?",
                             (time.time(), json.dumps(result), self.game_id))
-        self.game_id = None
+            self.game_id = None
 
     def set_setting(self, key: str, value: Any) -> None:
         """Keep a table-wide setting (e.g. the brightness) durably, whatever game is played."""
@@ -167,69 +184,91 @@ class Journal:
         try:
             row = self.db.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
             return json.loads(row[0]) if row else None
-        except (sqlite3.DatabaseError, ValueError):
+        except (sqlite3.Error, ValueError, TypeError):
             return None
 
-    def _tx(self):
-        return _Transaction(self.db)
+    def truncate_to(self, n: int, reason: str, game_id: int | None = None) -> int:
+        """Keep the first `n` actions of the game (default: the resumed one) and set the rest aside.
+
+        The later actions move to the `set_aside` table with `reason` (never deleted), a
+        repairs sentence says so, and the game goes on from action n. Returns how many moved.
+        """
+        gid = game_id if game_id is not None else (self.resumed_id if self.resumed_id is not None else self.game_id)
+        if gid is None:
+            return 0
+        moved = self._set_aside(gid, n, reason)
+        if moved:
+            self.repairs.append(f"Game replays {n} actions: {moved} later set aside ({reason})")
+        return moved
+
+    def _set_aside(self, gid: int, n: int, reason: str) -> int:
+        with self._tx():
+            moved = self.db.execute(
+                "INSERT INTO set_aside(game, seq, payload, crc, reason, at) "
+                "SELECT game, seq, payload, crc, ?, ? FROM actions WHERE game=? AND seq>?",
+                (reason, time.time(), gid, n)).rowcount
+            self.db.execute("DELETE FROM actions WHERE game=? AND seq>?", (gid, n))
+            if gid == self.game_id:
+                self._seq = min(self._seq, n)
+        log.warning("journal: game %s kept to action %d, %d set aside: %s", gid, n, moved, reason)
+        return moved
 
     # ----- reading -------------------------------------------------------------------
-    def resume(self) -> Resumed | None:
-        """The unfinished game, with its actions up to the first damaged row (the rest is dropped)."""
+    def resume(self, include_finished: bool = False) -> Resumed | None:
+        """The newest game: unfinished (appends continue it), or, with `include_finished`,
+        finished with no newer game started (`finished` True; appends need a new game).
+
+        Its actions are the unbroken readable prefix; anything after a hole is set aside.
+        """
         try:
-            row = self.db.execute(
-                "SELECT id, kind FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+            row = self.db.execute("SELECT id, kind, finished, result FROM games ORDER BY id DESC LIMIT 1").fetchone()
             if row is None:
                 return None
-            game_id, kind = int(row[0]), str(row[1])
+            game_id, kind, finished = int(row[0]), str(row[1]), row[2] is not None
+            result = _json_or_none(row[3])
+            if finished and (not include_finished or not isinstance(result, dict) or result.get("abandoned")):
+                return None
             rows = self.db.execute("SELECT seq, payload, crc FROM actions WHERE game=? ORDER BY seq",
                                    (game_id,)).fetchall()
-        except sqlite3.DatabaseError as exc:
-            note = f"journal unreadable while resuming ({exc}); starting a new game"
+        except sqlite3.Error as exc:
+            note = f"Journal unreadable while resuming ({exc}); a new game starts"
             log.error(note)
-            self.notes.append(note)
+            self.repairs.append(note)
             return None
         actions: list[dict[str, Any]] = []
         dropped: list[str] = []
-        expected = 1
-        for i, (seq, payload, crc) in enumerate(rows):
-            problem = None
-            if seq != expected:
-                problem = f"action {expected} is missing"
-            elif not isinstance(payload, str) or _crc(payload) != crc:
-                problem = f"action {seq} is damaged (checksum mismatch)"
-            else:
+        for seq, payload, checksum in rows:
+            action = valid_action(payload, checksum)
+            if seq != len(actions) + 1 or action is None:
+                problem = (f"action {len(actions) + 1} is missing" if seq != len(actions) + 1
+                           else f"action {seq} is damaged")
                 try:
-                    action = json.loads(payload)
-                    if not isinstance(action, dict):
-                        raise ValueError("not an object")
-                except ValueError:
-                    problem = f"action {seq} is not valid JSON"
-            if problem:
-                dropped.append(f"{problem}; dropped it and {len(rows) - i - 1} later action(s)")
-                self._truncate(game_id, seq)
+                    moved = self._set_aside(game_id, len(actions), problem)
+                except JournalWriteError:
+                    moved = len(rows) - len(actions)
+                dropped.append(f"{problem}; set it and later actions aside ({moved})")
+                self.repairs.append(f"Journal: {problem}, {moved} action(s) set aside")
                 break
             actions.append(action)
-            expected += 1
-        for d in dropped:
-            log.warning("journal: %s", d)
-        self.game_id, self._seq = game_id, len(actions)
-        return Resumed(game_id, kind, actions, dropped)
+        self.resumed_id = game_id
+        self.game_id, self._seq = (None, 0) if finished else (game_id, len(actions))
+        return Resumed(game_id, kind, actions, dropped, finished, result if finished else None)
 
-    def _truncate(self, game_id: int, from_seq: int) -> None:
-        try:
-            with self._tx():
-                self.db.execute("DELETE FROM actions WHERE game=? AND seq>=?", (game_id, from_seq))
-        except sqlite3.DatabaseError as exc:
-            log.error("journal: could not drop damaged actions: %s", exc)
+    def set_aside_rows(self) -> list[dict[str, Any]]:
+        """The actions kept out of play (salvaged after a hole, or refused by their game)."""
+        rows = self.db.execute("SELECT game, seq, payload, reason FROM set_aside ORDER BY game, seq").fetchall()
+        return [{"game": r[0], "seq": r[1], "action": _json_or_none(r[2]), "reason": r[3]} for r in rows]
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
-        """Finished games, newest first: kind, start and end times, result."""
-        rows = self.db.execute(
-            "SELECT id, kind, started, finished, result FROM games WHERE finished IS NOT NULL "
-            "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
-        return [{"id": r[0], "kind": r[1], "started": r[2], "finished": r[3],
-                 "result": json.loads(r[4]) if r[4] else None} for r in rows]
+        """Finished games, newest first: id, kind, start and end times, result."""
+        try:
+            rows = self.db.execute(
+                "SELECT id, kind, started, finished, result FROM games WHERE finished IS NOT NULL "
+                "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        except sqlite3.Error:
+            return []
+        return [{"id": r[0], "kind": r[1], "started": r[2], "finished": r[3], "result": _json_or_none(r[4])}
+                for r in rows]
 
     def close(self) -> None:
         try:
@@ -238,21 +277,16 @@ class Journal:
             pass
 
 
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on error (the connection is in autocommit mode)."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> sqlite3.Connection:
-        self.db.execute("BEGIN IMMEDIATE")
-        return self.db
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+def _json_or_none(text: Any) -> Any:
+    try:
+        return json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
 
 
 confirmed_log = logging.getLogger("companion.run")  # tests outside the repo read these lines
+
+JOURNAL_EFFECTS = (Persist, GameOver, SetBrightness)
 
 
 class JournalWriter:
@@ -261,23 +295,47 @@ class JournalWriter:
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
 
-    def persist(self, effect: Persist) -> None:
+    def _persist(self, effect: Persist) -> None:
         actions = list(effect.actions)
         if effect.new_game or self.journal.game_id is None:
             self.journal.start_game(effect.kind, actions[:1])
             actions = actions[1:]
         self.journal.extend(actions)
-        for action in effect.public():  # only now are they durable: tests of power cuts read these lines
-            confirmed_log.info("confirmed %s", json.dumps(action, separators=(",", ":")))
 
-    def write(self, effect: Effect) -> bool:
-        """Write `effect` if it is the journal's; False for any other effect."""
+    def _one(self, effect: Effect) -> None:
         if isinstance(effect, Persist):
-            self.persist(effect)
+            self._persist(effect)
         elif isinstance(effect, GameOver):
             self.journal.finish(effect.result)
         elif isinstance(effect, SetBrightness):
             self.journal.set_setting("brightness", effect.level)
-        else:
-            return False
-        return True
+
+    def write_all(self, effects: Iterable[Effect]) -> list[Effect]:
+        """Write every journal effect of `effects` (Persist, GameOver, SetBrightness) in ONE
+        transaction, in order; return the other effects, in order, for the caller to carry out.
+
+        SetBrightness is journaled and not returned: the caller sets the panel itself.
+        Raises JournalWriteError (nothing of the batch written) when the write fails.
+        """
+        effects = list(effects)
+        mine = [e for e in effects if isinstance(e, JOURNAL_EFFECTS)]
+        if mine:
+            with self.journal._tx():
+                for effect in mine:
+                    self._one(effect)
+            self._confirm(mine)
+        return [e for e in effects if not isinstance(e, JOURNAL_EFFECTS)]
+
+    def persist(self, effect: Persist) -> None:
+        self.write_all([effect])
+
+    def write(self, effect: Effect) -> bool:
+        """Write `effect` if it is the journal's (JournalWriteError if that fails); False for any other effect."""
+        return not self.write_all([effect])
+
+    @staticmethod
+    def _confirm(effects: list[Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, Persist):
+                for action in effect.public():  # only now are they durable: tests of power cuts read these
+                    confirmed_log.info("confirmed %s", json.dumps(action, separators=(",", ":")))
