@@ -14,6 +14,7 @@ documented example always validates.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Callable
 
@@ -22,6 +23,24 @@ from companion.table.bounded import BoundedInputError, clip, load_yaml, read_tex
 DEFAULT_PATH = "/etc/companion/config.yaml"
 MAX_CONFIG_BYTES = 64 * 1024
 DEFAULT_STATE_DIR = "/var/lib/companion"
+
+# The unit's WatchdogSec= (systemd/companion.service; a test keeps them equal).
+# A bot may think for at most MAX_BOT_MOVE_TIME seconds per move, a third of
+# the watchdog, so a move can never look like a hung daemon.
+WATCHDOG_SEC = 30
+MAX_BOT_MOVE_TIME = 10.0
+
+# keypad.port: serial devices only (see KeypadConfig). loop:// for tests.
+ALLOW_LOOP_ENV = "COMPANION_ALLOW_LOOP"
+SERIAL_DEVICE_PREFIXES = ("/dev/serial", "/dev/tty", "/dev/rfcomm", "/dev/pts/")
+# Directories the config may never point frames_dir or state_dir into
+# (the paths themselves and everything under them).
+FORBIDDEN_DIRS = ("/proc", "/sys", "/dev", "/boot", "/etc", "/usr", "/bin", "/sbin",
+                  "/lib", "/lib32", "/lib64", "/libx32", "/run/systemd", "/run/dbus",
+                  "/var/lib/dpkg", "/var/lib/apt", "/var/lib/systemd", "/var/log",
+                  "/var/cache", "/var/spool", "/var/mail")
+MAX_PATH_CHARS = 1024
+_DEVICE_CHARS = re.compile(r"[A-Za-z0-9._:+@=,/-]+")
 
 DISPLAY_DRIVERS = ("ssd1306", "sh1106", "dummy", "terminal", "png")
 BAUDRATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
@@ -86,8 +105,12 @@ class EncoderConfig:
 
 @dataclass
 class KeypadConfig:
-    """The serial keypad: a device path (prefer /dev/serial/by-id/...) or a
-    pyserial URL such as loop://."""
+    """The serial keypad: a device path (prefer /dev/serial/by-id/...).
+
+    The loader accepts only serial device paths: pyserial also takes URLs,
+    and ``spy://...?file=PATH`` writes files while ``socket://`` opens
+    network connections. ``loop://`` (an in-memory loopback) is accepted only
+    when the environment has ``COMPANION_ALLOW_LOOP=1``, for tests."""
 
     port: str
     baudrate: int = 9600
@@ -166,7 +189,7 @@ display:
   contrast: 200          # 0-255
   dim_contrast: 16       # contrast after idle_dim_seconds
   retry_seconds: 5       # re-try an unplugged OLED this often
-  # frames_dir: /tmp/frames   # driver png: where frame_00001.png... go
+  # frames_dir: /tmp/frames   # driver png: where frame_00001.png... go (absolute path)
 buttons:                 # BCM pin numbers, buttons wired to ground
   enabled: auto          # auto: only on a Raspberry Pi | true | false
   up: 17
@@ -182,14 +205,14 @@ encoder:                 # optional rotary encoder (omit or null if none)
   b: 6
   push: 13
 keypad:                  # optional serial keypad (omit or null if none)
-  port: /dev/serial/by-id/usb-1a86_USB_Serial-if00-port0
+  port: /dev/serial/by-id/usb-1a86_USB_Serial-if00-port0   # a device under /dev only
   baudrate: 9600
 idle_dim_seconds: 120    # null: never dim
 idle_off_seconds: 900    # null: never switch the panel off
 pixel_shift: true        # move the picture a pixel now and then (burn-in)
-state_dir: null          # null: $STATE_DIRECTORY, else /var/lib/companion
+state_dir: null          # null: $STATE_DIRECTORY, else /var/lib/companion (absolute path)
 game:
-  bot_move_time: 0.5     # seconds a bot may think per move (and a hint)
+  bot_move_time: 0.5     # seconds a bot may think per move (and a hint); at most 10
   bot: mcts              # who plays the bot seats: mcts | greedy | random
 """
 
@@ -263,6 +286,81 @@ def _text(ctx: _Ctx, path: str, v: Any) -> str:
     return v
 
 
+def _no_control_chars(ctx: _Ctx, path: str, v: str) -> None:
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in v):
+        raise ctx.fail(path, f"{clip(v, 40)} contains a control character")
+    if len(v) > MAX_PATH_CHARS:
+        raise ctx.fail(path, f"is longer than {MAX_PATH_CHARS} characters")
+
+
+def _is_under(path: str, top: str) -> bool:
+    return path == top or path.startswith(top.rstrip("/") + "/")
+
+
+def _normal_absolute(ctx: _Ctx, path: str, v: str) -> None:
+    """An absolute path written plainly: no '.' or '..' part, no '//', no trailing '/'."""
+    if not v.startswith("/"):
+        raise ctx.fail(path, f"{clip(v, 40)} is not an absolute path (start it with /)")
+    parts = v.split("/")[1:]
+    if any(p in (".", "..") for p in parts):
+        raise ctx.fail(path, f"{clip(v, 40)} contains '.' or '..': write the path without them")
+    if v != "/" and any(p == "" for p in parts):
+        raise ctx.fail(path, f"{clip(v, 40)} contains '//' or ends with '/': write it plainly")
+
+
+def _data_dir(ctx: _Ctx, path: str, v: Any) -> str:
+    """A directory the daemon writes into: absolute, plain, and outside the system's own trees."""
+    v = _text(ctx, path, v)
+    _no_control_chars(ctx, path, v)
+    _normal_absolute(ctx, path, v)
+    # Also where it leads today: a symlink must not smuggle it into /etc.
+    for candidate in (v, os.path.realpath(v)):
+        if candidate == "/":
+            raise ctx.fail(path, f"{clip(v, 40)} is the root directory: use a directory of its own, "
+                                 "e.g. /var/lib/companion")
+        for top in FORBIDDEN_DIRS:
+            if _is_under(candidate, top):
+                shown = "" if candidate == v else f" (it leads to {clip(candidate, 40)})"
+                raise ctx.fail(path, f"{clip(v, 40)} is under {top}{shown}: "
+                                     "use a directory of its own, e.g. /var/lib/companion")
+    return v
+
+
+def loop_allowed() -> bool:
+    """True when the environment allows keypad.port: loop:// (tests only)."""
+    return os.environ.get(ALLOW_LOOP_ENV) == "1"
+
+
+def _serial_port(ctx: _Ctx, path: str, v: Any) -> str:
+    v = _text(ctx, path, v)
+    _no_control_chars(ctx, path, v)
+    if v == "loop://":
+        if loop_allowed():
+            return v
+        raise ctx.fail(path, f"loop:// is for tests ({ALLOW_LOOP_ENV}=1): "
+                             "use the keypad's /dev/serial/by-id/... path")
+    if "://" in v or not v.startswith("/dev/"):
+        raise ctx.fail(path, f"{clip(v, 40)} is not a device path: use /dev/serial/by-id/... "
+                             "(URLs can write files or open sockets)")
+    _normal_absolute(ctx, path, v)
+    if not _DEVICE_CHARS.fullmatch(v):
+        raise ctx.fail(path, f"{clip(v, 40)} has characters a device name does not: "
+                             "use the name listed by ls /dev/serial/by-id/")
+    if not any(v.startswith(p) for p in SERIAL_DEVICE_PREFIXES):
+        raise ctx.fail(path, f"{clip(v, 40)} is not a serial device: use /dev/serial/by-id/..., "
+                             "/dev/ttyACM0 or /dev/serial0")
+    return v
+
+
+def _bot_move_time(ctx: _Ctx, path: str, v: Any) -> float:
+    if not _is_num(v) or v < 0:
+        raise ctx.fail(path, f"{clip(v)} is not a number of seconds (0-{MAX_BOT_MOVE_TIME:g})")
+    if v > MAX_BOT_MOVE_TIME:
+        raise ctx.fail(path, f"{clip(v, 20)} s is too long: at most {MAX_BOT_MOVE_TIME:g} s, well "
+                             f"inside the service's {WATCHDOG_SEC} s watchdog (WatchdogSec=)")
+    return v
+
+
 def _address(ctx: _Ctx, path: str, v: Any) -> int:
     # YAML 1.1 reads 0x3C as an int already; a quoted "0x3C" is accepted too.
     if isinstance(v, str):
@@ -308,7 +406,7 @@ _DISPLAY_CHECKS = {
     "height": _int_range(8, 4096, "a height in pixels"),
     "contrast": _int_range(0, 255, "a contrast level"),
     "dim_contrast": _int_range(0, 255, "a contrast level"),
-    "frames_dir": _opt(_text),
+    "frames_dir": _opt(_data_dir),
     "retry_seconds": _seconds(0.1, 3600),
 }
 _BUTTON_CHECKS = {
@@ -319,8 +417,8 @@ _BUTTON_CHECKS = {
     "enabled": _enabled,
 }
 _ENCODER_CHECKS = {"a": _pin, "b": _pin, "push": _opt(_pin)}
-_KEYPAD_CHECKS = {"port": _text, "baudrate": _choice(BAUDRATES)}
-_GAME_CHECKS = {"bot_move_time": _seconds(0.0, 600), "bot": _choice(BOT_NAMES)}
+_KEYPAD_CHECKS = {"port": _serial_port, "baudrate": _choice(BAUDRATES)}
+_GAME_CHECKS = {"bot_move_time": _bot_move_time, "bot": _choice(BOT_NAMES)}
 
 
 def _from_mapping(raw: Any, source: str) -> Config:
@@ -349,7 +447,7 @@ def _from_mapping(raw: Any, source: str) -> Config:
         elif key == "pixel_shift":
             cfg.pixel_shift = _bool(ctx, key, value)
         elif key == "state_dir":
-            cfg.state_dir = _opt(_text)(ctx, key, value)
+            cfg.state_dir = _opt(_data_dir)(ctx, key, value)
     _cross_checks(ctx, cfg)
     return cfg
 

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from companion.config import BOT_NAMES
+from companion.config import BOT_NAMES, MAX_BOT_MOVE_TIME
 from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
@@ -66,8 +66,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args = ap.parse_args(argv)
     if args.load and args.players:
         ap.error("--load and --players exclude each other")
-    if args.bot_time is not None and not 0 < args.bot_time <= 600:
-        ap.error("--bot-time: seconds in (0, 600]")
+    if args.bot_time is not None and not 0 < args.bot_time <= MAX_BOT_MOVE_TIME:
+        ap.error(f"--bot-time: seconds in (0, {MAX_BOT_MOVE_TIME:g}], well inside the service's watchdog")
     if args.bot_iterations is not None and args.bot_iterations < 1:
         ap.error("--bot-iterations: at least 1")
     args.bot_seats = []

@@ -5,18 +5,27 @@ path, writes it to the unit directory, creates the `companion` system user
 and a starter config file if there is none, and runs `systemctl daemon-reload` and `systemctl enable --now companion`.
 `--dry-run` only prints the unit. The template is embedded here because an
 installed wheel does not carry the repository's systemd/ folder; the shipped
-systemd/companion.service must stay identical (tests/test_service_unit.py).
+systemd/companion.service must stay identical (tests/daemon/test_service_unit.py).
+
+Before writing anything it refuses an unsafe existing `companion` account, a
+venv anyone but root can change, and paths systemd would misread; files are
+written atomically, never through a symlink, with fixed modes, and a replaced
+unit is kept as a backup (companion/install_checks.py has the details).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import pwd
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from companion import install_checks
+from companion.install_checks import InstallError
+
+__all__ = ["InstallError", "install", "main", "render_unit", "starter_config"]
 
 UNIT_NAME = "companion.service"
 SERVICE_USER = "companion"
@@ -53,7 +62,8 @@ Environment=LG_WD=%t/companion
 # A dedicated static system user, not DynamicUser=yes: the polkit rule that
 # lets the daemon power off the Pi (50-companion-poweroff.rules) matches the
 # user by name, and a dynamic user's name only resolves while the service runs
-# and only where nss-systemd is configured. install-service creates the user.
+# and only where nss-systemd is configured. install-service creates the user
+# (locked, no shell) or refuses an existing one that is not such an account.
 User=companion
 Group=companion
 SupplementaryGroups=gpio i2c dialout
@@ -68,6 +78,9 @@ UMask=0077
 ProtectSystem=strict
 ProtectHome=yes
 PrivateTmp=yes
+PrivateMounts=yes
+# Also what polkit >= 124 checks (subject.no_new_privileges) before it lets
+# this unit power the machine off.
 NoNewPrivileges=yes
 PrivateNetwork=yes
 IPAddressDeny=any
@@ -101,33 +114,51 @@ LockPersonality=yes
 RemoveIPC=yes
 SystemCallArchitectures=native
 SystemCallFilter=@system-service
+# Minus what an unprivileged Python daemon never needs: set*id, chown, clock,
+# reboot(), swap, raw I/O (@privileged) and priorities, affinity, rlimits
+# (@resources; reading limits, prlimit64, stays allowed in @default).
+SystemCallFilter=~@privileged @resources
 SystemCallErrorNumber=EPERM
 # Not PrivateUsers=yes (the gpio/i2c/dialout groups would be unmapped inside
-# the user namespace) and not MemoryDenyWriteExecute=yes (libffi callbacks).
+# the user namespace), not MemoryDenyWriteExecute=yes (libffi callbacks:
+# ctypes, used by smbus2 for the OLED) and not ProcSubset=pid (see above).
+# `systemd-analyze security companion.service`: 0.6 SAFE (1.0 before
+# PrivateMounts= and the ~@privileged @resources filter).
 
 [Install]
 WantedBy=multi-user.target
 """
 
 # Keep identical to systemd/50-companion-poweroff.rules.
-POLKIT_RULE = """// polkit rule: let the Clans companion service (user "companion") power off
-// and reboot the Pi through logind, e.g. `systemctl poweroff` from the menu.
+POLKIT_RULE = """// polkit rule: let the Clans companion service power off the Pi through
+// logind (`systemctl poweroff` from the menu or a long press on BACK).
 // Install: sudo install -m 644 50-companion-poweroff.rules /etc/polkit-1/rules.d/
 // (or `companion install-service --allow-poweroff`).
-// The -multiple-sessions and -ignore-inhibit variants are what logind asks
-// for when someone is also logged in over ssh or an inhibitor lock is held.
+//
+// Only power-off: never reboot, and never the -ignore-inhibit variants, so a
+// power-off request waits for nothing and breaks nothing: while an inhibitor
+// lock is held (an OS upgrade, say) logind refuses it. -multiple-sessions is
+// what logind asks for when someone else is logged in (e.g. over ssh).
+//
+// Only the service: the user must be "companion", and where polkit names the
+// asking process's systemd unit (polkit >= 124, subject.system_unit, when
+// D-Bus hands it a pidfd) it must be companion.service with
+// NoNewPrivileges=yes. Older polkit (Debian Bookworm's 122) has no
+// system_unit: there the user name is the whole check.
 polkit.addRule(function(action, subject) {
-    var allowed = [
-        "org.freedesktop.login1.power-off",
-        "org.freedesktop.login1.power-off-multiple-sessions",
-        "org.freedesktop.login1.power-off-ignore-inhibit",
-        "org.freedesktop.login1.reboot",
-        "org.freedesktop.login1.reboot-multiple-sessions",
-        "org.freedesktop.login1.reboot-ignore-inhibit"
-    ];
-    if (subject.user == "companion" && allowed.indexOf(action.id) >= 0) {
-        return polkit.Result.YES;
+    if (action.id != "org.freedesktop.login1.power-off" &&
+        action.id != "org.freedesktop.login1.power-off-multiple-sessions") {
+        return polkit.Result.NOT_HANDLED;
     }
+    if (subject.user != "companion") {
+        return polkit.Result.NOT_HANDLED;
+    }
+    if (subject.system_unit) {
+        if (subject.system_unit != "companion.service" || subject.no_new_privileges !== true) {
+            return polkit.Result.NOT_HANDLED;
+        }
+    }
+    return polkit.Result.YES;
 });
 """
 
@@ -135,18 +166,8 @@ polkit.addRule(function(action, subject) {
 _HIDDEN_PREFIXES = (Path("/home"), Path("/root"), Path("/run/user"), Path("/tmp"), Path("/var/tmp"))
 
 
-class InstallError(Exception):
-    """Installation cannot proceed; the message tells the user what to do."""
-
-
 def _unit_path_value(path: Path, what: str) -> str:
-    text = str(path)
-    if any(ch.isspace() for ch in text):
-        raise InstallError(f"{what} {text!r} contains whitespace; use a path without spaces")
-    if not path.is_absolute():
-        raise InstallError(f"{what} {text!r} must be an absolute path")
-    # '%' starts a systemd specifier; a literal one is written '%%'.
-    return text.replace("%", "%%")
+    return install_checks.unit_path_value(path, what)
 
 
 def render_unit(prefix: str | Path | None = None, config: str | Path = DEFAULT_CONFIG) -> str:
@@ -187,31 +208,33 @@ def _run(cmd: list[str]) -> None:
         raise InstallError(f"{' '.join(cmd)} failed with exit status {result.returncode}")
 
 
-def _ensure_user() -> None:
-    try:
-        pwd.getpwnam(SERVICE_USER)
+def _ensure_user(accounts: install_checks.Accounts | None = None) -> None:
+    """Reuse a safe existing account, refuse an unsafe one, else create a locked system user."""
+    if install_checks.check_account(SERVICE_USER, accounts):
         return
-    except KeyError:
-        pass
     if shutil.which("useradd") is None:
         raise InstallError(f"user {SERVICE_USER!r} does not exist and useradd is not available; create it")
     _run(["useradd", "--system", "--user-group", "--no-create-home",
-          "--home-dir", f"/var/lib/{SERVICE_USER}", "--shell", "/usr/sbin/nologin", SERVICE_USER])
+          "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", SERVICE_USER])
+    if not install_checks.check_account(SERVICE_USER, accounts):
+        raise InstallError(f"useradd did not create {SERVICE_USER!r}; create it by hand and re-run")
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, text: str, mode: int = 0o644, *, backup: bool = False) -> install_checks.Written:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.chmod(0o644)
-        os.replace(tmp, path)
+        result = install_checks.write_file(path, text, mode, backup=backup)
     except PermissionError:
         raise InstallError(f"cannot write {path}: permission denied (run as root: sudo {sys.argv[0]} "
                            "install-service)") from None
     except OSError as exc:
         raise InstallError(f"cannot write {path}: {exc.strerror or exc}") from None
-    print(f"wrote {path}")
+    if not result.changed:
+        print(f"unchanged {path}")
+    elif result.backup is not None:
+        print(f"replaced {path}; the previous one is kept as {result.backup}")
+    else:
+        print(f"wrote {path}")
+    return result
 
 
 def starter_config() -> str:
@@ -235,14 +258,16 @@ def _ensure_config(config: Path) -> None:
     # explicit file: a restart loop on a fresh install. Write a starter instead.
     if config.exists():
         return
-    _write(config, starter_config())
+    _write(config, starter_config(), 0o644)
 
 
 def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff: bool = False,
-            polkit_dir: Path = DEFAULT_POLKIT_DIR, prefix: str | Path | None = None) -> Path:
+            polkit_dir: Path = DEFAULT_POLKIT_DIR, prefix: str | Path | None = None,
+            accounts: install_checks.Accounts | None = None) -> Path:
     """Write the unit (and optionally the polkit rule); with `enable`, create the user and start it.
 
-    Returns the path of the written unit.
+    A unit it replaces is kept as companion.service.bak-TIMESTAMP, and a running
+    service is restarted on the new one. Returns the path of the written unit.
     """
     venv = Path(sys.prefix if prefix is None else prefix)
     unit = render_unit(venv, config)
@@ -260,19 +285,30 @@ def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff
                            "(or --dry-run to see the unit, --no-enable --unit-dir DIR to only write it)")
     if enable and shutil.which("systemctl") is None:
         raise InstallError("systemctl not found: this system does not run systemd (use --no-enable)")
-    _write(unit_dir / UNIT_NAME, unit)
+    install_checks.check_venv(venv)
+    if enable:
+        # Before writing anything: an unsafe existing account stops the install.
+        install_checks.check_account(SERVICE_USER, accounts)
+    written = _write(unit_dir / UNIT_NAME, unit, 0o644, backup=True)
     if allow_poweroff:
-        _write(polkit_dir / POLKIT_RULE_NAME, POLKIT_RULE)
+        _write(polkit_dir / POLKIT_RULE_NAME, POLKIT_RULE, 0o644, backup=True)
+    replaced = written.changed and written.backup is not None
     if not enable:
         if not config.exists():
             print(f"note: {config} does not exist yet; the service needs it (see hardware.md)", file=sys.stderr)
         print(f"not enabled; to start it: sudo useradd --system --user-group --no-create-home "
               f"--shell /usr/sbin/nologin {SERVICE_USER}; sudo systemctl daemon-reload; "
               "sudo systemctl enable --now companion")
+        if replaced:
+            print("a running service keeps the old unit until: sudo systemctl daemon-reload && "
+                  "sudo systemctl try-restart companion")
         return unit_dir / UNIT_NAME
     _ensure_config(config)
-    _ensure_user()
+    _ensure_user(accounts)
     _run(["systemctl", "daemon-reload"])
+    if replaced:
+        # try-restart: only if it is running, so it runs the unit just written.
+        _run(["systemctl", "try-restart", "companion"])
     _run(["systemctl", "enable", "--now", "companion"])
     print("companion is running: systemctl status companion, journalctl -u companion -f")
     return unit_dir / UNIT_NAME

@@ -43,7 +43,8 @@ def test_example_yaml_loads_and_means_what_it_says():
         assert f"\n{name}:" in "\n" + EXAMPLE_YAML
 
 
-def test_full_file_round_trip(tmp_path):
+def test_full_file_round_trip(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_ALLOW_LOOP", "1")
     p = tmp_path / "c.yaml"
     p.write_text(
         "display: {driver: sh1106, port: 0, address: 0x3D, rotate: 1, contrast: 10}\n"
@@ -155,3 +156,115 @@ def test_describe_mentions_the_hardware():
         assert part in text, part
     assert "menu=" not in text          # menu: null in the example
     assert "keypad none" in Config().describe()
+
+
+# --- hostile values (issue 11): every path and URL in the config is checked ---
+
+@pytest.mark.parametrize("port", [
+    "spy:///dev/ttyUSB0?file=/var/lib/companion/journal.sqlite3",   # truncated a file
+    "socket://10.0.0.1:7777",                                        # opened a connection
+    "rfc2217://localhost:2217",
+    "hwgrep://.*",
+    "alt:///dev/ttyUSB0?class=PosixPollSerial",
+    "loop://",                                                       # not without the env switch
+    "ttyUSB0",
+    "/etc/shadow",
+    "/dev/sda",
+    "/dev/serial/../sda",
+    "/dev//ttyUSB0",
+    "/dev/ttyUSB0\n",
+    "/dev/tty USB0",
+])
+def test_keypad_port_must_be_a_serial_device(monkeypatch, port):
+    monkeypatch.delenv("COMPANION_ALLOW_LOOP", raising=False)
+    with pytest.raises(ConfigError) as e:
+        load_config_text(f"keypad: {{port: {port!r}}}", "c.yaml")
+    msg = str(e.value)
+    assert msg.startswith("c.yaml: keypad.port: "), msg
+    assert "/dev/serial/by-id/" in msg or "'.' or '..'" in msg or "'//'" in msg or "control" in msg, msg
+    assert "\n" not in msg.replace("\\n", "") and len(msg) <= 200, msg
+
+
+@pytest.mark.parametrize("port", ["/dev/serial/by-id/usb-Arduino_LLC_Arduino_Micro-if00",
+                                  "/dev/serial/by-path/platform-3f980000.usb-usb-0:1.2:1.0-port0",
+                                  "/dev/ttyACM0", "/dev/ttyUSB1", "/dev/serial0", "/dev/ttyAMA0", "/dev/pts/3"])
+def test_keypad_device_paths_are_accepted(monkeypatch, port):
+    monkeypatch.delenv("COMPANION_ALLOW_LOOP", raising=False)
+    assert load_config_text(f"keypad: {{port: {port!r}}}").keypad.port == port
+
+
+def test_loop_url_only_with_the_test_switch(monkeypatch):
+    monkeypatch.setenv("COMPANION_ALLOW_LOOP", "1")
+    assert load_config_text("keypad: {port: 'loop://'}").keypad.port == "loop://"
+    # The switch allows loop:// and nothing else.
+    with pytest.raises(ConfigError, match="not a device path"):
+        load_config_text("keypad: {port: 'socket://localhost:1'}")
+    monkeypatch.setenv("COMPANION_ALLOW_LOOP", "yes")
+    with pytest.raises(ConfigError, match="COMPANION_ALLOW_LOOP=1"):
+        load_config_text("keypad: {port: 'loop://'}")
+
+
+@pytest.mark.parametrize("key", ["state_dir", "display.frames_dir"])
+@pytest.mark.parametrize("value, words", [
+    ("relative/dir", "not an absolute path"),
+    ("/var/lib/companion/../../../etc", "'.' or '..'"),
+    ("/var/lib/./companion", "'.' or '..'"),
+    ("/var//lib/companion", "'//'"),
+    ("/var/lib/companion/", "'//'"),
+    ("/", "root directory"),
+    ("/proc/self", "under /proc"),
+    ("/sys/class/gpio", "under /sys"),
+    ("/dev/shm/x", "under /dev"),
+    ("/boot/firmware", "under /boot"),
+    ("/etc/companion", "under /etc"),
+    ("/etc", "under /etc"),
+    ("/usr/lib/python3", "under /usr"),
+    ("/var/log", "under /var/log"),
+    ("/var/lib/x\\ty", "control character"),
+])
+def test_data_dirs_must_be_plain_absolute_and_outside_the_system(key, value, words):
+    if key == "state_dir":
+        text = f'state_dir: "{value}"'
+    else:
+        text = f'display: {{driver: png, frames_dir: "{value}"}}'
+    with pytest.raises(ConfigError) as e:
+        load_config_text(text, "c.yaml")
+    msg = str(e.value)
+    assert msg.startswith(f"c.yaml: {key}: "), msg
+    assert words in msg, msg
+    assert len(msg) <= 200, msg
+
+
+def test_data_dir_symlink_into_the_system_is_refused(tmp_path):
+    link = tmp_path / "frames"
+    link.symlink_to("/etc")
+    with pytest.raises(ConfigError, match="leads to '/etc/x'"):
+        load_config_text(f"display: {{driver: png, frames_dir: {str(link / 'x')!r}}}", "c.yaml")
+    with pytest.raises(ConfigError, match="under /etc"):
+        load_config_text(f"state_dir: {str(link)!r}", "c.yaml")
+
+
+@pytest.mark.parametrize("value", ["/var/lib/companion", "/srv/companion", "/tmp/frames", "/var/lib/companion-2"])
+def test_ordinary_data_dirs_are_accepted(value):
+    cfg = load_config_text(f"state_dir: {value}\ndisplay: {{driver: png, frames_dir: {value}}}")
+    assert cfg.state_dir == value and cfg.display.frames_dir == value
+
+
+def test_bot_move_time_stays_well_inside_the_watchdog():
+    assert load_config_text("game: {bot_move_time: 10}").game.bot_move_time == 10
+    for bad in (10.5, 30, 600):
+        with pytest.raises(ConfigError) as e:
+            load_config_text(f"game: {{bot_move_time: {bad}}}", "c.yaml")
+        msg = str(e.value)
+        assert msg.startswith("c.yaml: game.bot_move_time: ") and "watchdog" in msg and "WatchdogSec" in msg, msg
+
+
+def test_bot_time_cap_matches_the_shipped_units_watchdog():
+    """The cap is a third of WatchdogSec at most; both come from the unit file."""
+    import re
+    from pathlib import Path
+
+    unit = (Path(__file__).resolve().parents[2] / "systemd" / "companion.service").read_text()
+    watchdog = int(re.search(r"^WatchdogSec=(\d+)$", unit, re.M).group(1))
+    assert config_mod.WATCHDOG_SEC == watchdog
+    assert config_mod.MAX_BOT_MOVE_TIME <= watchdog / 3

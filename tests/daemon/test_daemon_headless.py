@@ -282,3 +282,10 @@ def test_log_lines_never_draw_over_the_terminal_screen(tmp_path):
                 h.close()
         root.handlers = saved
         screen.close(), errors.close(), os.close(master), os.close(slave)
+
+
+def test_bot_time_on_the_command_line_stays_inside_the_watchdog(capsys):
+    with pytest.raises(SystemExit):
+        daemon.parse_args(["--bot-time", "30"])
+    assert "--bot-time: seconds in (0, 10]" in capsys.readouterr().err
+    assert daemon.parse_args(["--bot-time", "10"]).bot_time == 10

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import service_install
+from companion import install_checks, service_install
 from companion.service_install import main, render_unit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,8 +22,16 @@ SHIPPED_RULE = ROOT / "systemd" / "50-companion-poweroff.rules"
 
 @pytest.fixture(autouse=True)
 def tmp_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The fake venvs live in pytest's /tmp, which the real unit hides (PrivateTmp)."""
+    """The fake venvs live in pytest's /tmp, which the real unit hides (PrivateTmp),
+    and belong to whoever runs the tests, who stands in for root here."""
     monkeypatch.setattr(service_install, "_HIDDEN_PREFIXES", (Path("/home"), Path("/root"), Path("/run/user")))
+    monkeypatch.setattr(install_checks, "TRUSTED_UIDS", (0, os.getuid()))
+    # No real account lookups: "companion" does not exist (tests never create users).
+    monkeypatch.setattr(install_checks, "default_accounts", lambda: install_checks.Accounts(getpwnam=no_such_user))
+
+
+def no_such_user(name: str):
+    raise KeyError(name)
 
 
 def fake_venv(tmp_path: Path) -> Path:
@@ -73,11 +82,11 @@ def test_percent_in_path_is_escaped_for_systemd(tmp_path: Path) -> None:
 
 
 def test_path_with_space_is_refused() -> None:
-    with pytest.raises(service_install.InstallError, match="whitespace"):
+    with pytest.raises(service_install.InstallError, match="contains ' '"):
         render_unit(Path("/opt/my venv"))
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed (Debian package: systemd)")
 def test_systemd_analyze_verify_is_silent(tmp_path: Path) -> None:
     venv = fake_venv(tmp_path)
     unit = tmp_path / "companion.service"
@@ -88,7 +97,7 @@ def test_systemd_analyze_verify_is_silent(tmp_path: Path) -> None:
     assert result.stderr == ""
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed (Debian package: systemd)")
 def test_systemd_analyze_verify_would_catch_a_typo(tmp_path: Path) -> None:
     """Guards the test above: a misspelt key does produce stderr output."""
     venv = fake_venv(tmp_path)
@@ -140,8 +149,18 @@ def test_install_section_enables_at_boot() -> None:
 def test_polkit_rule_names_the_unit_user_and_poweroff() -> None:
     rule = SHIPPED_RULE.read_text(encoding="utf-8")
     user = parse_unit(SHIPPED_UNIT.read_text(encoding="utf-8"))["Service"]["User"][0]
-    assert f'subject.user == "{user}"' in rule
+    assert f'subject.user != "{user}"' in rule
     assert '"org.freedesktop.login1.power-off"' in rule
+    assert 'subject.system_unit != "companion.service"' in rule
+
+
+def test_polkit_rule_grants_power_off_only() -> None:
+    """No reboot, no -ignore-inhibit (a power-off in the middle of an OS upgrade)."""
+    code = "\n".join(line for line in SHIPPED_RULE.read_text(encoding="utf-8").splitlines()
+                     if not line.lstrip().startswith("//"))
+    actions = set(re.findall(r'"(org\.freedesktop\.[a-z0-9.-]+)"', code))
+    assert actions == {"org.freedesktop.login1.power-off", "org.freedesktop.login1.power-off-multiple-sessions"}
+    assert "reboot" not in code and "inhibit" not in code and "indexOf" not in code
 
 
 def test_dry_run_prints_the_unit_for_this_venv(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -182,7 +201,7 @@ def test_enable_runs_systemctl_in_order(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(sys, "prefix", str(venv))
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(service_install, "_ensure_user", lambda: None)
+    monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
     ran: list[list[str]] = []
     monkeypatch.setattr(service_install, "_run", ran.append)
     config = tmp_path / "etc" / "config.yaml"
@@ -201,7 +220,7 @@ def test_enable_keeps_an_existing_config(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(sys, "prefix", str(venv))
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(service_install, "_ensure_user", lambda: None)
+    monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
     monkeypatch.setattr(service_install, "_run", lambda cmd: None)
     config = tmp_path / "config.yaml"
     config.write_text("display: {driver: sh1106}\n")
@@ -250,3 +269,29 @@ def test_venv_under_home_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     assert main(["--unit-dir", str(tmp_path), "--no-enable"]) == 1
     assert "ProtectHome" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_extra_hardening_is_present() -> None:
+    service = parse_unit(SHIPPED_UNIT.read_text(encoding="utf-8"))["Service"]
+    assert service["PrivateMounts"] == ["yes"]
+    assert "~@privileged @resources" in service["SystemCallFilter"]
+    assert service["CapabilityBoundingSet"] == [""]
+
+
+def _security_score(unit: Path) -> float | None:
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
+                            capture_output=True, text=True, check=False)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
+    return float(found.group(1)) if found else None
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze not installed (Debian package: systemd)")
+def test_security_exposure_stays_low(tmp_path: Path) -> None:
+    """systemd-analyze security --offline=true (systemd >= 250): 0.6 SAFE for this unit (was 1.0)."""
+    unit = tmp_path / "companion.service"
+    unit.write_text(render_unit(fake_venv(tmp_path), "/etc/companion/config.yaml"))
+    score = _security_score(unit)
+    if score is None:
+        pytest.skip("this systemd-analyze has no `security --offline=true` (systemd < 250)")
+    assert score <= 0.6, score
