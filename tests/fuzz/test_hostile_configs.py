@@ -13,6 +13,8 @@ import time
 
 import pytest
 
+import mutation
+
 from companion.config import EXAMPLE_YAML, ConfigError, load_config
 
 CASES = int(os.environ.get("COMPANION_FUZZ_CASES", "300"))
@@ -36,21 +38,8 @@ NAMED = {
 
 
 def mutate(data: bytes, rnd: random.Random) -> bytes:
-    b = bytearray(data)
-    for _ in range(rnd.randint(1, 6)):
-        op, i = rnd.randrange(5), rnd.randrange(len(b) or 1)
-        if op == 0 and b:
-            b[i] = rnd.randrange(256)
-        elif op == 1:
-            b[i:i] = bytes(rnd.choice(b"[]{}&*:-!|>'\"\n\t #%@`0123456789") for _ in range(rnd.randint(1, 8)))
-        elif op == 2:
-            del b[i:i + rnd.randint(1, 40)]
-        elif op == 3:
-            j = rnd.randrange(len(b) or 1)
-            b[i:i] = b[min(i, j):max(i, j)] * rnd.randint(2, 30)
-        else:
-            b[i:i] = rnd.choice([b"&x ", b"*x", b"!!python/object:os.system ", b"9" * 4400, b"[" * 200])
-    return bytes(b)
+    return mutation.mutate(data, rnd, b"[]{}&*:-!|>'\"\n\t #%@`0123456789",
+                           [b"&x ", b"*x", b"!!python/object:os.system ", b"9" * 4400, b"[" * 200])
 
 
 def check_one(path, data: bytes) -> str:

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+import mutation
+
 from companion.games.clans.commands import replay_text
 from companion.games.clans.record import Record, RecordError, summary
 from companion.table.bounded import BoundedInputError
@@ -122,22 +124,9 @@ NAMED = {
 
 
 def mutate_bytes(data: bytes, rnd: random.Random) -> bytes:
-    b = bytearray(data)
-    for _ in range(rnd.randint(1, 6)):
-        op, i = rnd.randrange(5), rnd.randrange(len(b) or 1)
-        if op == 0 and b:
-            b[i] = rnd.randrange(256)
-        elif op == 1:
-            b[i:i] = bytes(rnd.choice(b'[]{}:,"\\-+.eE0123456789tfn \n\t') for _ in range(rnd.randint(1, 8)))
-        elif op == 2:
-            del b[i:i + rnd.randint(1, 40)]
-        elif op == 3:
-            j = rnd.randrange(len(b) or 1)
-            b[i:i] = b[min(i, j):max(i, j)] * rnd.randint(2, 30)
-        else:
-            b[i:i] = rnd.choice([b"9" * 4400, b"[" * 2000, b"{\"a\":" * 1000, b'"\\ud800"', b"NaN", b"\xc2\xb2",
-                                 b"\xff\xfe", b"true", b"-0", b"1e999", b'"' + b"x" * 50_000 + b'"'])
-    return bytes(b)
+    return mutation.mutate(data, rnd, b'[]{}:,"\\-+.eE0123456789tfn \n\t',
+                           [b"9" * 4400, b"[" * 2000, b"{\"a\":" * 1000, b'"\\ud800"', b"NaN", b"\xc2\xb2",
+                            b"\xff\xfe", b"true", b"-0", b"1e999", b'"' + b"x" * 50_000 + b'"'])
 
 
 def hostile_value(rnd: random.Random):

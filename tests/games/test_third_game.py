@@ -80,7 +80,7 @@ def imports_of(path: Path) -> set[str]:
 def test_the_table_and_the_daemon_know_no_game():
     for path in sorted((PACKAGE / "table").glob("*.py")):
         assert not any(m.startswith("companion.games") for m in imports_of(path)), path
-    for name in ("daemon.py", "cli.py"):
+    for name in ("daemon.py", "loop.py", "cli.py"):
         text = (PACKAGE / name).read_text().lower()
         assert "clans" not in text and "mammut" not in text, name
         assert not any(m.startswith("companion.games.") for m in imports_of(PACKAGE / name)), name
