@@ -84,6 +84,27 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 # ----- inputs and outputs ------------------------------------------------------------------
+class JournaldFormatter(logging.Formatter):
+    """Each line starts with its syslog priority (`<3>` error ... `<7>` debug), which journald reads
+    as the entry's level: `journalctl -u companion -p warning` then shows the warnings."""
+
+    PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
+
+    def format(self, record: logging.LogRecord) -> str:
+        priority = self.PRIORITY.get(record.levelno, 6 if record.levelno < logging.WARNING else 3)
+        return "\n".join(f"<{priority}>{line}" for line in super().format(record).splitlines() or [""])
+
+
+def to_journald(stream: Any) -> bool:
+    """True when `stream` is systemd's journal stream ($JOURNAL_STREAM names its device:inode)."""
+    try:
+        dev, ino = (int(x) for x in os.environ.get("JOURNAL_STREAM", "").split(":"))
+        st = os.fstat(stream.fileno())
+    except (ValueError, OSError, AttributeError):
+        return False
+    return (st.st_dev, st.st_ino) == (dev, ino)
+
+
 def same_terminal(a: Any, b: Any) -> bool:
     """True when streams `a` and `b` write to one terminal (a log line there would draw over the screen)."""
     try:
@@ -267,6 +288,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else list(argv))
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose + (0 if args.keys else 1), 2)]
     logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    if to_journald(sys.stderr):
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(JournaldFormatter("%(levelname)s %(name)s: %(message)s"))
     try:
         daemon = build(args)
     except UsageError as exc:

@@ -66,6 +66,8 @@ class Daemon:
         self.power_off = False
         self.device: Any = None
         self.tick = TICK_S  # how often the watchdog is fed while waiting (half its interval under systemd)
+        self.may_power_off: Callable[[], bool] = is_raspberry_pi
+        self.run_command: Callable[[list[str]], tuple[int, str]] = run_command
 
     def put(self, key: Any) -> None:
         """Thread-safe: the adapters' callback."""
@@ -135,7 +137,7 @@ class Daemon:
         elif isinstance(effect, SwitchGame):
             log.info("switching to %s", effect.kind)
         elif isinstance(effect, PowerOff):
-            self.power_off = True
+            self.shut_down()
         elif isinstance(effect, Announce):
             log.info("announce %s: %s", effect.event, effect.text)
 
@@ -241,9 +243,26 @@ class Daemon:
                 self.journal.journal.close()  # checkpoints the WAL: nothing pending before power-off
             self.device = getattr(self.panel.sink, "device", None)  # luma's dummy keeps the last frame
             self.panel.close()
-            if self.power_off and not self.headless:
-                power_off()
         return 0
+
+    def shut_down(self) -> None:
+        """The table asked to shut down: on a kiosk, the panel goes dark and systemd powers the box
+        off; when that is refused (no polkit rule, an inhibitor) the table is told and play goes on."""
+        if self.headless or not self.may_power_off():
+            log.info("shutdown asked; not on a Raspberry Pi (or headless), just exiting")
+            self.power_off = True
+            return
+        self.show()  # "Shutting down: wait until the screen is dark" ...
+        self.panel.set_power(False)  # ... and it goes dark before the power does
+        refused = request_power_off(self.run_command)
+        if refused is None:
+            log.info("shutdown asked: powering off")
+            self.power_off = True
+            return
+        log.error("power-off refused: %s", refused)
+        self.panel.set_power(True)
+        self.shell.shutting_down = False
+        self.shell.tell(T.NO_POWER_OFF_TITLE, [T.no_power_off(refused)], "no-power-off")
 
     def write_record(self) -> None:
         if not self.record_out:
@@ -283,16 +302,22 @@ def rebuild(journal: JournalWriter | None, resumed: Resumed | None, kind: str,
     return resumed.kind, cls.from_actions(actions[:good], rng)
 
 
-def power_off() -> None:
-    if not is_raspberry_pi():
-        log.info("shutdown asked; not on a Raspberry Pi, just exiting")
-        return
+def run_command(argv: list[str]) -> tuple[int, str]:
+    """Run `argv`; (exit status, its error output). Status 127 when it cannot run at all."""
     import subprocess
 
-    log.info("shutdown asked: powering off")
     try:
-        subprocess.run(["systemctl", "poweroff"], check=False, timeout=30)
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError) as exc:
-        log.error("cannot power off: %s", exc)
+        return 127, str(exc)
+    return done.returncode, done.stderr
+
+
+def request_power_off(run: Callable[[list[str]], tuple[int, str]] = run_command) -> str | None:
+    """Ask systemd/logind to power the box off: None when it will, else why not (one short line)."""
+    status, errors = run(["systemctl", "poweroff"])
+    if status == 0:
+        return None
+    return clip(" ".join(errors.split()) or f"systemctl exited with {status}", 120).strip("'\"")
 
 

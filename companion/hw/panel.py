@@ -95,5 +95,10 @@ class Panel:
         out.paste(image.crop((0, 0, image.width - dx, image.height - dy)), (dx, dy))
         return out
 
+    def set_power(self, on: bool) -> None:
+        """The panel on or off now (shutting down: dark before the power goes)."""
+        self.sink.set_power(on)
+        self.idle = "awake" if on else "off"
+
     def close(self) -> None:
         self.sink.close()

@@ -47,3 +47,10 @@ UNSAVED_TITLE = "Cannot save"
 UNSAVED = ("Storage full or damaged: the last key was not taken, nothing changed. "
            "Free space or replace the SD card; play goes on once saving works.")
 REPAIRED_TITLE = "Journal repaired"
+
+NO_POWER_OFF_TITLE = "Cannot shut down"
+
+
+def no_power_off(why: str) -> str:
+    return (f"The system refused to power off ({why}). The game goes on. Run the installer with "
+            "--allow-poweroff, or wait for updates to finish.")

@@ -289,3 +289,27 @@ def test_bot_time_on_the_command_line_stays_inside_the_watchdog(capsys):
         daemon.parse_args(["--bot-time", "30"])
     assert "--bot-time: seconds in (0, 10]" in capsys.readouterr().err
     assert daemon.parse_args(["--bot-time", "10"]).bot_time == 10
+
+
+def test_log_lines_carry_their_level_for_journald(tmp_path, monkeypatch):
+    import logging
+    import os
+
+    err = open(tmp_path / "stderr", "w")
+    try:
+        st = os.fstat(err.fileno())
+        assert not daemon.to_journald(err)
+        monkeypatch.setenv("JOURNAL_STREAM", f"{st.st_dev}:{st.st_ino}")
+        assert daemon.to_journald(err)
+        monkeypatch.setenv("JOURNAL_STREAM", f"{st.st_dev}:{st.st_ino + 1}")
+        assert not daemon.to_journald(err)  # stderr was redirected elsewhere
+    finally:
+        err.close()
+    fmt = daemon.JournaldFormatter("%(levelname)s %(name)s: %(message)s")
+
+    def line(level: int, msg: str) -> str:
+        return fmt.format(logging.LogRecord("companion.run", level, __file__, 1, msg, None, None))
+
+    assert line(logging.WARNING, "keypad gone") == "<4>WARNING companion.run: keypad gone"
+    assert line(logging.ERROR, "a\nb") == "<3>ERROR companion.run: a\n<3>b"
+    assert line(logging.INFO, "resumed game 1 (3 actions)").startswith("<6>")
