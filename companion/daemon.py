@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from companion.config import BOT_NAMES, MAX_BOT_MOVE_TIME
+from companion.config import BOT_NAMES, MAX_BOT_MOVE_TIME, display_drivers
 from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
@@ -40,8 +40,9 @@ log = logging.getLogger("companion.run")
 def parse_args(argv: list[str]) -> argparse.Namespace:
     games = ", ".join(f"{kind} ({entry.description or entry.title})" for kind, entry in GAMES.items())
     ap = argparse.ArgumentParser(prog="companion run", description="The companion at the table: keys in, screens out.")
-    ap.add_argument("--display", choices=("ssd1306", "sh1106", "dummy", "terminal", "png"),
-                    help="display driver (default: the config's; on a laptop without config: terminal)")
+    ap.add_argument("--display", choices=display_drivers(), metavar="DRIVER",
+                    help="display driver: a luma.oled device (ssd1306, sh1106, ssd1309 ...), dummy, terminal or png "
+                         "(default: the config's; on a laptop without config: terminal)")
     ap.add_argument("--game", choices=list(GAMES), default=None, metavar="NAME",
                     help=f"the game at start (default {DEFAULT_GAME}): {games}")
     ap.add_argument("--keys", metavar="FILE", help="read keys from FILE as if typed on the keypad, then exit")
@@ -270,6 +271,13 @@ def open_inputs(daemon: Daemon, cfg: Any, emulated: bool) -> None:
             daemon.inputs.append(open_keypad(cfg, daemon.put))
         except Exception as exc:
             log.error("keypad: %s", exc)
+    if cfg is not None and getattr(cfg, "usb_keypad", None) is not None:
+        try:
+            from companion.hw.usbkeypad import open_usb_keypad
+
+            daemon.inputs.append(open_usb_keypad(cfg, daemon.put))
+        except Exception as exc:
+            log.error("usb keypad: %s", exc)
     if cfg is not None and not emulated and (cfg.buttons is not None or cfg.encoder is not None):
         try:
             from companion.hw.buttons import open_buttons

@@ -38,13 +38,13 @@ TICK_S = 0.005
 
 def buttons_wanted(bcfg: ButtonsConfig | None, on_pi: bool | None = None) -> bool:
     """Whether GPIO buttons should be opened: ``enabled: true``, or
-    ``auto`` on a Raspberry Pi (or when GPIOZERO_PIN_FACTORY names a pin
-    factory, e.g. ``mock`` on a laptop)."""
+    ``auto`` on a Raspberry Pi (or with GPIOZERO_PIN_FACTORY=mock on a laptop;
+    the unit's GPIOZERO_PIN_FACTORY=lgpio alone does not make a Debian PC a Pi)."""
     if bcfg is None or bcfg.enabled is False:
         return False
     if bcfg.enabled is True:
         return True
-    if os.environ.get("GPIOZERO_PIN_FACTORY"):
+    if os.environ.get("GPIOZERO_PIN_FACTORY") == "mock":
         return True
     return is_raspberry_pi() if on_pi is None else on_pi
 

@@ -3,14 +3,22 @@
 `open_display(cfg)` returns a sink with ``show(image)``, ``set_contrast()``,
 ``set_power()``, ``tick()``, ``close()``, ``size`` and ``device``:
 
-- ``ssd1306`` / ``sh1106``: a real OLED through luma.oled over I2C
-  (``luma.core.interface.serial.i2c``), with ``persist = True`` so a
-  restarting daemon does not blank the panel at exit;
+- any luma.oled device name (``ssd1306``, ``sh1106``, ``ssd1309``,
+  ``ssd1315``, ``sh1107``, ``ssd1322`` ...: ``companion.config.oled_drivers()``):
+  a real OLED through luma.oled over I2C (``luma.core.interface.serial.i2c``).
+  With no ``address`` configured, 0x3C then 0x3D are probed and the one that
+  answered is remembered (``sink.address``) and tried first on a reconnect.
+  ``persist = True``, so luma's own exit hook never blanks the panel behind
+  our back (a crash keeps the last frame for the log reader); ``close()``
+  clears the panel and switches it off before releasing the bus;
 - ``dummy``: ``luma.core.device.dummy`` (``sink.device.image`` is the frame);
 - ``terminal``: the frame drawn with Unicode half blocks, redrawn in place;
 - ``png``: frame_00001.png, frame_00002.png, ... in ``frames_dir``.
 
-Identical consecutive frames are skipped by every sink.
+Identical consecutive frames are skipped by every sink. ``close()`` blanks
+a real OLED (a shut-down box shows no stale screen and the panel sleeps);
+the ``dummy`` driver keeps its last frame for the tests that read it,
+unless ``close(blank=True)``.
 
 The OLED may vanish (a loose cable): luma raises DeviceNotFoundError when
 the device is created, and a raw OSError (errno 121, EREMOTEIO) from a
@@ -22,6 +30,7 @@ last frame with the current contrast and power state.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
@@ -29,7 +38,7 @@ import sys
 import time
 from typing import Any, Callable, TextIO
 
-from companion.config import Config, DisplayConfig
+from companion.config import OLED_ADDRESSES, Config, DisplayConfig, is_oled
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +106,9 @@ class DisplaySink:
     def tick(self) -> None:
         """Periodic housekeeping (reconnecting a lost panel)."""
 
-    def close(self, blank: bool = False) -> None:
-        """Release the display; the last frame stays up unless `blank`."""
+    def close(self, blank: bool | None = None) -> None:
+        """Release the display. `blank`: clear the panel and switch it off
+        first; None means the sink's own choice (a real OLED blanks)."""
 
 
 class LumaSink(DisplaySink):
@@ -106,9 +116,11 @@ class LumaSink(DisplaySink):
 
     def __init__(self, factory: DeviceFactory, *, name: str, width: int, height: int,
                  contrast: int = 255, retry_seconds: float = 5.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 blank_on_close: bool = True) -> None:
         super().__init__(width, height)
         self.name = name
+        self.blank_on_close = blank_on_close
         self.contrast = contrast
         self._factory = factory
         self._retry = retry_seconds
@@ -221,15 +233,27 @@ class LumaSink(DisplaySink):
             except Exception:
                 log.exception("display %s: reconnect failed", self.name)
 
-    def close(self, blank: bool = False) -> None:
+    @property
+    def address(self) -> int | None:
+        """The I2C address that answered (None before, or for a device without one)."""
+        return getattr(self._factory, "address", None)
+
+    def close(self, blank: bool | None = None) -> None:
+        """Clear the panel and send display-off (unless `blank` is False, or
+        None on a sink made with blank_on_close=False), then free the bus.
+        Never raises: a panel already gone is just released."""
         dev, self.device = self.device, None
         if dev is None:
             return
-        try:
-            if blank:
+        if self.blank_on_close if blank is None else blank:
+            try:
                 dev.clear()
                 dev.hide()
-            dev.cleanup()
+                self.powered = False
+            except Exception as e:
+                log.debug("display %s: blanking at close: %s", self.name, e)
+        try:
+            dev.cleanup()    # persist=True: frees the bus handle, sends nothing
         except Exception as e:
             log.debug("display %s: close: %s", self.name, e)
 
@@ -325,38 +349,101 @@ class PngSink(DisplaySink):
         return True
 
 
-def luma_factory(dcfg: DisplayConfig, serial_factory: SerialFactory | None = None) -> DeviceFactory:
-    """A zero-argument callable that builds the configured luma device.
+def _release(serial: Any) -> None:
+    try:
+        serial.cleanup()
+    except Exception:
+        pass
 
-    For ssd1306/sh1106, `serial_factory(port, address)` makes the serial
-    interface (default ``luma.core.interface.serial.i2c``); the panel is
-    probed with a no-op command first, so a missing panel fails before a
-    luma device (which registers an atexit hook) is made on every retry.
-    """
-    driver = dcfg.driver
 
-    def make() -> Any:
-        if driver == "dummy":
-            from luma.core.device import dummy
-            return dummy(width=dcfg.width, height=dcfg.height, rotate=dcfg.rotate, mode="1")
-        import luma.oled.device
-        cls = {"ssd1306": luma.oled.device.ssd1306, "sh1106": luma.oled.device.sh1106}[driver]
-        if serial_factory is None:
-            from luma.core.interface.serial import i2c
-            serial = i2c(port=dcfg.port, address=dcfg.address)
-        else:
-            serial = serial_factory(dcfg.port, dcfg.address)
+def no_answer(e: BaseException) -> bool:
+    """Nothing acknowledged at that address (luma's DeviceNotFoundError from a
+    write, or the raw OSError 121/5 of a bus without luma's wrapping)."""
+    if isinstance(e, OSError):
+        return e.errno in (errno.EREMOTEIO, errno.EIO, errno.ENXIO)
+    try:
+        from luma.core.error import DeviceNotFoundError
+    except ImportError:  # pragma: no cover - luma is a dependency
+        return False
+    return isinstance(e, DeviceNotFoundError)
+
+
+def default_serial(port: int, address: int) -> Any:
+    """luma's I2C interface on /dev/i2c-`port` (raises luma's DeviceNotFoundError
+    when the bus does not exist, DevicePermissionError when it may not be opened)."""
+    from luma.core.interface.serial import i2c
+    return i2c(port=port, address=address)
+
+
+def find_oled(port: int, addresses: tuple[int, ...] = OLED_ADDRESSES,
+              serial_factory: SerialFactory | None = None) -> tuple[int, Any]:
+    """Probe `addresses` in order with a no-op command; returns (the address that
+    answered, its open serial interface). Raises the last "no answer" error when
+    none does, and at once what opening the bus raises (no bus, no permission)."""
+    make = serial_factory or default_serial
+    last: BaseException | None = None
+    for address in addresses:
+        serial = make(port, address)
         try:
             serial.command(_NOP)
-            return cls(serial, width=dcfg.width, height=dcfg.height, rotate=dcfg.rotate)
-        except BaseException:
-            try:
-                serial.cleanup()
-            except Exception:
-                pass
-            raise
+            return address, serial
+        except Exception as e:
+            _release(serial)
+            if not no_answer(e):
+                raise
+            last = e
+    assert last is not None, "no address to probe"
+    raise last
 
-    return make
+
+def oled_class(driver: str) -> Any:
+    """The luma.oled device class named `driver` (ValueError when luma.oled has none)."""
+    import luma.oled.device
+    cls = getattr(luma.oled.device, driver, None)
+    if driver not in getattr(luma.oled.device, "__all__", ()) or not callable(cls):
+        raise ValueError(f"luma.oled has no display driver {driver!r}")
+    return cls
+
+
+class LumaFactory:
+    """A zero-argument callable that builds the configured luma device.
+
+    For an OLED, `serial_factory(port, address)` makes the serial interface
+    (default ``luma.core.interface.serial.i2c``); the panel is probed with a
+    no-op command first, so a missing panel fails before a luma device (which
+    registers an atexit hook) is made on every retry. With no address in the
+    config, 0x3C then 0x3D are probed; `address` keeps the one that answered
+    and is tried first next time."""
+
+    def __init__(self, dcfg: DisplayConfig, serial_factory: SerialFactory | None = None) -> None:
+        self.dcfg = dcfg
+        self.serial_factory = serial_factory
+        self.address: int | None = dcfg.address
+
+    def candidates(self) -> tuple[int, ...]:
+        """Addresses to probe, the remembered one first."""
+        if self.dcfg.address is not None:
+            return (self.dcfg.address,)
+        if self.address is None:
+            return OLED_ADDRESSES
+        return (self.address,) + tuple(a for a in OLED_ADDRESSES if a != self.address)
+
+    def __call__(self) -> Any:
+        d = self.dcfg
+        if d.driver == "dummy":
+            from luma.core.device import dummy
+            return dummy(width=d.width, height=d.height, rotate=d.rotate, mode="1")
+        cls = oled_class(d.driver)
+        address, serial = find_oled(d.port, self.candidates(), self.serial_factory)
+        try:
+            dev = cls(serial, width=d.width, height=d.height, rotate=d.rotate)
+        except BaseException:
+            _release(serial)
+            raise
+        if address != self.address:
+            log.info("display %s: found at i2c-%d address 0x%02X", d.driver, d.port, address)
+        self.address = address
+        return dev
 
 
 def open_display(cfg: Config | DisplayConfig, *, device_factory: DeviceFactory | None = None,
@@ -374,13 +461,14 @@ def open_display(cfg: Config | DisplayConfig, *, device_factory: DeviceFactory |
         if not dcfg.frames_dir:
             raise ValueError("display driver png needs frames_dir")
         sink = PngSink(dcfg.width, dcfg.height, dcfg.frames_dir)
-    elif dcfg.driver in ("ssd1306", "sh1106", "dummy"):
-        factory = device_factory or luma_factory(dcfg, serial_factory)
+    elif dcfg.driver == "dummy" or is_oled(dcfg.driver):
+        factory = device_factory or LumaFactory(dcfg, serial_factory)
         # Until a device exists, report the size it will have (luma swaps
         # width and height for a quarter-turn rotation).
         w, h = (dcfg.height, dcfg.width) if dcfg.rotate % 2 else (dcfg.width, dcfg.height)
         sink = LumaSink(factory, name=dcfg.driver, width=w, height=h,
-                        contrast=dcfg.contrast, retry_seconds=dcfg.retry_seconds, clock=clock)
+                        contrast=dcfg.contrast, retry_seconds=dcfg.retry_seconds, clock=clock,
+                        blank_on_close=dcfg.driver != "dummy")
     else:
         raise ValueError(f"unknown display driver {dcfg.driver!r}")
     if not isinstance(sink, LumaSink):

@@ -13,7 +13,8 @@ def test_no_file_gives_defaults(monkeypatch, tmp_path):
     monkeypatch.setattr(config_mod, "DEFAULT_PATH", str(tmp_path / "absent.yaml"))
     cfg = load_config(None)
     assert cfg == Config()
-    assert cfg.display.driver == "ssd1306" and cfg.display.address == 0x3C
+    assert cfg.display.driver == "ssd1306" and cfg.display.address is None   # probe 0x3C, 0x3D
+    assert cfg.usb_keypad is None
     assert cfg.buttons.up == 17 and cfg.buttons.menu == 24 and cfg.buttons.enabled == "auto"
     assert cfg.keypad is None and cfg.encoder is None
     assert cfg.idle_dim_seconds == 120
@@ -83,7 +84,7 @@ def test_address_as_quoted_hex_string():
     ("buttons: {up: true}", "buttons.up", "not a BCM pin"),
     ("colour: red", "colour", "unknown key"),
     ("display: {drivr: dummy}", "display.drivr", "unknown key"),
-    ("display: {driver: lcd}", "display.driver", "'lcd' is not one of"),
+    ("display: {driver: lcd}", "display.driver", "'lcd' is not a luma.oled driver"),
     ("display: {rotate: 4}", "display.rotate", "4"),
     ("display: {contrast: 256}", "display.contrast", "256"),
     ("display: {address: 0x80}", "display.address", "I2C address"),
@@ -105,6 +106,17 @@ def test_address_as_quoted_hex_string():
     ("game: {bot_move_time: -1}", "game.bot_move_time", "-1"),
     ("game: {bot: alphazero}", "game.bot", "'alphazero' is not one of random, greedy, mcts"),
     ("- a list", "(top)", "mapping"),
+    ("usb_keypad: {device: /dev/ttyUSB0}", "usb_keypad.device", "/dev/input/by-id/"),
+    ("usb_keypad: {device: 'spy:///dev/input/event0'}", "usb_keypad.device", "not an input device"),
+    ("usb_keypad: {device: /dev/input/../sda}", "usb_keypad.device", "'.' or '..'"),
+    ("usb_keypad: {grab: 1}", "usb_keypad.grab", "true or false"),
+    ("usb_keypad: {keymap: [KEY_KP1]}", "usb_keypad.keymap", "mapping"),
+    ("usb_keypad: {keymap: {kp1: '1'}}", "usb_keypad.keymap.kp1", "not an evdev key name"),
+    ("usb_keypad: {keymap: {KEY_kp1: '1'}}", "usb_keypad.keymap.KEY_kp1", "not an evdev key name"),
+    ("usb_keypad: {keymap: {KEY_KP1: E}}", "usb_keypad.keymap.KEY_KP1", "'E' is not a key"),
+    ("usb_keypad: {keymap: {KEY_Q: QUIT}}", "usb_keypad.keymap.KEY_Q", "not a key"),
+    ("usb_keypad: {keymap: {KEY_KP1: 12}}", "usb_keypad.keymap.KEY_KP1", "not a key"),
+    ("usb_keypad: {port: /dev/input/event0}", "usb_keypad.port", "unknown key"),
 ])
 def test_bad_values_name_the_key_path(tmp_path, text, path, words):
     p = tmp_path / "config.yaml"
@@ -156,6 +168,95 @@ def test_describe_mentions_the_hardware():
         assert part in text, part
     assert "menu=" not in text          # menu: null in the example
     assert "keypad none" in Config().describe()
+    assert "usb_keypad none" in Config().describe()
+    assert "i2c-1@auto (0x3C, 0x3D)" in Config().describe()
+    usb = load_config_text("usb_keypad: {keymap: {KEY_KP1: '1'}}").describe()
+    assert "usb_keypad auto grab=True keymap=1 keys" in usb
+
+
+# --- usb_keypad (issue 12): the shape the evdev adapter reads ------------------
+
+def test_usb_keypad_defaults_and_shape():
+    from companion.config import UsbKeypadConfig
+
+    cfg = load_config_text("usb_keypad: {}")
+    assert cfg.usb_keypad == UsbKeypadConfig(device="auto", grab=True, keymap={})
+    assert load_config_text("usb_keypad: null").usb_keypad is None
+    assert load_config_text("display: {driver: dummy}").usb_keypad is None
+
+
+def test_usb_keypad_full_section():
+    cfg = load_config_text(
+        "usb_keypad:\n"
+        "  device: /dev/input/by-id/usb-05a4_9881-event-kbd\n"
+        "  grab: false\n"
+        "  keymap: {KEY_KP1: 1, KEY_KPENTER: '#', KEY_KPASTERISK: '*', KEY_KPSLASH: D, KEY_ESC: POWER}\n")
+    u = cfg.usb_keypad
+    assert u.device == "/dev/input/by-id/usb-05a4_9881-event-kbd" and u.grab is False
+    # an unquoted digit is YAML's int: it is read as the key "1"
+    assert u.keymap == {"KEY_KP1": "1", "KEY_KPENTER": "#", "KEY_KPASTERISK": "*",
+                        "KEY_KPSLASH": "D", "KEY_ESC": "POWER"}
+    assert all(isinstance(v, str) for v in u.keymap.values())
+
+
+def test_usb_keypad_example_is_commented_out_and_valid_when_uncommented():
+    assert "\nusb_keypad:" not in EXAMPLE_YAML
+    lines = EXAMPLE_YAML.splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("# usb_keypad:")))
+    block = []
+    for line in lines[start:]:
+        if not line.startswith("#"):
+            break
+        block.append(line[2:])
+    cfg = load_config_text("\n".join(block), "example")
+    assert cfg.usb_keypad.device == "auto" and cfg.usb_keypad.grab is True
+    assert cfg.usb_keypad.keymap["KEY_KPENTER"] == "#"
+
+
+# --- pins the OLED (I2C) and a HAT's EEPROM need (issue 12) ---------------------
+
+BUTTON_PINS = {17, 27, 22, 23, 24}
+
+
+@pytest.mark.parametrize("text, path, pin, why, used", [
+    ("buttons: {up: 2}", "buttons.up", 2, "I2C SDA", BUTTON_PINS - {17}),
+    ("buttons: {menu: 3}", "buttons.menu", 3, "I2C SCL", BUTTON_PINS - {24}),
+    ("encoder: {a: 0, b: 6}", "encoder.a", 0, "HAT's ID EEPROM", BUTTON_PINS | {6}),
+    ("encoder: {a: 5, b: 6, push: 1}", "encoder.push", 1, "HAT's ID EEPROM", BUTTON_PINS | {5, 6}),
+    ("buttons: {enabled: false}\nencoder: {a: 3, b: 6}", "encoder.a", 3, "OLED's clock line", {6}),
+])
+def test_i2c_and_eeprom_pins_are_refused_with_the_reason_and_a_free_pin(text, path, pin, why, used):
+    with pytest.raises(ConfigError) as e:
+        load_config_text(text, "c.yaml")
+    msg = str(e.value)
+    assert msg.startswith(f"c.yaml: {path}: pin {pin}: "), msg
+    assert why in msg and "use a free pin instead, e.g. " in msg, msg
+    suggested = [int(p) for p in msg.rsplit("e.g. ", 1)[1].split(", ")]
+    assert suggested and not set(suggested) & (used | {0, 1, 2, 3}), msg   # only pins still free
+    assert len(msg) <= 200, msg
+
+
+def test_disabled_buttons_may_keep_i2c_pins_in_the_file():
+    assert load_config_text("buttons: {enabled: false, up: 2}").buttons.up == 2
+
+
+# --- display drivers: whatever luma.oled provides (issue 12) --------------------
+
+def test_every_luma_oled_driver_is_accepted():
+    luma_devices = pytest.importorskip("luma.oled.device")
+    names = list(luma_devices.__all__)
+    assert {"ssd1306", "ssd1309", "ssd1315", "sh1106", "sh1107", "ssd1322"} <= set(names)
+    assert set(config_mod.oled_drivers()) == set(names)
+    assert set(config_mod.KNOWN_OLED_DRIVERS) == set(names)   # the fallback list is current
+    for name in names + ["dummy", "terminal"]:
+        assert load_config_text(f"display: {{driver: {name}}}").display.driver == name
+    assert config_mod.is_oled("ssd1309") and not config_mod.is_oled("dummy")
+
+
+def test_address_may_be_left_out_or_set():
+    assert load_config_text("display: {driver: ssd1309}").display.address is None
+    assert load_config_text("display: {address: null}").display.address is None
+    assert load_config_text("display: {address: 0x3D}").display.address == 0x3D
 
 
 # --- hostile values (issue 11): every path and URL in the config is checked ---

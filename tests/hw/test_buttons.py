@@ -302,6 +302,8 @@ def test_buttons_wanted(monkeypatch):
     assert not buttons_wanted(None, on_pi=True)
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     assert buttons_wanted(ButtonsConfig(enabled="auto"), on_pi=False)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")  # the unit's setting on a Debian PC: not a Pi
+    assert not buttons_wanted(ButtonsConfig(enabled="auto"), on_pi=False)
 
 
 def test_auto_off_pi_opens_no_pins(factory, clock, monkeypatch):

@@ -120,6 +120,7 @@ def test_oled_classes_get_port_address_rotate_contrast(driver, cls):
     assert sum(len(b) for b in bus.sent) == 128 * 64 // 8
     sink.close()
     assert bus.cleaned
+    assert bus.commands[-1] == (sink_off := cls(noop())._const.DISPLAYOFF,) and sink_off
 
 
 def test_oled_with_luma_noop_interface():
@@ -138,7 +139,7 @@ def test_missing_panel_probe_frees_the_bus_and_retries():
         buses.append(BusRecorder(fail_with=DeviceNotFoundError("I2C device not found on address: 0x3C")))
         return buses[-1]
 
-    sink = open_display(DisplayConfig(driver="ssd1306", retry_seconds=5),
+    sink = open_display(DisplayConfig(driver="ssd1306", address=0x3C, retry_seconds=5),
                         serial_factory=serial_factory, clock=clock)
     assert sink.device is None
     assert len(buses) == 1 and buses[0].cleaned
@@ -149,6 +150,167 @@ def test_missing_panel_probe_frees_the_bus_and_retries():
     clock.t += 1
     sink.tick()
     assert len(buses) == 2 and buses[1].cleaned
+
+
+# --- any luma.oled driver; the address probed when not configured (issue 12) ---
+
+class I2CBus:
+    """Stands for /dev/i2c-N: one BusRecorder per luma i2c() call; a panel answers
+    only at the addresses in `present` (elsewhere the no-op fails as luma's i2c does)."""
+
+    def __init__(self, present: set[int]) -> None:
+        self.present = present
+        self.opened: list[tuple[int, int, BusRecorder]] = []
+
+    def __call__(self, port: int, address: int) -> BusRecorder:
+        fail = None if address in self.present else DeviceNotFoundError(
+            f"I2C device not found on address: 0x{address:02X}")
+        self.opened.append((port, address, BusRecorder(fail_with=fail)))
+        return self.opened[-1][2]
+
+    def addresses(self) -> list[int]:
+        return [a for _, a, _ in self.opened]
+
+
+@pytest.mark.parametrize("driver", luma.oled.device.__all__)
+def test_every_luma_oled_driver_is_made_by_name(driver):
+    cls = getattr(luma.oled.device, driver)
+    made = []
+
+    def fake(serial, **kwargs):
+        made.append((serial, kwargs))
+        return dummy(width=128, height=64, mode="1", serial_interface=serial)
+
+    bus = I2CBus({0x3C})
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(luma.oled.device, driver, fake)
+        sink = open_display(DisplayConfig(driver=driver, port=1), serial_factory=bus)
+    assert cls is not None and len(made) == 1
+    assert made[0][1] == {"width": 128, "height": 64, "rotate": 0}
+    assert sink.address == 0x3C and bus.addresses() == [0x3C]
+
+
+@pytest.mark.parametrize("driver, cls", [("ssd1309", luma.oled.device.ssd1309),
+                                         ("ssd1315", luma.oled.device.ssd1315),
+                                         ("sh1107", luma.oled.device.sh1107)])
+def test_other_oled_classes_for_real_on_a_recording_bus(driver, cls):
+    bus = I2CBus({0x3D})
+    height = 128 if driver == "sh1107" else 64
+    sink = open_display(DisplayConfig(driver=driver, height=height), serial_factory=bus)
+    assert type(sink.device) is cls
+    sink.show(frame("x", size=sink.size))
+    assert sink.frames_shown == 1
+
+
+def test_no_address_probes_3c_then_3d_and_remembers_the_answer():
+    clock = Clock()
+    bus = I2CBus({0x3D})
+    sink = open_display(DisplayConfig(driver="ssd1306", retry_seconds=1),
+                        serial_factory=bus, clock=clock)
+    assert isinstance(sink.device, luma.oled.device.ssd1306)
+    assert bus.addresses() == [0x3C, 0x3D] and sink.address == 0x3D
+    assert bus.opened[0][2].cleaned and not bus.opened[1][2].cleaned   # the silent one is freed
+    # unplugged, then back: the address that answered is tried first
+    sink._drop(OSError(errno.EREMOTEIO, "Remote I/O error"))
+    clock.t += 1
+    sink.tick()
+    assert bus.addresses()[2:] == [0x3D] and sink.device is not None
+
+
+def test_no_address_and_no_panel_anywhere_keeps_retrying_both():
+    clock = Clock()
+    bus = I2CBus(set())
+    sink = open_display(DisplayConfig(driver="sh1106", retry_seconds=1),
+                        serial_factory=bus, clock=clock)
+    assert sink.device is None and sink.address is None
+    assert bus.addresses() == [0x3C, 0x3D] and all(b.cleaned for _, _, b in bus.opened)
+    bus.present.add(0x3C)
+    clock.t += 1
+    sink.tick()
+    assert sink.device is not None and sink.address == 0x3C
+
+
+def test_configured_address_is_the_only_one_tried():
+    bus = I2CBus({0x3C})
+    sink = open_display(DisplayConfig(driver="ssd1306", address=0x3D), serial_factory=bus)
+    assert sink.device is None and bus.addresses() == [0x3D]
+
+
+def test_missing_bus_is_not_probed_twice():
+    from companion.hw.display import find_oled
+
+    calls = []
+
+    def no_bus(port, address):
+        calls.append(address)
+        raise DeviceNotFoundError("I2C device not found: /dev/i2c-1")
+
+    with pytest.raises(DeviceNotFoundError):
+        find_oled(1, serial_factory=no_bus)
+    assert calls == [0x3C]
+
+
+def test_probe_treats_raw_remote_io_error_as_no_answer():
+    from companion.hw.display import find_oled
+
+    def factory(port, address):
+        return BusRecorder(fail_with=OSError(errno.EREMOTEIO, "Remote I/O error") if address == 0x3C else None)
+
+    address, serial = find_oled(1, serial_factory=factory)
+    assert address == 0x3D and not serial.cleaned
+
+
+# --- shutting down blanks the panel (issue 12) ----------------------------------
+
+def test_close_clears_and_switches_an_oled_off_before_releasing_it():
+    bus = BusRecorder()
+    dev = dummy(width=128, height=64, mode="1", serial_interface=bus)
+    sink = open_display(DisplayConfig(driver="ssd1306"), device_factory=lambda: dev)
+    sink.show(frame("game over"))
+    assert dev.image.getbbox() is not None
+    sink.close()
+    assert dev.image.getbbox() is None                 # the last frame is blank
+    assert bus.commands[-1] == (dev._const.DISPLAYOFF,)  # then display-off
+    assert bus.cleaned and sink.device is None and sink.powered is False
+    sink.close()                                       # twice is harmless
+
+
+def test_close_on_a_real_class_sends_blank_data_then_display_off():
+    bus = BusRecorder()
+    sink = open_display(DisplayConfig(driver="sh1106"), serial_factory=lambda p, a: bus)
+    sink.show(frame("x"))
+    bus.sent.clear()
+    sink.close()
+    assert bus.sent and not any(any(chunk) for chunk in bus.sent)   # all-zero pages
+    assert bus.commands[-1] == (luma.oled.device.sh1106(noop())._const.DISPLAYOFF,)
+    assert bus.cleaned
+
+
+def test_close_on_a_vanished_panel_still_releases_it():
+    class Gone(BusRecorder):
+        def data(self, data):
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    bus = Gone()
+    dev = dummy(width=128, height=64, mode="1", serial_interface=bus)
+    dev.display = bus.data                             # every write fails like a pulled cable
+    sink = open_display(DisplayConfig(driver="ssd1306"), device_factory=lambda: dev)
+    sink.close()                                       # never raises
+    assert bus.cleaned
+
+
+def test_dummy_driver_keeps_its_last_frame_unless_asked():
+    sink = open_display(DisplayConfig(driver="dummy"))
+    img = frame("final")
+    sink.show(img)
+    dev = sink.device
+    sink.close()
+    assert same(dev.image, img)                        # headless runs read it afterwards
+    sink2 = open_display(DisplayConfig(driver="dummy"))
+    sink2.show(img)
+    dev2 = sink2.device
+    sink2.close(blank=True)
+    assert dev2.image.getbbox() is None
 
 
 # --- unplugging and plugging back -----------------------------------------
