@@ -112,6 +112,7 @@ class Accounts:
     """The account database, injectable for tests."""
 
     getpwnam: Callable[[str], pwd.struct_passwd] = pwd.getpwnam
+    getgrnam: Callable[[str], grp.struct_group] = grp.getgrnam
     getgrall: Callable[[], list] = grp.getgrall
     getgrgid: Callable[[int], grp.struct_group] = grp.getgrgid
     shadow_password: Callable[[str], str | None] = shadow_password

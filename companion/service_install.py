@@ -2,7 +2,8 @@
 
 Fills the unit template with the venv it runs from (sys.prefix) and the config
 path, writes it to the unit directory, creates the `companion` system user
-and a starter config file if there is none, and runs `systemctl daemon-reload` and `systemctl enable --now companion`.
+the hardware groups the unit names that this OS lacks (gpio and i2c
+on plain Debian) and a starter config file if there is none, and runs `systemctl daemon-reload` and `systemctl enable --now companion`.
 `--dry-run` only prints the unit. The template is embedded here because an
 installed wheel does not carry the repository's systemd/ folder; the shipped
 systemd/companion.service must stay identical (tests/daemon/test_service_unit.py).
@@ -33,6 +34,8 @@ DEFAULT_UNIT_DIR = Path("/etc/systemd/system")
 DEFAULT_CONFIG = Path("/etc/companion/config.yaml")
 DEFAULT_POLKIT_DIR = Path("/etc/polkit-1/rules.d")
 POLKIT_RULE_NAME = "50-companion-poweroff.rules"
+# The unit's SupplementaryGroups= (install-service creates the missing ones).
+HARDWARE_GROUPS = ("gpio", "i2c", "dialout")
 
 # Keep identical to systemd/companion.service.
 UNIT_TEMPLATE = """# The Clans companion kiosk: referees the game beside the board.
@@ -66,6 +69,8 @@ Environment=LG_WD=%t/companion
 # (locked, no shell) or refuses an existing one that is not such an account.
 User=companion
 Group=companion
+# Raspberry Pi OS has these groups; install-service creates the ones that are
+# missing (plain Debian has no gpio or i2c), else the unit fails with 216/GROUP.
 SupplementaryGroups=gpio i2c dialout
 
 # Game journal (SQLite); the daemon reads $STATE_DIRECTORY.
@@ -88,14 +93,21 @@ IPAddressDeny=any
 RestrictAddressFamilies=AF_UNIX
 CapabilityBoundingSet=
 # Not PrivateDevices=yes: it would hide /dev/i2c-*, /dev/gpiochip* and the
-# USB serial keypad. Instead the device cgroup allows exactly those groups
-# (names from /proc/devices) on top of the basic /dev/null, /dev/urandom, ...
+# USB keypads. Instead the device cgroup allows exactly those devices on top
+# of the basic /dev/null, /dev/urandom, ... A group name (char-ttyACM) is
+# looked up in /proc/devices once, when the service starts, and is dropped if
+# its driver is not loaded yet: a keypad plugged in later would get EPERM.
+# So fixed majors (Linux's Documentation/admin-guide/devices.txt) wherever the
+# kernel has one: 89 i2c-dev (/dev/i2c-*), 166 USB ACM (/dev/ttyACM*, native
+# USB boards), 188 USB serial (/dev/ttyUSB*, CH340/FTDI), 13 input
+# (/dev/input/event*, a USB numeric keypad; read only). gpiochip has no fixed
+# major; it is built into the Pi kernel, so its name is always there.
 DevicePolicy=closed
-DeviceAllow=char-i2c rw
+DeviceAllow=char-89 rw
 DeviceAllow=char-gpiochip rw
-DeviceAllow=char-ttyUSB rw
-DeviceAllow=char-ttyACM rw
-DeviceAllow=char-ttyAMA rw
+DeviceAllow=char-166 rw
+DeviceAllow=char-188 rw
+DeviceAllow=char-13 r
 ProtectKernelModules=yes
 ProtectKernelLogs=yes
 # /sys read-only: fine for lgpio (character device); the old sysfs GPIO
@@ -220,6 +232,30 @@ def _ensure_user(accounts: install_checks.Accounts | None = None) -> None:
         raise InstallError(f"useradd did not create {SERVICE_USER!r}; create it by hand and re-run")
 
 
+def missing_groups(accounts: install_checks.Accounts | None = None) -> list[str]:
+    """The unit's SupplementaryGroups= that do not exist here (plain Debian has no gpio, i2c)."""
+    accounts = accounts or install_checks.default_accounts()
+    missing = []
+    for name in HARDWARE_GROUPS:
+        try:
+            accounts.getgrnam(name)
+        except KeyError:
+            missing.append(name)
+    return missing
+
+
+def _ensure_groups(accounts: install_checks.Accounts | None = None) -> None:
+    """Create the hardware groups the unit names but this OS lacks: systemd refuses to start a
+    unit whose SupplementaryGroups= names a group that does not exist (status=216/GROUP).
+    An empty group changes nothing else; on Raspberry Pi OS they all exist already."""
+    missing = missing_groups(accounts)
+    if missing and shutil.which("groupadd") is None:
+        raise InstallError(f"the groups {', '.join(missing)} do not exist and groupadd is not available; "
+                           "create them (the unit's SupplementaryGroups= names them)")
+    for name in missing:
+        _run(["groupadd", "--system", name])
+
+
 def _write(path: Path, text: str, mode: int = 0o644, *, backup: bool = False) -> install_checks.Written:
     try:
         result = install_checks.write_file(path, text, mode, backup=backup)
@@ -296,6 +332,10 @@ def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff
     if not enable:
         if not config.exists():
             print(f"note: {config} does not exist yet; the service needs it (see hardware.md)", file=sys.stderr)
+        missing = missing_groups(accounts)
+        if missing:
+            print(f"note: the unit needs the groups {' '.join(missing)}, which do not exist here: "
+                  f"sudo groupadd --system {' && sudo groupadd --system '.join(missing)}", file=sys.stderr)
         print(f"not enabled; to start it: sudo useradd --system --user-group --no-create-home "
               f"--shell /usr/sbin/nologin {SERVICE_USER}; sudo systemctl daemon-reload; "
               "sudo systemctl enable --now companion")
@@ -305,6 +345,7 @@ def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff
         return unit_dir / UNIT_NAME
     _ensure_config(config)
     _ensure_user(accounts)
+    _ensure_groups(accounts)
     _run(["systemctl", "daemon-reload"])
     if replaced:
         # try-restart: only if it is running, so it runs the unit just written.

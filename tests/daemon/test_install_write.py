@@ -145,6 +145,7 @@ def run_install(tmp_path: Path, monkeypatch, units: Path) -> list[list[str]]:
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
     monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
+    monkeypatch.setattr(service_install, "_ensure_groups", lambda accounts=None: None)
     ran: list[list[str]] = []
     monkeypatch.setattr(service_install, "_run", ran.append)
     config = tmp_path / "config.yaml"

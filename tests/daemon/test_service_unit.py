@@ -137,9 +137,75 @@ def test_devices_the_hardware_needs_stay_reachable() -> None:
     service = parse_unit(SHIPPED_UNIT.read_text(encoding="utf-8"))["Service"]
     # PrivateDevices=yes would hide /dev/i2c-*, /dev/gpiochip* and the keypad's tty.
     assert service.get("PrivateDevices", ["no"]) == ["no"]
-    allowed = {v.split()[0] for v in service.get("DeviceAllow", [])}
-    assert {"char-i2c", "char-gpiochip", "char-ttyUSB", "char-ttyACM"} <= allowed
-    assert all(v.split()[1] == "rw" for v in service["DeviceAllow"])
+    assert service["DevicePolicy"] == ["closed"]
+    allowed = dict(v.split() for v in service.get("DeviceAllow", []))
+    # Fixed majors, not /proc/devices names: a name is resolved once when the service starts,
+    # so a keypad plugged in after boot (its driver loaded later) would get EPERM (issue 12).
+    assert allowed == {
+        "char-89": "rw",        # i2c-dev: /dev/i2c-1, the OLED
+        "char-gpiochip": "rw",  # dynamic major, built into the Pi kernel
+        "char-166": "rw",       # USB ACM: /dev/ttyACM*, a native-USB keypad board
+        "char-188": "rw",       # USB serial: /dev/ttyUSB*, CH340/FTDI keypad boards
+        "char-13": "r",         # input: /dev/input/event*, a USB numeric keypad
+    }
+
+
+def test_every_supplementary_group_is_one_install_service_creates() -> None:
+    service = parse_unit(SHIPPED_UNIT.read_text(encoding="utf-8"))["Service"]
+    assert tuple(service["SupplementaryGroups"][0].split()) == service_install.HARDWARE_GROUPS
+
+
+def _groups(existing: set[str]):
+    import grp
+
+    def getgrnam(name: str):
+        if name not in existing:
+            raise KeyError(name)
+        return grp.struct_group((name, "x", 900, []))
+    return install_checks.Accounts(getpwnam=no_such_user, getgrnam=getgrnam)
+
+
+def test_missing_groups_are_created_on_plain_debian(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Debian has dialout and i2c but no gpio: systemd would fail the unit with 216/GROUP."""
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/sbin/{name}")
+    ran: list[list[str]] = []
+    monkeypatch.setattr(service_install, "_run", ran.append)
+    service_install._ensure_groups(_groups({"dialout", "i2c"}))
+    assert ran == [["groupadd", "--system", "gpio"]]
+    ran.clear()
+    service_install._ensure_groups(_groups({"dialout", "i2c", "gpio"}))  # Raspberry Pi OS
+    assert ran == []
+
+
+def test_missing_groups_without_groupadd_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(service_install.InstallError, match="gpio, i2c do not exist"):
+        service_install._ensure_groups(_groups({"dialout"}))
+
+
+def test_enable_creates_the_groups_after_the_user_and_before_starting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    venv = fake_venv(tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout"}))
+    monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
+    ran: list[list[str]] = []
+    monkeypatch.setattr(service_install, "_run", ran.append)
+    assert main(["--unit-dir", str(tmp_path / "u"), "--config", str(tmp_path / "etc" / "c.yaml")]) == 0
+    assert ran == [["groupadd", "--system", "gpio"], ["groupadd", "--system", "i2c"],
+                   ["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "companion"]]
+
+
+def test_no_enable_names_the_missing_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    venv = fake_venv(tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout", "i2c"}))
+    assert main(["--no-enable", "--unit-dir", str(tmp_path / "u")]) == 0
+    assert "sudo groupadd --system gpio" in capsys.readouterr().err
 
 
 def test_install_section_enables_at_boot() -> None:
@@ -202,6 +268,7 @@ def test_enable_runs_systemctl_in_order(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
     monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
+    monkeypatch.setattr(service_install, "_ensure_groups", lambda accounts=None: None)
     ran: list[list[str]] = []
     monkeypatch.setattr(service_install, "_run", ran.append)
     config = tmp_path / "etc" / "config.yaml"

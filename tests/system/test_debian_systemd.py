@@ -1,0 +1,245 @@
+"""`./install.sh` on a real Debian Bookworm with systemd 252, booted in a container.
+
+One module-scoped fixture makes (or reuses) the root with ../shared/tools/debian-root,
+boots it, copies this tree in and runs ./install.sh there: no Raspberry Pi, so the firmware
+steps are skipped and the service runs without an OLED (the display adapter keeps
+retrying). Then, on the real service manager: the unit starts on plain Debian (no
+216/GROUP), reaches READY with a STATUS, an upgrade (install.sh again) and a SIGKILL both
+resume the game left in the journal, a hung main loop (SIGSTOP) is restarted by the
+watchdog, and `systemd-analyze security` rates it at most 1.0.
+
+Needs root, apt-get (the Debian registry) and the debian-root tool (next to the checkout at
+shared/tools/debian-root, $DEBIAN_ROOT, or debian-root on PATH); skips and says which is missing otherwise.
+The root lives in $DEBIAN_ROOT_DIR (default /var/tmp/systemdroot) and is reused: about a
+minute to make once, then ~1.5 min for this module (30-40 s of it the watchdog).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from support import full_game_script
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOL = Path(os.environ.get("DEBIAN_ROOT") or ROOT.parent / "shared/tools/debian-root")
+if not TOOL.is_file() and shutil.which("debian-root"):
+    TOOL = Path(shutil.which("debian-root") or "")
+ROOT_DIR = Path(os.environ.get("DEBIAN_ROOT_DIR", "/var/tmp/systemdroot"))
+CHECKOUT = "/root/companion"  # inside the container
+VENV = "/opt/companion/venv"
+STATE = "/var/lib/companion"
+RESUMED = re.compile(r"resumed game (\S+) \((\d+) actions\)")
+
+
+def _why_not() -> str | None:
+    if os.name != "posix" or os.geteuid() != 0:
+        return "needs root (systemd-nspawn, debootstrap): CI runs as root"
+    if not TOOL.is_file():
+        return f"the debian-root tool is not at {TOOL} (set DEBIAN_ROOT)"
+    if shutil.which("apt-get") is None:
+        return "needs apt-get (the Debian registry) to make the Debian root"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_why_not() is not None, reason=_why_not() or "")
+
+
+def _env() -> dict[str, str]:
+    # The host's pip find-links point at host paths that do not exist in the container.
+    return {k: v for k, v in os.environ.items() if k != "PIP_FIND_LINKS"}
+
+
+def tool(*args: str, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess[str]:
+    # Its own process group: on a timeout the nsenter under it goes too (a left-over
+    # process inside the container would keep it from ever powering off).
+    proc = subprocess.Popen(["bash", str(TOOL), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=_env(), start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        raise AssertionError(f"debian-root {' '.join(args)}: no answer in {timeout} s\n{out[-3000:]}\n{err[-3000:]}")
+    res = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    if check and res.returncode != 0:
+        raise AssertionError(f"debian-root {' '.join(args)} -> {res.returncode}\n{res.stdout[-3000:]}\n"
+                             f"{res.stderr[-3000:]}")
+    return res
+
+
+class Box:
+    """The booted container."""
+
+    def sh(self, script: str, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return tool("exec", str(ROOT_DIR), "--", "bash", "-c", script, timeout=timeout, check=check)
+
+    def show(self, *props: str) -> dict[str, str]:
+        out = self.sh("systemctl show companion " + " ".join(f"-p {p}" for p in props)).stdout
+        return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+    def wait(self, what: str, cond, timeout: float = 60):
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            last = cond()
+            if last:
+                return last
+            time.sleep(0.5)
+        status = self.sh("systemctl status companion --no-pager -l; journalctl -u companion --no-pager -n 30",
+                         check=False).stdout
+        raise AssertionError(f"timed out after {timeout} s waiting for {what}; last: {last!r}\n{status}")
+
+    def running(self, timeout: float = 60, not_pid: str | None = None) -> dict[str, str]:
+        """Waits for active/running with READY sent (systemd only says 'running' for
+        Type=notify after READY=1) and a STATUS text; returns the properties."""
+        def ok():
+            p = self.show("ActiveState", "SubState", "StatusText", "MainPID", "NRestarts")
+            good = (p.get("ActiveState") == "active" and p.get("SubState") == "running"
+                    and p.get("StatusText") and p.get("MainPID") not in ("0", not_pid))
+            return p if good else None
+        return self.wait("companion active with a STATUS", ok, timeout)
+
+    def cursor(self) -> str:
+        out = self.sh("journalctl -u companion -n 0 --show-cursor --no-pager").stdout
+        return out.strip().splitlines()[-1].split("cursor: ", 1)[1]
+
+    def log_after(self, cursor: str) -> str:
+        return self.sh(f"journalctl -u companion --no-pager -o cat --after-cursor '{cursor}'").stdout
+
+    def resumed_after(self, cursor: str, timeout: float = 60) -> tuple[str, int]:
+        m = self.wait("'resumed game' in the journal", lambda: RESUMED.search(self.log_after(cursor)), timeout)
+        return m.group(1), int(m.group(2))
+
+
+def copy_tree(dest: Path) -> None:
+    """This checkout, without .git, .venv and build leftovers (what a user's clone holds)."""
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    excludes = [f"--exclude={x}" for x in (".git", ".venv", "./build", "*.egg-info", ".pytest_cache",
+                                             "__pycache__", ".hypothesis")]
+    subprocess.run(f"tar -C {ROOT} {' '.join(excludes)} -cf - . | tar -C {dest} -xf -",
+                   shell=True, check=True)
+
+
+def boot(b: Box, timeout: float = 240) -> None:
+    """Boots the root; a container still shutting down (a run interrupted while it powered
+    off) counts as booted for the tool, so wait for it to go, then boot again."""
+    deadline = time.monotonic() + timeout
+    while True:
+        tool("boot", str(ROOT_DIR), timeout=120)
+        state = b.sh("systemctl is-system-running", check=False).stdout.strip()
+        if state in ("running", "degraded"):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the container does not come up: {state!r}; see {ROOT_DIR}.boot.log")
+        tool("stop", str(ROOT_DIR), timeout=120, check=False)
+        time.sleep(2)
+
+
+@pytest.fixture(scope="module")
+def box():
+    # One test run at a time per root (a CI clone and a working tree may run together).
+    lock = open(f"{ROOT_DIR}.lock", "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    started = time.monotonic()
+    tool("create", "systemd", str(ROOT_DIR), timeout=900)
+    b = Box()
+    boot(b)
+    try:
+        copy_tree(ROOT_DIR / CHECKOUT.lstrip("/"))
+        first = b.sh(f"cd {CHECKOUT} && ./install.sh 2>&1", timeout=900, check=False)
+        assert first.returncode == 0, first.stdout[-4000:] + first.stderr[-2000:]
+        b.install_output = first.stdout
+        b.running()
+        # A game in the journal: the service stops, the state is reset (the root is reused
+        # between runs), and the headless kiosk plays 5 moves as the service's user.
+        keys = "\n".join(full_game_script(2, 1)[0].splitlines()[:5]) + "\n"
+        (ROOT_DIR / "var/tmp/companion-test.keys").write_text(keys)
+        b.sh(f"systemctl stop companion && rm -rf {STATE} && install -d -o companion -g companion -m 700 {STATE}"
+             f" && chmod 644 /var/tmp/companion-test.keys"
+             f" && runuser -u companion -- {VENV}/bin/companion run --display dummy"
+             f" --keys /var/tmp/companion-test.keys --state-dir {STATE} --players 2 --seed 1")
+        cursor = b.cursor()
+        b.sh("systemctl start companion")
+        b.running()
+        b.game = b.resumed_after(cursor)
+        print(f"box ready in {time.monotonic() - started:.0f} s")
+        yield b
+    finally:
+        tool("stop", str(ROOT_DIR), timeout=120, check=False)
+        lock.close()
+
+
+def test_install_skips_the_firmware_off_a_pi_and_starts_the_unit(box: Box) -> None:
+    out = box.install_output
+    assert "not a Raspberry Pi: skipping the firmware steps" in out
+    assert not box.sh("test -e /etc/modules-load.d/companion.conf", check=False).returncode == 0
+    assert "Reboot" not in out
+    # Plain Debian has no gpio group: install-service made it, so no 216/GROUP.
+    assert box.sh("getent group gpio i2c dialout | wc -l").stdout.strip() == "3"
+    groups = box.sh(f"grep -E '^(Supplementary)?Groups:' /proc/$(systemctl show -P MainPID companion)/status").stdout
+    assert groups.strip()
+    assert "216/GROUP" not in box.sh("journalctl -u companion --no-pager -o cat").stdout
+
+
+def test_ready_with_a_status_and_the_game_resumed(box: Box) -> None:
+    props = box.running()
+    assert props["StatusText"]
+    game_id, actions = box.game
+    assert actions >= 5
+
+
+def test_device_allow_uses_majors(box: Box) -> None:
+    allowed = box.sh("systemctl show -P DeviceAllow companion").stdout
+    for entry in ("char-89 rw", "char-166 rw", "char-188 rw", "char-13 r", "char-gpiochip rw"):
+        assert entry in allowed, allowed
+
+
+def test_rerunning_install_is_an_upgrade_that_keeps_the_game(box: Box) -> None:
+    before = box.running()
+    cursor = box.cursor()
+    again = box.sh(f"cd {CHECKOUT} && ./install.sh 2>&1", timeout=900, check=False)
+    assert again.returncode == 0, again.stdout[-4000:]
+    assert "venv /opt/companion/venv: reused" in again.stdout
+    assert "unchanged /etc/systemd/system/companion.service" in again.stdout
+    assert "restarted companion" in again.stdout
+    box.running(not_pid=before["MainPID"])
+    assert box.resumed_after(cursor) == box.game
+
+
+def test_sigkill_restarts_and_resumes_the_game(box: Box) -> None:
+    before = box.running()
+    cursor = box.cursor()
+    box.sh("systemctl kill -s KILL companion")
+    box.wait("a restart after SIGKILL",
+             lambda: int(box.show("NRestarts")["NRestarts"]) > int(before["NRestarts"]), 30)
+    box.running(not_pid=before["MainPID"])
+    assert box.resumed_after(cursor) == box.game
+
+
+def test_a_hung_main_loop_is_restarted_by_the_watchdog(box: Box) -> None:
+    before = box.running()
+    cursor = box.cursor()
+    box.sh("systemctl kill -s STOP companion")
+    # WatchdogSec=30: the watchdog fires 30 s after the last ping, then RestartSec=2.
+    box.wait("the watchdog's restart",
+             lambda: int(box.show("NRestarts")["NRestarts"]) > int(before["NRestarts"]), 90)
+    assert "Watchdog timeout" in box.log_after(cursor)
+    box.running(not_pid=before["MainPID"])
+    assert box.resumed_after(cursor) == box.game
+
+
+def test_security_exposure_at_most_one(box: Box) -> None:
+    out = box.sh("systemd-analyze security companion --no-pager 2>&1").stdout
+    m = re.search(r"Overall exposure level for companion\.service: (\d+\.\d+)", out)
+    assert m, out[-2000:]
+    assert float(m.group(1)) <= 1.0, out[-2000:]
