@@ -35,7 +35,7 @@ DEFAULT_CONFIG = Path("/etc/companion/config.yaml")
 DEFAULT_POLKIT_DIR = Path("/etc/polkit-1/rules.d")
 POLKIT_RULE_NAME = "50-companion-poweroff.rules"
 # The unit's SupplementaryGroups= (install-service creates the missing ones).
-HARDWARE_GROUPS = ("gpio", "i2c", "dialout")
+HARDWARE_GROUPS = ("gpio", "i2c", "dialout", "input")
 
 # Keep identical to systemd/companion.service.
 UNIT_TEMPLATE = """# The Clans companion kiosk: referees the game beside the board.
@@ -71,7 +71,7 @@ User=companion
 Group=companion
 # Raspberry Pi OS has these groups; install-service creates the ones that are
 # missing (plain Debian has no gpio or i2c), else the unit fails with 216/GROUP.
-SupplementaryGroups=gpio i2c dialout
+SupplementaryGroups=gpio i2c dialout input
 
 # Game journal (SQLite); the daemon reads $STATE_DIRECTORY.
 StateDirectory=companion

@@ -127,7 +127,7 @@ def test_required_keys_are_present() -> None:
     }
     for key, value in required.items():
         assert service.get(key) == [value], f"{key}={service.get(key)}"
-    assert set(service["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "dialout"}
+    assert set(service["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "dialout", "input"}
     env = set(service["Environment"])
     assert {"LG_WD=%t/companion", "GPIOZERO_PIN_FACTORY=lgpio", "PYTHONUNBUFFERED=1"} <= env
     assert service["ExecStart"] == ["@VENV@/bin/companion run --config @CONFIG@"]
@@ -170,17 +170,17 @@ def test_missing_groups_are_created_on_plain_debian(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(shutil, "which", lambda name: f"/usr/sbin/{name}")
     ran: list[list[str]] = []
     monkeypatch.setattr(service_install, "_run", ran.append)
-    service_install._ensure_groups(_groups({"dialout", "i2c"}))
+    service_install._ensure_groups(_groups({"dialout", "i2c", "input"}))
     assert ran == [["groupadd", "--system", "gpio"]]
     ran.clear()
-    service_install._ensure_groups(_groups({"dialout", "i2c", "gpio"}))  # Raspberry Pi OS
+    service_install._ensure_groups(_groups({"dialout", "i2c", "gpio", "input"}))  # Raspberry Pi OS
     assert ran == []
 
 
 def test_missing_groups_without_groupadd_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(service_install.InstallError, match="gpio, i2c do not exist"):
-        service_install._ensure_groups(_groups({"dialout"}))
+        service_install._ensure_groups(_groups({"dialout", "input"}))
 
 
 def test_enable_creates_the_groups_after_the_user_and_before_starting(
@@ -190,7 +190,7 @@ def test_enable_creates_the_groups_after_the_user_and_before_starting(
     monkeypatch.setattr(sys, "prefix", str(venv))
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout"}))
+    monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout", "input"}))
     monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
     ran: list[list[str]] = []
     monkeypatch.setattr(service_install, "_run", ran.append)
@@ -203,7 +203,7 @@ def test_no_enable_names_the_missing_groups(tmp_path: Path, monkeypatch: pytest.
                                             capsys: pytest.CaptureFixture[str]) -> None:
     venv = fake_venv(tmp_path)
     monkeypatch.setattr(sys, "prefix", str(venv))
-    monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout", "i2c"}))
+    monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout", "i2c", "input"}))
     assert main(["--no-enable", "--unit-dir", str(tmp_path / "u")]) == 0
     assert "sudo groupadd --system gpio" in capsys.readouterr().err
 
