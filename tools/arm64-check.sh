@@ -50,6 +50,8 @@ q=$(printf ' %q' "${pytest_args[@]}")
   python3 -c 'import ensurepip' 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
   python3 -m venv .venv
   .venv/bin/pip install -q '.[test]'
+  .venv/bin/python -c 'import lgpio, gpiozero; print(\"arm64-check: lgpio\", lgpio.LGPIO_PY_VERSION if hasattr(lgpio, \"LGPIO_PY_VERSION\") else \"\", \"imports\")' \\
+    || { echo 'arm64-check: lgpio does not import: the Pi GPIO backend is missing'; exit 3; }
   start=\$(date +%s)
   rc=0
   .venv/bin/python -m pytest$q || rc=\$?

@@ -46,6 +46,8 @@ load this module without it. Linux only.
 
 from __future__ import annotations
 
+import importlib.util
+
 import errno
 import glob
 import logging
@@ -246,4 +248,7 @@ def open_usb_keypad(cfg: Any, put: Put, **kwargs: Any) -> UsbKeypad:
     ucfg = cfg.usb_keypad if hasattr(cfg, "usb_keypad") else cfg
     if ucfg is None:
         raise ValueError("no usb_keypad configured")
+    if "opener" not in kwargs and importlib.util.find_spec("evdev") is None:
+        raise ValueError("python-evdev is not installed: sudo apt install python3-evdev (install.sh does), "
+                         "or pip install evdev in the venv")
     return UsbKeypad(ucfg.device, put, grab=ucfg.grab, keymap=ucfg.keymap, **kwargs)

@@ -482,3 +482,15 @@ def test_uinput_unplug_and_replug_is_found_again(ec, uinput, tmp_path):
         assert take(q, 1) == ["2"]
     finally:
         kp.close()
+
+
+def test_without_python_evdev_the_message_says_what_to_install(monkeypatch):
+    import importlib.util
+
+    from companion.config import UsbKeypadConfig
+    from companion.hw import usbkeypad
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "evdev" else real(name, *a))
+    with pytest.raises(ValueError, match="apt install python3-evdev"):
+        usbkeypad.open_usb_keypad(UsbKeypadConfig(), [].append)
