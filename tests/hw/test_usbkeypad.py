@@ -232,11 +232,9 @@ def test_put_failure_is_counted_and_reading_goes_on(ec):
 # ----- open_usb_keypad and the config ----------------------------------------------------
 
 def test_open_usb_keypad_takes_the_config_section():
-    from companion.config import Config
-    try:
-        from companion.config import UsbKeypadConfig
-    except ImportError:  # config.py not there yet: the same attributes
-        UsbKeypadConfig = lambda **kw: SimpleNamespace(**{"device": "auto", "grab": True, "keymap": {}, **kw})  # noqa: E731
+    pytest.importorskip("evdev", reason="python-evdev is not installed here (a Pi takes apt's python3-evdev)")
+    from companion.config import Config, UsbKeypadConfig
+
     cfg = Config(usb_keypad=UsbKeypadConfig(device="/dev/input/by-id/usb-pad-event-kbd", grab=False,
                                             keymap={"KEY_KPDOT": "#"}))
     kp = open_usb_keypad(cfg, lambda k: None)
