@@ -1,7 +1,7 @@
 """Valley of the Mammoths: the pure rules of a fight, round by round (no state, no I/O).
 
 Each side rolls one die and adds its bonus (+1 a warrior, +1 an animal, +1 own village,
-+2 own cave, +1 a lone warrior or animal, any extra); every side below the highest total
++2 own cave, any extra); every side below the highest total
 loses one token of its choice; ties roll again. Dice come in as a `roll() -> int`.
 The game applies an outcome to the tribes' books in `fights`.
 
@@ -9,9 +9,10 @@ Decisions where the rulebook is silent:
 
 * Combat with three or more tribes uses the ordinary bonuses; every side below the
   highest total loses one token; if all sides tie nobody loses and everyone rerolls.
-* "Lone" (+1) means the side has exactly one fighting token and it is a warrior or an
-  animal; women watching a warriors' fight do not count, a warrior fighting animals
-  together with a woman is not lone.
+* The footnote "1 animale solitario o 1 guerriero solitario hanno un +1 di bonus da
+  combattimento" (rulebook line 151) only says that the per-warrior / per-animal +1 also
+  applies to a single one; it is not a second +1 (MAMMUT.md, phase 5): a lone warrior has
+  +1, a lone animal +1, and one warrior never equals two.
 * Food for killed animals goes to the tribe only if it wins the fight (the rulebook:
   "the winner receives food for each animal killed"); it is counted in survival.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .rules import CAMP_BONUS, CAMP_KINDS, CAVE, LONE_BONUS, VILLAGE, WARRIOR, WOMAN, MammutError, Roll, check_die
+from .rules import CAMP_BONUS, CAMP_KINDS, CAVE, VILLAGE, WARRIOR, WOMAN, MammutError, Roll, check_die
 
 
 @dataclass
@@ -65,12 +66,9 @@ class Fighter:
 
 
 def combat_bonus(f: Fighter) -> int:
-    """+1 per warrior (women nothing), +1 own village, +2 own cave, +1 per animal,
-    +1 for a lone warrior or lone animal, plus any extra."""
-    bonus = f.warriors + f.animals + CAMP_BONUS.get(f.camp or "", 0) + f.extra
-    if f.tokens == 1 and (f.warriors == 1 or f.animals == 1):
-        bonus += LONE_BONUS
-    return bonus
+    """+1 per warrior (women nothing), +1 own village, +2 own cave, +1 per animal, plus
+    any extra. A lone warrior or animal has its own +1 and no more (module docstring)."""
+    return f.warriors + f.animals + CAMP_BONUS.get(f.camp or "", 0) + f.extra
 
 
 @dataclass

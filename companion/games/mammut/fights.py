@@ -182,6 +182,18 @@ class Fights(Books):
 
         return self._run("capture_camp", {"winner": winner, "loser": loser, "kind": kind, "burn": burn}, do)
 
+    def took_camp_of(self, winner: int, loser: int) -> bool:
+        """Whether `winner` has taken a camp of `loser` in this combat phase (the log since the
+        phase began). The rulebook lets the winner "bruciare l'accampamento e massacrare le
+        donne" only after taking a camp; otherwise captured women join the winner."""
+        for entry in reversed(self.log):
+            if entry["action"] in ("advance", "new_game"):
+                return False
+            a = entry["args"]
+            if entry["action"] == "capture_camp" and a["winner"] == winner and a["loser"] == loser:
+                return True
+        return False
+
     def capture_women(self, captor: int, victim: int, count: int, massacre: bool = False) -> dict:
         """Phase 5: `count` women of `victim` fall to `captor`'s warriors. They join the captor
         (its tokens replace them, up to 6 women; the rest are removed), or are massacred."""

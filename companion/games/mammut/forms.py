@@ -192,11 +192,25 @@ class Births(Form):
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
         t = g.tribe(ctx["tribe"])
-        yield count_field("camps_one_woman", P.camps_one_woman(t), t.camps, lambda v: P.only_camps(t, v))
-        one = ans["camps_one_woman"]
-        most = min(t.camps - one, max(0, (t.women - one) // 2))
-        if most:  # otherwise the answer can only be 0
-            yield count_field("camps_two_plus", P.camps_two_plus(t.number), most, lambda v: P.not_two_plus(t, v))
+        # Every camp keeps at least one woman (rulebook: "Devi sempre tenere almeno una donna
+        # nell'Accampamento"), so the camps with one woman plus those with two or more are all
+        # the tribe's camps, and the women must fill them: one + 2 * (camps - one) <= women.
+
+        def check_one(v: int) -> str | None:
+            if v < 0:
+                return P.at_least(0, v)
+            if v > t.camps:
+                return P.only_camps(t, v)
+            return P.too_few_women(t, v) if v + 2 * (t.camps - v) > t.women else None
+
+        yield Field("camps_one_woman", P.camps_one_woman(t), 0, t.camps, 0, check=check_one)
+        rest = t.camps - ans["camps_one_woman"]
+        if rest:  # the other camps hold two or more women: the only answer, offered on #
+
+            def check_two(v: int) -> str | None:
+                return None if v == rest else R.every_camp_a_woman(T.tribe_label(t), t.camps, t.camps - rest + v)
+
+            yield Field("camps_two_plus", P.camps_two_plus(t.number), rest, rest, rest, check=check_two)
 
     def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
         return {"tribe": ctx["tribe"], "camps_one_woman": ans["camps_one_woman"],
@@ -299,7 +313,14 @@ class CaptureWomen(Form):
         v = g.tribe(ans["victim"])
         yield count_field("count", P.how_many_women(v.number), v.women, lambda n: P.only_women(v, n), lo=1,
                           default=None)
-        yield yes_no("massacre", P.THE_WOMEN, P.JOIN_CAPTOR, P.MASSACRED)
+        # Rulebook: the women join the winner; only a camp taken may be burnt with its women
+        # massacred ("bruciare l'accampamento e massacrare le donne"), so only then is it asked.
+        if g.took_camp_of(c.number, v.number):
+            yield yes_no("massacre", P.THE_WOMEN, P.JOIN_CAPTOR, P.MASSACRED)
+
+    def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
+        return {"captor": ans["captor"], "victim": ans["victim"], "count": ans["count"],
+                "massacre": ans.get("massacre", False)}
 
     def report(self, g: MammutGame, args: dict, result: Any) -> list[str]:
         return T.women_captured_report(args["captor"], result)
@@ -416,11 +437,19 @@ class Sow(Form):
     kind, method, listed, undo = "sow", "sow", True, T.UNDO_SOW
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", P.CROPS_SOWN_BY)
+        # A tribe that cannot sow (no plain village without a crop, no food, no crop marker
+        # left in the box) is refused at once with the reason, and A/B skip it: one * leaves.
+        left = g.crop_markers_left()
+        yield tribe_field(g, "tribe", P.CROPS_SOWN_BY, lambda t: P.cannot_sow(t, t.villages - t.sown, left))
         t = g.tribe(ans["tribe"])
         room = t.villages - t.sown
-        yield count_field("crops", P.crops_sown(t.number), max(1, room), lambda v: P.no_room_to_sow(t, room), lo=1,
-                          default=1)
+
+        def too_many(v: int) -> str:
+            if v > room:
+                return P.no_room_to_sow(t, room)
+            return P.sowing_costs(t, v) if v > t.food else R.no_crop_markers(left, v)
+
+        yield count_field("crops", P.crops_sown(t.number), max(1, min(room, t.food, left)), too_many, lo=1, default=1)
 
     def report(self, g: MammutGame, args: dict, result: Any) -> list[str]:
         return T.sow_report(args["tribe"], args["crops"], g.tribe(args["tribe"]).food)

@@ -91,12 +91,13 @@ def only_camps(t: Tribe, value: int) -> str:
     return f"{tribe_label(t)} has only {t.camps} camps, not {value}"
 
 
+def too_few_women(t: Tribe, one: int) -> str:
+    return (f"{tribe_label(t)} has {women(t.women)} in {camps(t.camps)}: {t.camps - one} camps with 2 or more "
+            f"and {one} with 1 need {one + 2 * (t.camps - one)}")
+
+
 def camps_two_plus(tribe: int) -> str:
     return f"Tribe {tribe}: camps with 2 or more women?"
-
-
-def not_two_plus(t: Tribe, value: int) -> str:
-    return f"{tribe_label(t)} has {t.camps} camps and {t.women} women: not {value} more camps with 2 or more women"
 
 
 def hunger(tribe: int, n: int) -> str:
@@ -281,3 +282,19 @@ def crops_sown(tribe: int) -> str:
 
 def no_room_to_sow(t: Tribe, room: int) -> str:
     return f"crops grow only on your villages on a plain: {tribe_label(t)} has {room} villages without one"
+
+
+def cannot_sow(t: Tribe, room: int, markers_left: int) -> str | None:
+    """Why `t` cannot sow now (rulebook: 1 food per crop, on its villages on a plain, one per
+    space; the box holds 9 crop markers), or None."""
+    if room <= 0:
+        return f"{tribe_label(t)} cannot sow: crops grow only on its villages on a plain, and each has one"
+    if t.food <= 0:
+        return f"{tribe_label(t)} cannot sow: a crop costs 1 food and it has none"
+    if markers_left <= 0:
+        return f"nobody can sow: all {R.CROP_MARKERS} crop markers of the box are on the board"
+    return None
+
+
+def sowing_costs(t: Tribe, crops: int) -> str:
+    return f"sowing {crops} crops costs {crops} food: {tribe_label(t)} has only {t.food}"

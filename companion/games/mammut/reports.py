@@ -185,6 +185,8 @@ class Reports(Books):
             two = whole_number(camps_two_plus, "camps with two or more women")
             if one + two > t.camps:
                 raise MammutError(f"{t.label} has only {t.camps} camps, not {one + two}")
+            if one + two != t.camps:  # rulebook: "Devi sempre tenere almeno una donna nell'Accampamento"
+                raise MammutError(R.every_camp_a_woman(t.label, t.camps, one + two))
             if one + 2 * two > t.women:
                 raise MammutError(
                     f"{t.label} has only {t.women} women: {one} camps with one and {two} with two or more need {one + 2 * two}"
@@ -206,6 +208,12 @@ class Reports(Books):
 
     # --- phase 8: sowing (and setup) ------------------------------------------------
 
+    def crop_markers_left(self) -> int:
+        """The box's crop markers not yet on the board. Crops are sown only at set-up and at
+        the end of winter, and every marker leaves the board at the harvest (last summer turn)
+        in between, so the board holds just the crops sown this turn (`sown`, all tribes)."""
+        return max(0, R.CROP_MARKERS - sum(t.sown for t in self.tribes))
+
     def sow(self, tribe: int, crops: int) -> None:
         """Phase 8 (end of winter) or setup: plant crops on plain villages, 1 food each."""
 
@@ -215,6 +223,9 @@ class Reports(Books):
             n = whole_number(crops, "crops")
             if n == 0:
                 raise MammutError("sow at least one crop")
+            left = self.crop_markers_left()
+            if n > left:
+                raise MammutError(R.no_crop_markers(left, n))
             t.food = S.sow(t.food, t.villages - t.sown, n)
             t.sown += n
 

@@ -47,7 +47,6 @@ VILLAGE = "village"  # camp on a plain or forest
 CAVE = "cave"  # camp on a mountain
 CAMP_KINDS = (VILLAGE, CAVE)
 CAMP_BONUS = {VILLAGE: 1, CAVE: 2}
-LONE_BONUS = 1
 FIRE_BONUS = 1  # advanced rules, only against animals
 
 WARRIOR = "warrior"
@@ -73,6 +72,17 @@ TURNS_PER_YEAR = 2 * TURNS_PER_SEASON
 # The season marker starts on the 2nd summer turn: year 1 has only two summer turns.
 START_YEAR, START_SEASON, START_TURN = 1, SUMMER, 2
 NO_EVENT_TURNS = 2  # no event card in the first two turns of the game
+
+
+def every_camp_a_woman(label: str, camps: int, reported: int) -> str:
+    """Births: the camps with one woman plus those with two or more are all the tribe's camps."""
+    return (f"every camp keeps at least 1 woman: camps with 1 woman plus camps with 2 or more "
+            f"must be {label}'s {camps} camps, not {reported}")
+
+
+def no_crop_markers(left: int, crops: int) -> str:
+    """Sowing beyond the box's crop markers."""
+    return f"the box has only {CROP_MARKERS} crop markers: {left} left, not {crops}"
 
 
 def turn_number(year: int, season: str, turn: int) -> int:

@@ -17,6 +17,27 @@ brightness, switch and shut-down questions) opened the shut-down question; the s
 ignores it there. A switch to the other game ends a stream (the old controller only raised a
 flag for the daemon). No other difference: today's shell and game match every step of every
 stream (the redesign kept the screens, the journaled actions and the brightness).
+
+Issue 13 (rulebook fixes) changed nine streams, re-recorded from the fixed shell and game by
+the same plans and scripts (the others still hold the old controller's hashes):
+
+    .venv/bin/python tests/games/mammut/screens_golden.py --rerecord weighted-0 weighted-1 \
+        weighted-2 careful-0 careful-1 careful-2 careful-3 resurrection-12 victory-13
+
+* Fix 2 (births: every camp keeps a woman, so the camps with one woman plus those with two
+  or more are all the tribe's camps): weighted-0, weighted-2, careful-0..3, resurrection-12.
+  They first differ at "camps with 2 or more women?", whose default is now the only answer
+  left (the tribe's other camps) instead of 0, which gave no births for those camps; answers
+  that leave camps out are refused. The scripts' `sensible_keys` now answer by that rule
+  (`old_births=False`; `--old` still plays the old answers).
+* Fix 5 (massacre only with a camp taken): weighted-1 and victory-13. They first differ at
+  "capture women", which no longer asks "The women... join / are massacred" when the captor
+  has taken no camp of the victim in this combat phase: the women join, and the key that
+  answered that question now falls on the next screen.
+* Fix 1 (a lone warrior or animal +1, not +2), fix 3 (9 crop markers) and fix 4 (a tribe
+  that cannot sow is refused at the tribe question) change no stream before one of the
+  above already did; their later steps in the re-recorded streams follow the fixed rules.
+  The storm streams and extinction-15 are unchanged.
 """
 
 from __future__ import annotations
@@ -61,6 +82,11 @@ class NewTable:
         self.Persist, self.SwitchGame = Persist, SwitchGame
         self.shell = Shell(list(GAMES.values()), "mammut", GAMES["mammut"].load().new(rng), rng)
         self.effects: list = []
+
+    @property
+    def c(self):
+        """The Mammut table inside the shell (what `sensible_keys` and the scripts read)."""
+        return self.shell.game
 
     def press(self, key: str) -> tuple:
         self.shell.handle(key, 0.0)
@@ -121,8 +147,8 @@ PLANS = (
 )
 
 
-def sensible_keys(c) -> str:
-    """What a careful table presses next on the old controller: reads the screen, reports from the books."""
+def sensible_keys(c, old_births: bool = True) -> str:
+    """What a careful table presses next: reads the screen, reports from the books."""
     s, g = c.screen(), c.game
     if s.name == "actions":
         return "1#"
@@ -135,8 +161,11 @@ def sensible_keys(c) -> str:
         return f"{t.people}#" if q["field"] == "fishing" else "0#"
     if q["form"] == "hunger":
         return f"{min(t.to_remove, t.warriors)}#"
-    two = min(t.camps, t.women // 2)
-    return f"{min(t.camps - two, t.women - 2 * two)}#" if q["field"] == "camps_one_woman" else f"{two}#"
+    if old_births:  # how the old goldens were played (it left camps out: issue 13, fix 2)
+        two = min(t.camps, t.women // 2)
+        return f"{min(t.camps - two, t.women - 2 * two)}#" if q["field"] == "camps_one_woman" else f"{two}#"
+    two = min(t.camps, max(0, t.women - t.camps))  # every camp keeps a woman, the rest go two by two
+    return f"{t.camps - two}#" if q["field"] == "camps_one_woman" else f"{two}#"
 
 
 def until(test: Callable) -> Callable:
@@ -163,12 +192,35 @@ def leaves(screen) -> bool:
 
 def write_old_goldens() -> None:
     """Run the plans on the old controller; keep the keys it took and its step hashes."""
+    GOLDEN.parent.mkdir(exist_ok=True)
+    out = record(OldTable, lambda table: table.c.screen())
+    GOLDEN.write_text(json.dumps(out, indent=0) + "\n")
+    print(f"{len(out)} streams, {sum(len(s['keys']) for s in out)} keys written to {GOLDEN}")
+
+
+def rerecord(names: list[str]) -> None:
+    """Record the named streams ("careful-0", "victory-13") again from today's shell and game,
+    by the same plans and scripts; the other streams stay as they are."""
+    fresh = {f"{s['plan']}-{s['seed']}": s for s in record(NewTable, lambda t: t.shell.screen(), set(names), False)}
+    unknown = set(names) - set(fresh)
+    if unknown:
+        sys.exit(f"no such stream: {sorted(unknown)}")
+    old = json.loads(GOLDEN.read_text())
+    out = [fresh.get(f"{s['plan']}-{s['seed']}", s) for s in old]
+    GOLDEN.write_text(json.dumps(out, indent=0) + "\n")
+    print(f"{len(fresh)} streams re-recorded in {GOLDEN}")
+
+
+def record(table_cls, first_screen: Callable, only: set[str] | None = None, old_births: bool = True) -> list[dict]:
+    """The plans and scripts played on `table_cls` (all, or those named in `only`)."""
     out = []
     for kind, seed, length, weights in PLANS:
+        if only is not None and f"{kind}-{seed}" not in only:
+            continue
         rnd = random.Random(f"{kind}-{seed}")
-        table = OldTable(seed)
+        table = table_cls(seed)
         policy = careful_policy if weights is None else storm_policy(weights)
-        screen, keys, hashes = table.c.screen(), [], []
+        screen, keys, hashes = first_screen(table), [], []
         while len(keys) < length:
             for code in policy(rnd, screen):
                 if code == POWER_CODE and screen.name in SHELL_QUESTIONS:
@@ -184,7 +236,9 @@ def write_old_goldens() -> None:
                 break
         out.append({"plan": kind, "seed": seed, "keys": "".join(keys), "hashes": " ".join(hashes)})
     for name, seed, segments in SCRIPTS:
-        table, keys, hashes = OldTable(seed), [], []
+        if only is not None and f"{name}-{seed}" not in only:
+            continue
+        table, keys, hashes = table_cls(seed), [], []
 
         def press(code: str) -> None:
             screen, actions, brightness, switched = table.press(token(code))
@@ -199,14 +253,12 @@ def write_old_goldens() -> None:
             for _ in range(500):
                 if segment(table.c):
                     break
-                for code in sensible_keys(table.c):
+                for code in sensible_keys(table.c, old_births):
                     press(code)
             else:
                 raise AssertionError(f"{name}: stuck on {table.c.screen().text()}")
         out.append({"plan": name, "seed": seed, "keys": "".join(keys), "hashes": " ".join(hashes)})
-    GOLDEN.parent.mkdir(exist_ok=True)
-    GOLDEN.write_text(json.dumps(out, indent=0) + "\n")
-    print(f"{len(out)} streams, {sum(len(s['keys']) for s in out)} keys written to {GOLDEN}")
+    return out
 
 
 def replay(stream: dict, table_cls=NewTable) -> tuple[int, str, str] | None:
@@ -224,5 +276,7 @@ def replay(stream: dict, table_cls=NewTable) -> tuple[int, str, str] | None:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--old"]:
         write_old_goldens()
+    elif sys.argv[1:2] == ["--rerecord"] and sys.argv[2:]:
+        rerecord(sys.argv[2:])
     else:
         sys.exit(__doc__)

@@ -228,9 +228,11 @@ def next_keys(c: MammutTable) -> str:
     if q["form"] == "hunger":
         return "#" if s.entry.endswith("_") and "(" in s.lines[-1] else f"{min(t.to_remove, t.warriors)}#"
     if q["form"] == "births":
-        two = min(t.camps, t.women // 2)
+        # every camp keeps at least one woman (rulebook l.141): the women beyond one a camp
+        # make camps of two or more, the other camps hold one
+        two = min(t.camps, max(0, t.women - t.camps))
         if q["field"] == "camps_one_woman":
-            return f"{min(t.camps - two, t.women - 2 * two)}#"
+            return f"{t.camps - two}#"
         return f"{two}#"
     raise AssertionError(s.text())
 

@@ -44,7 +44,8 @@ def books(g: MammutGame, n: int) -> tuple[int, int, int, int]:
 
 def advance_to(g: MammutGame, phase: Phase) -> list[Phase]:
     """Advance until `phase`, reporting for every tribe what keeps the books unchanged:
-    as many fishing spaces as people (income = ration) and no births."""
+    as many fishing spaces as people (income = ration) and each camp's women as they stand
+    (`camps_split`: every camp keeps at least one woman, so births follow)."""
     seen = []
     for _ in range(40):
         if g.phase == phase or g.over:
@@ -56,9 +57,16 @@ def advance_to(g: MammutGame, phase: Phase) -> list[Phase]:
         if g.phase == P.BIRTHS:
             for t in g.living():
                 if t.camps and t.births is None:
-                    g.report_births(t.number)
+                    g.report_births(t.number, *camps_split(t))
         seen.append(g.advance())
     raise AssertionError(f"never reached {phase}")
+
+
+def camps_split(t) -> tuple[int, int]:
+    """(camps with 1 woman, camps with 2 or more) for `t`'s women spread over all its camps:
+    every camp keeps at least one woman (rulebook l.141), the rest fill camps two by two."""
+    two = min(t.camps, max(0, t.women - t.camps))
+    return t.camps - two, two
 
 
 # --- new game ------------------------------------------------------------------------
@@ -178,8 +186,8 @@ def test_scripted_first_year():
     assert g.play_order == [2, 3, 1] and g.order_reason == "placed first"
     g.make_camp(2, "village")
     visited.append(g.advance().value)  # combat
-    # red: 3 warriors (bonus 3) vs a lone mammoth (1+1=2)
-    dice.add(2, 5, 4, 1)  # 5 < 7 red loses a warrior; 6 > 3 the mammoth dies
+    # red: 3 warriors (bonus 3) vs a lone mammoth (+1 only: rulebook l.151, the lone animal's own +1)
+    dice.add(2, 5, 4, 1)  # 5 < 6 red loses a warrior; 4+2=6 > 1+1=2 the mammoth dies
     res = g.fight([{"tribe": 1, "warriors": 3}, {"animal": "mammoth", "count": 1}])
     assert res["winner_tribe"] == 1 and res["food"] == 6 and res["animals_killed"] == 1
     assert g.tribe(1).kills_food == 6
@@ -201,10 +209,11 @@ def test_scripted_first_year():
     assert g.play_order == [2, 3, 1] and g.order_reason == "most camps"
     g.make_camp(3, "cave")
     visited.append(g.advance().value)  # combat
-    # blue 3 warriors (3) vs green 2 warriors (2), women watching
-    dice.add(1, 6, 5, 2, 3, 3, 6, 1)
+    # blue 3 warriors (3) vs green 2 warriors (2), women watching (rulebook l.157: only warriors fight)
+    # round 3: green's lone warrior has his own +1 only (l.151 footnote), so 4+1=5 ties 3+2=5
+    dice.add(1, 6, 5, 2, 3, 4, 6, 1)
     res = g.fight([{"tribe": 2, "warriors": 3}, {"tribe": 3, "warriors": 2, "women": 1}])
-    assert [r["totals"] for r in res["rounds"]] == [[4, 8], [7, 4], [5, 5], [8, 3]]
+    assert [r["totals"] for r in res["rounds"]] == [[4, 8], [7, 4], [5, 5], [8, 2]]
     assert res["winner_tribe"] == 2
     assert res["losses"] == [{"tribe": 2, "warriors": 1, "women": 0}, {"tribe": 3, "warriors": 2, "women": 0}]
     assert g.capture_women(2, 3, 1) == {"joined": 1, "removed": 0}
@@ -273,10 +282,11 @@ def test_scripted_first_year():
     g.advance()
     assert g.play_order == [2, 3, 1]
     g.advance()  # combat
-    # red 5 warriors (5) attack blue's lone warrior in its village (1+1+1=3)
+    # red 5 warriors (5) attack blue's lone warrior in its village (+1 warrior, +1 village = 2;
+    # rulebook l.147-151: the lone warrior's +1 is his own per-warrior +1, not a second one)
     dice.add(1, 6, 4, 1)
     res = g.fight([{"tribe": 1, "warriors": 5}, {"tribe": 2, "warriors": 1, "women": 1, "camp": "village"}])
-    assert res["winner_tribe"] == 1 and [r["totals"] for r in res["rounds"]] == [[6, 9], [8, 4]]
+    assert res["winner_tribe"] == 1 and [r["totals"] for r in res["rounds"]] == [[6, 8], [8, 3]]
     g.capture_women(1, 2, 1)
     assert g.capture_camp(1, 2, "village")["food"] == 0
     g.advance()  # survival
@@ -299,9 +309,9 @@ def test_scripted_first_year():
     visited.append(g.advance().value)
     assert g.play_order == [1, 2, 3] and g.order_reason == "most warriors and women"
     visited.append(g.advance().value)  # combat
-    dice.add(3, 6, 2, 1)  # red 4 warriors vs a lone bison: 7<8, then 5>3
+    dice.add(2, 6, 2, 1)  # red 4 warriors vs a lone bison (+1 only, rulebook l.151): 6<7, then 2+3=5 > 1+1=2
     assert g.fight([{"tribe": 1, "warriors": 4}, {"animal": "bison"}])["food"] == 4
-    dice.add(6, 1, 1, 1)  # green's last woman vs 2 wolves: kills one, then dies
+    dice.add(6, 1, 1, 1)  # green's last woman vs 2 wolves: 6+0 > 1+2 kills one, then 1+0 < 1+1 dies
     res = g.fight([{"tribe": 3, "women": 1}, {"animal": "wolf", "count": 2}])
     assert res["winner_tribe"] is None and res["animals_killed"] == 1 and res["food"] == 0
     assert g.tribe(3).kills_food == 0
@@ -414,12 +424,25 @@ def test_births_validation_and_caps_and_twins():
     t.warriors, t.women, t.villages = 9, 5, 3  # test setup: a big tribe, 3 camps, 5 women
     with pytest.raises(MammutError, match="only 5 women"):
         g.report_births(1, camps_one_woman=0, camps_two_plus=3)
-    dice.add(6, 6, 2, 3)  # twins: warrior + woman; then a warrior beyond the cap
-    b = g.report_births(1, camps_two_plus=1)
-    assert b["babies"] == ["warrior", "woman", "warrior"]
-    assert (t.warriors, t.women, b["warriors_lost"]) == (10, 6, 1)
+    # rulebook l.141 "Devi sempre tenere almeno una donna nell'Accampamento": the camps with 1
+    # woman plus those with 2 or more are all 3 camps; fewer is refused and changes nothing
+    for one, two in ((0, 0), (0, 1), (1, 1)):
+        with pytest.raises(MammutError, match="every camp keeps at least 1 woman"):
+            g.report_births(1, camps_one_woman=one, camps_two_plus=two)
+    log_length = len(g.log)
+    assert (t.warriors, t.women, t.births) == (9, 5, None)
+    # l.211: 1 birth for the camp with 1 woman, 2 for each of the 2 with 2 or more = 5 births;
+    # l.213-215: 6 twins (roll twice more: 6 warrior, 2 woman), 3 and 4 and 5 warriors, 1 a woman;
+    # l.219-221: beyond 10 warriors / 6 women the birth is lost
+    dice.add(6, 6, 2, 3, 4, 1, 5)
+    b = g.report_births(1, camps_one_woman=1, camps_two_plus=2)
+    assert b["babies"] == ["warrior", "woman", "warrior", "warrior", "woman", "warrior"]
+    assert (t.warriors, t.women, b["warriors_lost"], b["women_lost"]) == (10, 6, 3, 1)
+    assert len(g.log) == log_length + 1
     with pytest.raises(MammutError, match="already had its births"):
-        g.report_births(1, camps_two_plus=1)
+        g.report_births(1, camps_one_woman=1, camps_two_plus=2)
+    with pytest.raises(MammutError, match="every camp keeps at least 1 woman.*1 camps, not 0"):
+        g.report_births(2, 0, 0)  # the issue's report_births(1, 0, 0): one camp, no births refused
     with pytest.raises(MammutError, match="births not reported yet for tribe 2"):
         g.advance()
 
@@ -430,7 +453,7 @@ def test_births_validation_and_caps_and_twins():
 def test_camp_capture_takes_half_of_last_camp_and_can_burn():
     g, dice = _combat_game()
     g.tribe(2).food = 13
-    dice.add(6, 1)  # tribe 1's 2 warriors beat tribe 2's lone warrior in its village: 8 > 4
+    dice.add(6, 1)  # tribe 1's 2 warriors beat tribe 2's lone warrior in its village: 8 > 1+1+1 (l.151: his own +1, +1 village)
     g.fight([{"tribe": 1, "warriors": 2}, {"tribe": 2, "warriors": 1, "camp": "village"}])
     assert g.capture_camp(1, 2, "village", burn=True) == {"food": 6, "last_camp": True, "burnt": True, "fire": False}
     assert (g.tribe(1).food, g.tribe(2).food, g.tribe(1).camps, g.tribe(2).camps) == (18, 7, 1, 0)
@@ -450,10 +473,11 @@ def test_fire_gives_plus_one_against_animals_and_passes_with_a_camp():
     g = MammutGame(2, roll=dice, advanced=True)
     advance_to(g, P.COMBAT)
     g.set_fire(1)
-    dice.add(3, 4)  # 2 warriors + fire = 3 -> 6 vs lone bear 4+2=6: tie; then 6+3 > 1+2
+    # 2 warriors + fire = 3 -> 6 vs lone bear 5+1=6 (its own +1 only, rulebook l.151): tie; then 6+3 > 1+1
+    dice.add(3, 5)
     dice.add(6, 1)
     res = g.fight([{"tribe": 1, "warriors": 2}, {"animal": "bear"}])
-    assert [r["totals"] for r in res["rounds"]] == [[6, 6], [9, 3]] and res["food"] == 3
+    assert [r["totals"] for r in res["rounds"]] == [[6, 6], [9, 2]] and res["food"] == 3
     g.tribe(1).villages = 2
     g.capture_camp(2, 1, "village")
     assert g.tribe(2).fire and g.tribe(1).fire  # not tribe 1's last camp: both hold fire
@@ -476,6 +500,9 @@ def test_advanced_winter_survival_rounds_down_and_fire_feeds_for_one():
     advance_to(g, P.COMBAT)
     g.advance()
     g.tribe(1).food = g.tribe(2).food = 10
+    for t in g.tribes:  # test setup: 7 people each whatever the summer's births gave
+        t.warriors, t.women = 5, 2
+    # rulebook l.275: in winter 1.5 food per token, total rounded down, for a tribe without fire
     r1 = g.report_survival(1)
     r2 = g.report_survival(2)
     assert (r1["eaten"], r1["food"], r1["remove"]) == (10, 0, 0)  # 7 * 1.5 = 10.5 -> 10
@@ -578,7 +605,8 @@ def test_no_resurrection_after_the_first_year():
         g.advance()
     assert g.year == 2
     advance_to(g, P.COMBAT)
-    g.remove_tokens(1, warriors=5, women=2)
+    t = g.tribe(1)
+    g.remove_tokens(1, warriors=t.warriors, women=t.women)
     advance_to(g, P.END_OF_TURN)
     g.advance()
     assert g.can_resurrect() == []

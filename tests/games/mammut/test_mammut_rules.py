@@ -151,13 +151,15 @@ def test_play_order_forced_first_player_on_first_turn_and_skips_missing_tribes()
         (Fighter("t", warriors=3), 3),
         (Fighter("t", warriors=3, camp=R.CAVE), 5),
         (Fighter("t", warriors=3, camp=R.VILLAGE), 4),
-        (Fighter("t", warriors=1), 2),  # lone warrior
-        (Fighter("t", warriors=1, camp=R.VILLAGE), 3),
+        # rulebook l.151 "1 guerriero solitario hanno un +1 di bonus": the lone warrior's own +1,
+        # not a second one (MAMMUT.md phase 5): one warrior never equals two
+        (Fighter("t", warriors=1), 1),  # lone warrior
+        (Fighter("t", warriors=1, camp=R.VILLAGE), 2),
         (Fighter("t", warriors=1, women=1), 1),  # not lone: a woman fights beside him
         (Fighter("t", women=2), 0),  # women add nothing
         (Fighter("t", women=1, camp=R.CAVE), 2),  # women get the camp bonus
         (Fighter("mammoth", animals=3), 3),
-        (Fighter("mammoth", animals=1), 2),  # lone animal
+        (Fighter("mammoth", animals=1), 1),  # lone animal: "1 animale solitario ... +1" (l.151)
         (Fighter("t", warriors=2, extra=1), 3),  # fire or a fate card
     ],
 )
@@ -166,14 +168,16 @@ def test_combat_bonus(fighter, bonus):
 
 
 def test_combat_round_by_round_with_lone_bonus_and_tie_reroll():
+    # rulebook l.147-153: +1 per warrior, +1 per animal, +1 own village; lower total loses a
+    # token; "In caso di parità, si tirano i dadi nuovamente". A lone one keeps only its +1 (l.151).
     tribe = Fighter("tribe 1", warriors=2, camp=R.VILLAGE)  # bonus 3
     herd = Fighter("mammoth", animals=2)  # bonus 2
-    out = C.resolve_combat([tribe, herd], Dice(1, 4, 3, 1, 2, 3, 2, 1))
-    # 1+3=4 < 4+2=6: a warrior falls, the last one is lone in his village (1+1+1=3)
-    # 3+3=6 > 1+2=3: a mammoth falls, the last one is lone (1+1=2)
-    # 2+3=5 = 3+2=5: tie, roll again
-    # 2+3=5 > 1+2=3: the last mammoth falls
-    assert [r.totals for r in out.rounds] == [[4, 6], [6, 3], [5, 5], [5, 3]]
+    out = C.resolve_combat([tribe, herd], Dice(1, 4, 4, 1, 2, 3, 2, 1))
+    # 1+3=4 < 4+2=6: a warrior falls, the last one is lone in his village (1+1=2)
+    # 4+2=6 > 1+2=3: a mammoth falls, the last one is lone (+1)
+    # 2+2=4 = 3+1=4: tie, roll again
+    # 2+2=4 > 1+1=2: the last mammoth falls
+    assert [r.totals for r in out.rounds] == [[4, 6], [6, 3], [4, 4], [4, 2]]
     assert [r.losers for r in out.rounds] == [[0], [1], [], [1]]
     assert out.winner == 0
     assert out.losses == [{"warriors": 1, "women": 0, "animals": 0}, {"warriors": 0, "women": 0, "animals": 2}]
@@ -186,15 +190,17 @@ def test_combat_losing_side_gives_up_the_token_it_chose():
     )
     assert out.winner == 1
     assert [r.lost for r in out.rounds] == [[R.WOMAN], [R.WARRIOR]]
-    # after the woman died the warrior is lone: 1+1+1 = 3
-    assert out.rounds[1].totals == [3, 8]
+    # after the woman died the warrior is lone: die 1 + his own +1 = 2, not 3 (rulebook l.151
+    # footnote: the lone warrior's +1 is the per-warrior +1); the lone wolf: 6 + 1 = 7
+    assert out.rounds[0].totals == [2, 7]  # 1 + 1 warrior (the woman adds nothing, l.179) vs 6 + 1
+    assert out.rounds[1].totals == [2, 7]
 
 
 def test_combat_between_three_tribes_all_but_highest_lose():
     sides = [Fighter("a", warriors=2), Fighter("b", warriors=2), Fighter("c", warriors=1)]
-    # round 1: a 6+2=8, b 6+2=8, c 1+2=3 -> only c loses (its last warrior)
-    # round 2: a 1+2=3, b 2+2=4 -> a loses; round 3: a lone 5+2=7, b 1+2=3 -> b loses
-    # round 4: a 1+2=3, b lone 6+2=8 -> a is gone
+    # round 1: a 6+2=8, b 6+2=8, c 1+1=2 -> only c loses (its last warrior)
+    # round 2: a 1+2=3, b 2+2=4 -> a loses; round 3: a lone 5+1=6, b 1+2=3 -> b loses
+    # round 4: a 1+1=2, b lone 6+1=7 -> a is gone (a lone warrior: +1 only, rulebook l.151)
     out = C.resolve_combat(sides, Dice(6, 6, 1, 1, 2, 5, 1, 1, 6))
     assert out.rounds[0].losers == [2]
     assert out.rounds[1].dice == [1, 2, None]
