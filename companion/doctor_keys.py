@@ -133,14 +133,16 @@ class _Inputs:
 
 
 def run_key_test(cfg: Config, sink: Any, *, timeout: float = 120.0, emulated: bool | None = None,
-                 out: Any = None, clock: Callable[[], float] = time.monotonic) -> KeyTest:
-    """Open the configured inputs onto a KeyTest, run it on `sink`, close them; returns the test."""
+                 out: Any = None, clock: Callable[[], float] = time.monotonic,
+                 opener: Callable[[Any, Config, bool], None] | None = None) -> KeyTest:
+    """Open the configured inputs onto a KeyTest, run it on `sink`, close them; returns the test.
+    `opener(shim, cfg, emulated)` opens the inputs (default: the daemon's `open_inputs`)."""
     from companion.daemon import open_inputs
     from companion.hw.platform import is_raspberry_pi
 
     test = KeyTest(expected_keys(cfg), sink, timeout=timeout, clock=clock, out=out)
     shim = _Inputs(test.put)
-    open_inputs(shim, cfg, not is_raspberry_pi() if emulated is None else emulated)  # type: ignore[arg-type]
+    (opener or open_inputs)(shim, cfg, not is_raspberry_pi() if emulated is None else emulated)
     try:
         for adapter in shim.inputs:
             adapter.start()

@@ -243,21 +243,26 @@ def test_key_test_with_gpio_buttons_through_the_adapters_queue(factory):
     from companion.hw.display import open_display
     from companion.config import DisplayConfig
 
+    from companion.hw.buttons import open_buttons
+    from conftest import Clock
+
     cfg = load_config_text("buttons: {enabled: true, menu: null}")
     sink = open_display(DisplayConfig(driver="dummy"))
     pins = {"up": 17, "down": 27, "ok": 22, "back": 23}
+    clock = Clock()  # the buttons' debounce clock, stepped by hand: no real time passes
 
-    def press_all():
-        import time
-
-        time.sleep(0.3)
+    def press_all(buttons) -> None:
         for pin in pins.values():
-            factory.pin(pin).drive_low()
-            time.sleep(0.1)
-            factory.pin(pin).drive_high()
-            time.sleep(0.1)
+            for drive in (factory.pin(pin).drive_low, factory.pin(pin).drive_high):
+                drive()
+                clock.t += 0.05  # longer than the 30 ms debounce
+                buttons.poll()  # the key (on press, or BACK on release) goes to the test's queue now
 
-    threading.Thread(target=press_all, daemon=True).start()
-    test = run_key_test(cfg, sink, timeout=20, emulated=False)
+    def opener(shim, cfg, emulated) -> None:
+        buttons = open_buttons(cfg, shim.put, clock=clock)  # the same adapter open_inputs opens
+        shim.inputs.append(buttons)
+        threading.Thread(target=press_all, args=(buttons,), daemon=True).start()
+
+    test = run_key_test(cfg, sink, timeout=20, emulated=False, opener=opener)
     assert sorted(test.seen) == sorted("AB#*") and not test.missing
     assert "All keys work." in test.screen().text()

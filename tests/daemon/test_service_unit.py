@@ -315,7 +315,7 @@ def test_missing_executable_is_a_clear_error(tmp_path: Path, monkeypatch: pytest
     assert "not an executable" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("config", ["relative.yaml", "/home/pi/config.yaml", "/tmp/config.yaml"])
+@pytest.mark.parametrize("config", ["relative.yaml", *(str(top / "config.yaml") for top in REAL_HIDDEN_PREFIXES)])
 def test_config_the_service_cannot_read_exits_2(config: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(service_install, "_HIDDEN_PREFIXES", REAL_HIDDEN_PREFIXES)
     with pytest.raises(SystemExit) as exc:
@@ -332,7 +332,7 @@ def test_cli_dispatches_install_service(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_venv_under_home_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(sys, "prefix", "/home/pi/venv")
+    monkeypatch.setattr(sys, "prefix", str(REAL_HIDDEN_PREFIXES[0] / "venv"))  # the unit hides it
     assert main(["--unit-dir", str(tmp_path), "--no-enable"]) == 1
     assert "ProtectHome" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import threading
 import queue
 import random
 import termios
@@ -149,18 +150,19 @@ def test_terminal_restores_even_if_put_breaks():
     stream = os.fdopen(slave, "r")
     before = termios.tcgetattr(slave)
     calls = []
+    both = threading.Event()
 
     def put(key):
         calls.append(key)
+        if len(calls) == 2:
+            both.set()
         raise RuntimeError("consumer bug")
 
     term = open_terminal(put, stream)
     try:
         term.start()
         os.write(master, b"12")
-        deadline = time.monotonic() + 20
-        while len(calls) < 2 and time.monotonic() < deadline:
-            time.sleep(0.01)
+        assert both.wait(20)  # the second key arrived although the first put raised
         assert calls == ["1", "2"]
     finally:
         term.close()

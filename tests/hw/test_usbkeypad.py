@@ -10,16 +10,15 @@ import os
 import queue
 import subprocess
 import sys
-import threading
-import time
 from types import SimpleNamespace
 
 import pytest
 
+from waiting import WAIT, Backoff, take
+
 from companion.hw.usbkeypad import (BY_ID_GLOB, DEFAULT_KEYMAP, UsbKeypad, find_numpad,
                                     merged_keymap, open_usb_keypad)
 
-WAIT = 30.0  # upper bound for any event; a passing test never waits it out
 
 # The documented default map (module docstring), written out independently of DEFAULT_KEYMAP.
 DOCUMENTED = {
@@ -39,26 +38,6 @@ def ec():
 def ev(ec, name, value=1, type_=None):
     from evdev import InputEvent
     return InputEvent(1, 0, ec.EV_KEY if type_ is None else type_, ec.ecodes[name] if isinstance(name, str) else name, value)
-
-
-def take(q: queue.Queue, n: int, timeout: float = WAIT) -> list[str]:
-    out = []
-    deadline = time.monotonic() + timeout
-    while len(out) < n:
-        try:
-            out.append(q.get(timeout=max(0.0, deadline - time.monotonic())))
-        except queue.Empty:
-            break
-    return out
-
-
-def wait_until(pred, timeout: float = WAIT) -> bool:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.002)
-    return True
 
 
 class FakeDevice:
@@ -278,21 +257,17 @@ def running(ec):
 
     def make(pads: Pads, **kw):
         q: queue.Queue = queue.Queue()
-        delays: list[float] = []
-
-        def sleep(s):
-            delays.append(s)
-            time.sleep(0.001)
-
+        backoff = Backoff()  # each reconnect attempt waits until the test releases it
         kp = UsbKeypad(kw.pop("device", "auto"), q.put, finder=pads.finder, opener=pads.opener,
-                       wait=fake_wait, sleep=sleep, **kw)
-        kp.delays = delays
+                       wait=fake_wait, sleep=backoff.sleep, **kw)
+        kp.backoff = backoff
         made.append(kp)
         kp.start()
         return kp, q
 
     yield make
     for kp in made:
+        kp.backoff.close()
         kp.close()
 
 
@@ -336,14 +311,17 @@ def test_unplug_gives_enodev_then_the_pad_is_found_again(ec, running):
 
     pads.plugged = None          # pulled out: the read fails, and so does every search
     first.unplug()
-    assert wait_until(lambda: not kp.connected.is_set() and len(kp.delays) >= 3)
-    assert first.closed
-    assert kp.delays[:3] == [0.5, 1.0, 2.0], "backoff doubles from 0.5 s"
-    assert kp.failed_attempts >= 2
+    kp.backoff.wait_for(1)       # the connection is closed before the first backoff
+    assert not kp.connected.is_set() and first.closed
+    kp.backoff.step()
+    kp.backoff.step()
+    assert kp.backoff.delays == [0.5, 1.0, 2.0], "backoff doubles from 0.5 s"
+    assert kp.failed_attempts == 2
 
     pads.plugged = "/dev/input/by-id/usb-pad-if00-event-kbd"   # back, as a new eventN
+    kp.backoff.release()
     assert kp.connected.wait(WAIT)
-    assert wait_until(lambda: len(pads.opened) == 2)
+    assert len(pads.opened) == 2
     second = pads.opened[1]
     assert second.grabbed
     assert kp.connects == 2
@@ -354,10 +332,13 @@ def test_unplug_gives_enodev_then_the_pad_is_found_again(ec, running):
 def test_a_pad_grabbed_by_someone_else_is_retried(ec, running):
     pads = Pads(ec, grab_error=OSError(errno.EBUSY, "Device or resource busy"))
     kp, q = running(pads)
-    assert wait_until(lambda: len(pads.opened) >= 2)
+    kp.backoff.wait_for(1)
+    kp.backoff.step()            # the second attempt fails the same way
+    assert len(pads.opened) == 2
     assert not kp.connected.is_set()
     assert all(d.closed for d in pads.opened[:2]), "a device that could not be grabbed is closed"
     pads.dev_kw = {}
+    kp.backoff.release()
     assert kp.connected.wait(WAIT)
     pads.opened[-1].feed(ev(ec, "KEY_KP0"))
     assert take(q, 1) == ["0"]
@@ -415,9 +396,9 @@ def uinput(ec):
     made = []
 
     def make():
-        ui = UInput(caps, name="companion test numpad")
+        ui = UInput(caps, name="companion test numpad")  # returns once its event node opens
         made.append(ui)
-        assert wait_until(lambda: os.path.exists(ui.device.path), 10)
+        assert os.path.exists(ui.device.path)
         return ui
 
     yield make
@@ -462,8 +443,8 @@ def test_uinput_unplug_and_replug_is_found_again(ec, uinput, tmp_path):
     ui = uinput()
     link.symlink_to(ui.device.path)
     q: queue.Queue = queue.Queue()
-    kp = UsbKeypad("auto", q.put, finder=lambda: find_numpad(str(tmp_path / "*-event-kbd")),
-                   backoff_start=0.05, backoff_max=0.2)
+    backoff = Backoff()
+    kp = UsbKeypad("auto", q.put, finder=lambda: find_numpad(str(tmp_path / "*-event-kbd")), sleep=backoff.sleep)
     try:
         kp.start()
         assert kp.connected.wait(WAIT)
@@ -471,14 +452,17 @@ def test_uinput_unplug_and_replug_is_found_again(ec, uinput, tmp_path):
         assert take(q, 1) == ["1"]
         link.unlink()
         ui.close()                                  # unplugged: ENODEV on read
-        assert wait_until(lambda: not kp.connected.is_set())
+        backoff.wait_for(1)
+        assert not kp.connected.is_set()
         ui2 = uinput()
         link.symlink_to(ui2.device.path)
+        backoff.release()
         assert kp.connected.wait(WAIT)
-        assert wait_until(lambda: kp.connects == 2)
+        assert kp.connects == 2
         press(ui2, ec, "KEY_KP2")
         assert take(q, 1) == ["2"]
     finally:
+        backoff.close()
         kp.close()
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -87,13 +88,32 @@ class Box:
         return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
 
     def wait(self, what: str, cond, timeout: float = 60):
+        """Until `cond()` is true, checked again at every line the container's journal gets
+        (systemd logs each state change of the unit: started, watchdog timeout, restart ...)."""
         deadline = time.monotonic() + timeout
+        since = int(time.time()) - 1  # lines from just before the first check: nothing falls in between
+        follow = subprocess.Popen(["bash", str(TOOL), "exec", str(ROOT_DIR), "--", "journalctl", "-f", "-q",
+                                   "-o", "cat", "--since", f"@{since}"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_env(),
+                                  start_new_session=True)
         last = None
-        while time.monotonic() < deadline:
-            last = cond()
-            if last:
-                return last
-            time.sleep(0.5)
+        try:
+            while True:
+                last = cond()
+                left = deadline - time.monotonic()
+                if last or left <= 0:
+                    break
+                readable, _, _ = select.select([follow.stdout], [], [], left)
+                if readable and not os.read(follow.stdout.fileno(), 65536):
+                    follow.wait()  # the journal stream ended: one last check
+                    last = cond()
+                    break
+        finally:
+            if follow.poll() is None:
+                os.killpg(follow.pid, signal.SIGKILL)
+                follow.wait()
+        if last:
+            return last
         status = self.sh("systemctl status companion --no-pager -l; journalctl -u companion --no-pager -n 30",
                          check=False).stdout
         raise AssertionError(f"timed out after {timeout} s waiting for {what}; last: {last!r}\n{status}")
@@ -141,8 +161,7 @@ def boot(b: Box, timeout: float = 240) -> None:
             return
         if time.monotonic() > deadline:
             raise AssertionError(f"the container does not come up: {state!r}; see {ROOT_DIR}.boot.log")
-        tool("stop", str(ROOT_DIR), timeout=120, check=False)
-        time.sleep(2)
+        tool("stop", str(ROOT_DIR), timeout=120, check=False)  # returns once the container is gone
 
 
 @pytest.fixture(scope="module")
@@ -185,8 +204,8 @@ def test_install_skips_the_firmware_off_a_pi_and_starts_the_unit(box: Box) -> No
     assert not box.sh("test -e /etc/modules-load.d/companion.conf", check=False).returncode == 0
     assert "Reboot" not in out
     # Plain Debian has no gpio group: install-service made it, so no 216/GROUP.
-    assert box.sh("getent group gpio i2c dialout | wc -l").stdout.strip() == "3"
-    groups = box.sh(f"grep -E '^(Supplementary)?Groups:' /proc/$(systemctl show -P MainPID companion)/status").stdout
+    assert box.sh("getent group gpio i2c dialout input | wc -l").stdout.strip() == "4"
+    groups = box.sh("grep -E '^(Supplementary)?Groups:' /proc/$(systemctl show -P MainPID companion)/status").stdout
     assert groups.strip()
     assert "216/GROUP" not in box.sh("journalctl -u companion --no-pager -o cat").stdout
 

@@ -22,9 +22,7 @@ from companion.table.shell import Shell
 
 _SHARED = Path(__file__).resolve().parents[4] / "shared" / "spec" / "examples"
 _VENDORED = Path(__file__).resolve().parents[2] / "data" / "examples"
-EXAMPLES = _SHARED if _SHARED.exists() else Path("/work/shared/spec/examples")
-if not EXAMPLES.exists():  # the spec's examples, vendored with the tests
-    EXAMPLES = _VENDORED
+EXAMPLES = _SHARED if _SHARED.exists() else _VENDORED  # the spec's examples, vendored with the tests
 
 Answerer = Callable[[Search | Hint], Any]
 
