@@ -36,7 +36,12 @@ class Persist:
 
     def public(self) -> list[dict]:
         """The actions as they may be shown or logged: each hidden field's value is "hidden"."""
-        return [{k: "hidden" if k in self.hidden else v for k, v in a.items()} for a in self.actions]
+        return [redact(a, self.hidden) for a in self.actions]
+
+
+def redact(action: dict, hidden: tuple[str, ...]) -> dict:
+    """`action` as it may be shown or logged: the value of each field named in `hidden` is "hidden"."""
+    return {k: "hidden" if k in hidden else v for k, v in action.items()}
 
 
 @dataclass(frozen=True)

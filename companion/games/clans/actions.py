@@ -30,9 +30,11 @@ from typing import Any
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import Game, Move
 from companion.games.clans.record import Record
+from companion.table.effects import redact
 from companion.table.errors import ActionError
 
 START_ACTIONS = ("players", "restart", "load")
+SECRET_FIELDS = ("bots", "dealt")  # of a "new" action: every seat's secret color, never logged nor shown
 
 
 def starts_game(action: dict) -> bool:
@@ -107,7 +109,7 @@ class TableState:
         except ActionError:
             raise
         except (KeyError, TypeError, AttributeError, ValueError) as exc:  # IllegalMoveError, RecordError too
-            raise ActionError(f"cannot apply {a!r}: {exc}") from None
+            raise ActionError(f"cannot apply {redact(a, SECRET_FIELDS)!r}: {exc}") from None
         self.version += 1
         return result
 
@@ -199,7 +201,8 @@ def seat_colors(a: dict, players: int) -> tuple[dict[int, str], dict[int, str]]:
     colors = list(bots.values()) + list(dealt.values())
     if (not bots or not dealt or set(bots) & set(dealt) or sorted(set(bots) | set(dealt)) != list(range(players))
             or len(set(colors)) != len(colors) or not set(colors) <= set(COLORS)):
-        raise ActionError(f"new: bots {a['bots']!r} and dealt {a['dealt']!r} do not fit {players} players")
+        raise ActionError(f"new: the bots' and the dealt colors do not fit {players} players "
+                          "(every seat once, distinct colors)")
     return bots, dealt
 
 

@@ -18,12 +18,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from companion.games.clans.actions import TableState, starts_game
+from companion.games.clans.actions import SECRET_FIELDS, TableState, starts_game
 from companion.table.effects import Outbox
 from companion.table.info import InfoPager
 
 KIND = "clans"
-SECRET_FIELDS = ("bots", "dealt")  # of a "new" action: every seat's secret color, never logged
 
 # The game's own questions over the play (the shell owns the menu, brightness, shut down, switch).
 UNDO_QUESTION = "undo?"

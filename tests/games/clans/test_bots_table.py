@@ -138,9 +138,14 @@ def test_deal_starts_again_after_a_rebuild_and_bad_seat_maps_are_refused():
                 {"bots": {"0": "red"}, "dealt": {"1": "blue"}},  # a seat missing
                 {"bots": {"0": "pink"}, "dealt": {"1": "blue", "2": "green"}},
                 {"bots": {"0": "red"}}):
-        with pytest.raises(ActionError):
+        with pytest.raises(ActionError) as refused:
             Controller.from_actions([actions[0], {**{k: v for k, v in new.items() if k not in ("bots", "dealt")},
                                                   **bad}])
+        # the message reaches the log and the repaired-journal screen: it pairs no seat with its color
+        message = str(refused.value)
+        assert "'bots': {" not in message and "'dealt': {" not in message, message
+        assert not any(f"'{seat}': '{color}'" in message
+                       for part in ("bots", "dealt") for seat, color in bad.get(part, {}).items()), message
     with pytest.raises(ValueError):
         Controller.quick_start(2, random.Random(1), bots=[0, 1])
 
