@@ -35,13 +35,13 @@ class Persist:
     hidden: tuple[str, ...] = field(default=(), compare=False)  # how it is logged, not what is journaled
 
     def public(self) -> list[dict]:
-        """The actions as they may be shown or logged: each hidden field's value is "hidden"."""
+        """The actions as they may be shown or logged: without their hidden fields (spec section 6)."""
         return [redact(a, self.hidden) for a in self.actions]
 
 
 def redact(action: dict, hidden: tuple[str, ...]) -> dict:
-    """`action` as it may be shown or logged: the value of each field named in `hidden` is "hidden"."""
-    return {k: "hidden" if k in hidden else v for k, v in action.items()}
+    """`action` as it may be shown or logged: the fields named in `hidden` removed."""
+    return {k: v for k, v in action.items() if k not in hidden}
 
 
 @dataclass(frozen=True)
