@@ -16,8 +16,8 @@ from __future__ import annotations
 import logging
 import queue
 import random
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,9 +25,9 @@ from companion.games import find_game
 from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
 from companion.table import keys as K
+from companion.table import texts as T
 from companion.table.effects import Announce, Effect, GameOver, Hint, Persist, PowerOff, Search, SetBrightness, \
     SwitchGame
-from companion.table import texts as T
 from companion.table.bounded import clip
 from companion.table.journal import JournalWriter, Resumed
 from companion.table.protocol import TableGame
@@ -37,7 +37,6 @@ log = logging.getLogger("companion.run")
 
 EOF = object()  # end of the key script / of stdin: finish and exit
 TICK_S = 1.0
-JOURNAL_EFFECTS = (Persist, GameOver, SetBrightness)
 
 
 # ----- the daemon --------------------------------------------------------------------------
@@ -68,6 +67,7 @@ class Daemon:
         self.tick = TICK_S  # how often the watchdog is fed while waiting (half its interval under systemd)
         self.may_power_off: Callable[[], bool] = is_raspberry_pi
         self.run_command: Callable[[list[str]], tuple[int, str]] = run_command
+        self.worker: ThreadPoolExecutor | None = None  # runs the searches, made on the first one
 
     def put(self, key: Any) -> None:
         """Thread-safe: the adapters' callback."""
@@ -107,21 +107,16 @@ class Daemon:
 
     def save(self, effects: list[Effect]) -> list[Effect]:
         """Journal the batch's journal effects (durable before anything is shown); the others, in order."""
-        for effect in effects:
-            if isinstance(effect, Persist):
-                log.debug("actions: %s", effect.public())
         if self.journal is not None:
-            rest = self.journal.write_all(effects)
+            self.journal.write_all(effects)  # brightness too: it is a setting of the journal's
         else:
-            rest = [e for e in effects if not isinstance(e, JOURNAL_EFFECTS)]
-        for effect in effects:
-            if isinstance(effect, SetBrightness):
-                self.panel.set_brightness(effect.level)
-        return rest
+            for effect in effects:
+                if isinstance(effect, Persist):
+                    log.debug("actions (not journaled): %s", effect.public())
+        return [e for e in effects if not isinstance(e, (Persist, GameOver))]
 
     def restore(self) -> None:
         """After a failed write: the game as the journal holds it, and a message saying what to do."""
-        assert self.journal is not None
         try:
             resumed = self.journal.journal.resume(include_finished=True)
         except Exception:
@@ -132,7 +127,9 @@ class Daemon:
         self.shell.tell(T.UNSAVED_TITLE, [T.UNSAVED], "unsaved")
 
     def apply(self, effect: Effect) -> None:
-        if isinstance(effect, (Search, Hint)):
+        if isinstance(effect, SetBrightness):
+            self.panel.set_brightness(effect.level)
+        elif isinstance(effect, (Search, Hint)):
             self.search(effect)
         elif isinstance(effect, SwitchGame):
             log.info("switching to %s", effect.kind)
@@ -164,24 +161,15 @@ class Daemon:
         Keys pressed meanwhile wait in the queue, in order. Returns what `work` returned, or raises what it raised."""
         from companion.hw import notify
 
-        done = threading.Event()
-        out: dict[str, Any] = {}
-
-        def worker() -> None:
+        if self.worker is None:
+            self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="search")
+        future = self.worker.submit(work)
+        while True:
             try:
-                out["value"] = work()
-            except BaseException as exc:  # handed to the loop's thread, which logs it
-                out["error"] = exc
-            finally:
-                done.set()
-
-        threading.Thread(target=worker, name="search", daemon=True).start()
-        while not done.wait(self.tick):
-            notify.watchdog()
-            self.panel.tick()
-        if "error" in out:
-            raise out["error"]
-        return out.get("value")
+                return future.result(timeout=self.tick)
+            except TimeoutError:
+                notify.watchdog()
+                self.panel.tick()
 
     def show(self) -> None:
         screen = self.shell.screen()
@@ -238,6 +226,8 @@ class Daemon:
                     adapter.close()
                 except Exception:
                     log.exception("closing %r", adapter)
+            if self.worker is not None:
+                self.worker.shutdown(wait=False, cancel_futures=True)
             self.write_record()
             if self.journal is not None:
                 self.journal.journal.close()  # checkpoints the WAL: nothing pending before power-off

@@ -9,7 +9,6 @@ import random
 import pytest
 
 from companion.games.mammut import combat as C
-from companion.games.mammut import rules as R
 from companion.games.mammut.combat import Fighter
 from companion.games.mammut.forms import FORMS, OpenForm, next_field
 from companion.games.mammut.game import MammutGame
