@@ -236,7 +236,10 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     history = journal.journal.history if journal is not None else None
     shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history)
     if journal is not None and journal.journal.repairs:
-        shell.tell(T.REPAIRED_TITLE, journal.journal.repairs, "repaired")
+        if isinstance(journal, JournalWriter):
+            shell.tell(T.REPAIRED_TITLE, journal.journal.repairs, "repaired")
+        else:  # a journal that could not be opened: nothing was repaired, nothing can be saved yet
+            shell.tell(T.UNSAVED_TITLE, journal.journal.repairs, "unsaved")
     return shell
 
 
@@ -259,7 +262,7 @@ def open_journal(state_dir: str) -> Any:
     except OSError as exc:
         log.error("journal %s cannot be opened (%s): every key that changes the game is refused until it can",
                   state_dir, exc)
-        return LateJournal(state_dir, T.UNSAVED)
+        return LateJournal(state_dir, T.NO_JOURNAL)
 
 
 def open_inputs(daemon: Daemon, cfg: Any, emulated: bool) -> None:

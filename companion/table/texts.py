@@ -46,6 +46,8 @@ def totals_and_winners(totals: list[int], winners: list[int]) -> str:
 UNSAVED_TITLE = "Cannot save"
 UNSAVED = ("Storage full or damaged: the last key was not taken, nothing changed. "
            "Free space or replace the SD card; play goes on once saving works.")
+NO_JOURNAL = ("The storage cannot be opened: nothing can be saved, so keys that change the game are "
+              "refused. Free space or replace the SD card; play starts as soon as saving works.")
 REPAIRED_TITLE = "Journal repaired"
 
 NO_POWER_OFF_TITLE = "Cannot shut down"

@@ -108,7 +108,7 @@ def test_a_journal_that_cannot_be_opened_refuses_every_key_until_it_can(tmp_path
     keys = tmp_path / "k"
     keys.write_text("")
     d = daemon.build(daemon.parse_args(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state)]))
-    assert d.shell.screen().name == "repaired"  # the table is told at once
+    assert d.shell.screen().name == "unsaved" and d.shell.screen().title == "Cannot save"  # told at once
     d.step("#")
     for k in "3#":  # players: a journaled answer, refused
         d.step(k)
