@@ -13,6 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from install_helpers import fake_venv
 
 from companion import install_checks, service_install
 from companion.install_checks import Accounts, InstallError, check_account
@@ -99,12 +100,6 @@ def test_shadow_is_read_directly(tmp_path: Path) -> None:
 
 # --- through install(): an unsafe account stops it before anything is written --
 
-def fake_venv(tmp_path: Path) -> Path:
-    exe = tmp_path / "venv" / "bin" / "companion"
-    exe.parent.mkdir(parents=True)
-    exe.write_text("#!/bin/sh\nexit 0\n")
-    exe.chmod(0o755)
-    return tmp_path / "venv"
 
 
 @pytest.fixture

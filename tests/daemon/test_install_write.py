@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import sys
 from pathlib import Path
 
 import pytest
+from install_helpers import fake_venv, pretend_root
 
 from companion import install_checks, service_install
 from companion.install_checks import InstallError, write_file
@@ -22,12 +22,6 @@ def trusted_me(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda: install_checks.Accounts(getpwnam=lambda name: (_ for _ in ()).throw(KeyError(name))))
 
 
-def fake_venv(tmp_path: Path) -> Path:
-    exe = tmp_path / "venv" / "bin" / "companion"
-    exe.parent.mkdir(parents=True)
-    exe.write_text("#!/bin/sh\nexit 0\n")
-    exe.chmod(0o755)
-    return tmp_path / "venv"
 
 
 def mode(path: Path) -> int:
@@ -101,11 +95,7 @@ def test_modes_are_explicit_whatever_the_umask(tmp_path: Path, monkeypatch, umas
 
 @pytest.mark.parametrize("umask", [0o000, 0o077])
 def test_starter_config_mode_whatever_the_umask(tmp_path: Path, monkeypatch, umask: int) -> None:
-    monkeypatch.setattr(sys, "prefix", str(fake_venv(tmp_path)))
-    monkeypatch.setattr(os, "geteuid", lambda: 0)
-    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
-    monkeypatch.setattr(service_install, "_run", lambda cmd: None)
+    pretend_root(monkeypatch, fake_venv(tmp_path), groups=False)
     config = tmp_path / "etc" / "companion" / "config.yaml"
     old = os.umask(umask)
     try:
@@ -141,13 +131,7 @@ def test_fsync_and_rename_are_used(tmp_path: Path, monkeypatch) -> None:
 # --- replacing an existing unit: keep a backup, restart a running service ------
 
 def run_install(tmp_path: Path, monkeypatch, units: Path) -> list[list[str]]:
-    monkeypatch.setattr(sys, "prefix", str(tmp_path / "venv"))
-    monkeypatch.setattr(os, "geteuid", lambda: 0)
-    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
-    monkeypatch.setattr(service_install, "_ensure_groups", lambda accounts=None: None)
-    ran: list[list[str]] = []
-    monkeypatch.setattr(service_install, "_run", ran.append)
+    ran = pretend_root(monkeypatch, tmp_path / "venv")
     config = tmp_path / "config.yaml"
     config.write_text("")
     assert service_install.main(["--unit-dir", str(units), "--config", str(config)]) == 0

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from install_helpers import fake_venv, pretend_root
 
 from companion import install_checks, service_install
 from companion.service_install import main, render_unit
@@ -34,14 +35,6 @@ def no_such_user(name: str):
     raise KeyError(name)
 
 
-def fake_venv(tmp_path: Path) -> Path:
-    """A venv-shaped directory whose bin/companion is a real executable."""
-    venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
-    exe = venv / "bin" / "companion"
-    exe.write_text("#!/bin/sh\nexit 0\n")
-    exe.chmod(0o755)
-    return venv
 
 
 def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
@@ -186,14 +179,8 @@ def test_missing_groups_without_groupadd_is_a_clear_error(monkeypatch: pytest.Mo
 def test_enable_creates_the_groups_after_the_user_and_before_starting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    venv = fake_venv(tmp_path)
-    monkeypatch.setattr(sys, "prefix", str(venv))
-    monkeypatch.setattr(os, "geteuid", lambda: 0)
-    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
+    ran = pretend_root(monkeypatch, fake_venv(tmp_path), groups=False)
     monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout", "input"}))
-    monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
-    ran: list[list[str]] = []
-    monkeypatch.setattr(service_install, "_run", ran.append)
     assert main(["--unit-dir", str(tmp_path / "u"), "--config", str(tmp_path / "etc" / "c.yaml")]) == 0
     assert ran == [["groupadd", "--system", "gpio"], ["groupadd", "--system", "i2c"],
                    ["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "companion"]]
@@ -263,14 +250,7 @@ def test_install_with_poweroff_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 
 def test_enable_runs_systemctl_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    venv = fake_venv(tmp_path)
-    monkeypatch.setattr(sys, "prefix", str(venv))
-    monkeypatch.setattr(os, "geteuid", lambda: 0)
-    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
-    monkeypatch.setattr(service_install, "_ensure_groups", lambda accounts=None: None)
-    ran: list[list[str]] = []
-    monkeypatch.setattr(service_install, "_run", ran.append)
+    ran = pretend_root(monkeypatch, fake_venv(tmp_path))
     config = tmp_path / "etc" / "config.yaml"
     assert main(["--unit-dir", str(tmp_path / "u"), "--config", str(config)]) == 0
     assert ran == [["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "companion"]]
@@ -283,12 +263,7 @@ def test_enable_runs_systemctl_in_order(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_enable_keeps_an_existing_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    venv = fake_venv(tmp_path)
-    monkeypatch.setattr(sys, "prefix", str(venv))
-    monkeypatch.setattr(os, "geteuid", lambda: 0)
-    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
-    monkeypatch.setattr(service_install, "_run", lambda cmd: None)
+    pretend_root(monkeypatch, fake_venv(tmp_path), groups=False)
     config = tmp_path / "config.yaml"
     config.write_text("display: {driver: sh1106}\n")
     assert main(["--unit-dir", str(tmp_path / "u"), "--config", str(config)]) == 0
