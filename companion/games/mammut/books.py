@@ -27,14 +27,15 @@ class Tribe:
     """One tribe's books. Plain attributes; `to_dict`/`from_dict` for snapshots."""
 
     _FIELDS = (
-        "number", "name", "warriors", "women", "villages", "caves", "food", "fate_cards", "fire",
+        "number", "name", "color", "warriors", "women", "villages", "caves", "food", "fate_cards", "fire",
         "resurrection_used", "eliminated", "eliminated_turn", "eliminated_year", "announced_turn",
         "kills_food", "survival", "births", "sown", "to_remove",
     )  # fmt: skip
 
-    def __init__(self, number: int, name: str, food: int, fate_cards: int) -> None:
+    def __init__(self, number: int, name: str, food: int, fate_cards: int, color: str | None = None) -> None:
         self.number = number
         self.name = name
+        self.color = color  # one of rules.TRIBE_COLORS, or None (records of version 1)
         self.warriors = R.START_WARRIORS
         self.women = R.START_WOMEN
         self.villages = 1
@@ -64,7 +65,10 @@ class Tribe:
 
     @property
     def label(self) -> str:
-        return f"tribe {self.number} ({self.name})" if self.name else f"tribe {self.number}"
+        """The tribe as the table calls it: its short name, else its color, else its number."""
+        if self.name:
+            return self.name
+        return self.color or f"tribe {self.number}"
 
     def to_dict(self) -> dict:
         return {f: copy.deepcopy(getattr(self, f)) for f in self._FIELDS}
@@ -73,7 +77,7 @@ class Tribe:
     def from_dict(cls, d: dict) -> Tribe:
         t = cls(d["number"], d["name"], d["food"], d["fate_cards"])
         for f in cls._FIELDS:
-            setattr(t, f, copy.deepcopy(d[f]))
+            setattr(t, f, copy.deepcopy(d.get(f)))
         return t
 
 
@@ -93,13 +97,15 @@ def short_text(reason: Any) -> None:
 _STATE = (
     "year", "season", "turn", "phase", "first_player", "play_order", "order_reason", "order_rolls",
     "animals_to_draw", "direction", "fate_drawn", "announced", "winners", "extinct", "fights",
+    "battle", "event_decks", "event_reshuffled", "notes",
 )  # fmt: skip
 
 
 class Books:
     """A game's books for 2-6 tribes, its log and its undo stack (the actions are in `MammutGame`)."""
 
-    VERSION = 1
+    VERSION = 2  # 2: tribe colors, fights round by round, event decks, season notes
+    VERSIONS = (1, 2)  # the record versions `game.MammutGame.from_dict` reads
 
     def __init__(
         self,
@@ -107,6 +113,7 @@ class Books:
         *,
         roll: Roll | random.Random | None,
         names: Sequence[str] | None = None,
+        colors: Sequence[str] | None = None,
         first_game: bool = False,
         advanced: bool = False,
     ) -> None:
@@ -117,13 +124,20 @@ class Books:
             raise MammutError(f"give {n_tribes} tribe names (text), or none")
         if len({n for n in names if n}) != len([n for n in names if n]):
             raise MammutError("two tribes have the same name")
+        if colors is not None:
+            colors = list(colors)
+            if len(colors) != n_tribes or any(c not in R.TRIBE_COLORS for c in colors):
+                raise MammutError(f"give {n_tribes} tribe colors, each one of {', '.join(R.TRIBE_COLORS)}")
+            if len(set(colors)) != n_tribes:
+                raise MammutError("two tribes have the same color")
         self.dice = Dice(roll)
         self._rolls: list[int] | None = None
         self.n_tribes = n_tribes
         self.first_game = bool(first_game)
         self.advanced = bool(advanced)
         food = R.FIRST_GAME_FOOD if first_game else R.START_FOOD
-        self.tribes = [Tribe(i + 1, names[i], food, R.hand_size(n_tribes)) for i in range(n_tribes)]
+        self.tribes = [Tribe(i + 1, names[i], food, R.hand_size(n_tribes), colors[i] if colors else None)
+                       for i in range(n_tribes)]
         self.year, self.season, self.turn = R.START_YEAR, R.START_SEASON, R.START_TURN
         self.phase = Phase.SETUP
         self.first_player = 1
@@ -137,11 +151,16 @@ class Books:
         self.winners: list[int] = []
         self.extinct = False
         self.fights: list[dict] = []  # this turn's fights, for the prompt
+        self.battle: dict | None = None  # the fight under way (`fights`), waiting for a lost token
+        self.event_decks = {season: {"left": R.EVENT_DECK, "discards": 0} for season in R.SEASONS}
+        self.event_reshuffled = False  # this turn's event deck was shuffled from its discards
+        self.notes: list[str] = []  # "until the end of the season" effects the table entered
         self.log: list[dict] = [
             {
                 "seq": 0,
                 "action": "new_game",
-                "args": {"n_tribes": n_tribes, "names": names, "first_game": self.first_game, "advanced": self.advanced},
+                "args": {"n_tribes": n_tribes, "names": names, "first_game": self.first_game, "advanced": self.advanced}
+                | ({"colors": colors} if colors is not None else {}),
                 "rolls": [],
             }
         ]
@@ -188,6 +207,9 @@ class Books:
         """Run one action on the books: all of it, logged with its dice, or nothing at all."""
         if self.phase == Phase.GAME_OVER:
             raise MammutError("the game is over: start a new game")
+        if self.battle is not None and self.battle["choose"] and action != "choose_loss":
+            who = self.tribe(self.battle["sides"][self.battle["choose"][0]]["tribe"]).label
+            raise MammutError(f"finish the fight first: {who} chooses the token it loses")
         snapshot = self._state()
         self._rolls = []
         try:

@@ -33,7 +33,8 @@ class Fighter:
     animals, or women against women) and `camp` when fighting in their own camp.
     Animal sides fill `animals` (one kind: a horde fights together). `extra` is any further
     bonus (fire against animals, a fate card). `lose_first` is the token a people side
-    gives up first when it loses a round ("warrior" or "woman").
+    gives up first when it loses a round ("warrior" or "woman") unless it `choose`s anew
+    after every lost round, as the rulebook says (the game then asks it).
     """
 
     label: str
@@ -43,6 +44,7 @@ class Fighter:
     camp: str | None = None
     extra: int = 0
     lose_first: str = WARRIOR
+    choose: bool = False  # the side picks its lost token each round (the game asks it)
 
     @property
     def tokens(self) -> int:
@@ -99,25 +101,57 @@ class CombatOutcome:
 MAX_TIED_ROLLS = 1000  # only a broken dice source ties this often
 
 
-_LOSS_KEY = {"animal": "animals", WARRIOR: "warriors", WOMAN: "women"}
+LOSS_KEY = {"animal": "animals", WARRIOR: "warriors", WOMAN: "women"}
 
 
-def _lose_one(f: Fighter) -> str:
+def needs_choice(f: Fighter) -> bool:
+    """Whether a side that lost a round chooses its token: a people side with both warriors
+    and women fighting and no choice made in advance ("a sua scelta", rulebook line 153)."""
+    return f.choose and f.warriors > 0 and f.women > 0
+
+
+def lose_one(f: Fighter, kind: str | None = None) -> str:
+    """Remove one token from `f`: an animal, the `kind` chosen, else the side's standing
+    preference (`lose_first`, falling back to what it has). Returns the kind removed."""
     if f.animals:
         f.animals -= 1
         return "animal"
-    if (f.lose_first == WOMAN and f.women) or not f.warriors:
+    if kind is None:
+        kind = WOMAN if (f.lose_first == WOMAN and f.women) or not f.warriors else WARRIOR
+    if kind not in (WARRIOR, WOMAN):
+        raise MammutError(f"the token lost is a {WARRIOR} or a {WOMAN}, not {kind!r}")
+    if (f.warriors if kind == WARRIOR else f.women) == 0:
+        raise MammutError(f"{f.label} has no {kind} left in this fight")
+    if kind == WARRIOR:
+        f.warriors -= 1
+    else:
         f.women -= 1
-        return WOMAN
-    f.warriors -= 1
-    return WARRIOR
+    return kind
+
+
+def roll_round(state: Sequence[Fighter], roll: Roll) -> CombatRound:
+    """One round: every side still standing rolls one die plus its bonus; every side below
+    the highest total loses a token (`losers`; empty when all tie). Nothing is removed here:
+    `lost` is left empty for the caller to fill with `lose_one`."""
+    alive = [i for i, s in enumerate(state) if s.tokens > 0]
+    dice: list[int | None] = [None] * len(state)
+    totals: list[int | None] = [None] * len(state)
+    for i in alive:
+        dice[i] = check_die(roll())
+        totals[i] = dice[i] + combat_bonus(state[i])  # type: ignore[operator]
+    top = max(t for t in totals if t is not None)
+    return CombatRound(dice, totals, [i for i in alive if totals[i] < top], [])  # type: ignore[operator]
+
+
+def standing(state: Sequence[Fighter]) -> list[int]:
+    """The sides with tokens left."""
+    return [i for i, s in enumerate(state) if s.tokens > 0]
 
 
 def resolve_combat(sides: Sequence[Fighter], roll: Roll) -> CombatOutcome:
-    """Fight round by round until one side is left.
-
-    Each side rolls one die plus its bonus; every side below the highest total loses one
-    token; when all totals tie everybody rolls again.
+    """Fight round by round until one side is left, each loser giving up its standing
+    preference (`lose_first`). The game asks a side's choice round by round instead
+    (`fights`); this is the whole fight at once, for the rules' tests and tools.
     """
     if len(sides) < 2:
         raise MammutError("a fight needs at least two sides")
@@ -127,28 +161,18 @@ def resolve_combat(sides: Sequence[Fighter], roll: Roll) -> CombatOutcome:
     losses = [{"warriors": 0, "women": 0, "animals": 0} for _ in state]
     rounds: list[CombatRound] = []
     ties = 0
-    while True:
-        alive = [i for i, s in enumerate(state) if s.tokens > 0]
-        if len(alive) == 1:
-            break
-        dice: list[int | None] = [None] * len(state)
-        totals: list[int | None] = [None] * len(state)
-        for i in alive:
-            dice[i] = check_die(roll())
-            totals[i] = dice[i] + combat_bonus(state[i])
-        top = max(t for t in totals if t is not None)
-        losers = [i for i in alive if totals[i] < top]
-        lost: list[str] = []
-        for i in losers:
-            kind = _lose_one(state[i])
-            lost.append(kind)
-            losses[i][_LOSS_KEY[kind]] += 1
-        rounds.append(CombatRound(dice, totals, losers, lost))
-        if not losers:
+    while len(standing(state)) > 1:
+        r = roll_round(state, roll)
+        for i in r.losers:
+            kind = lose_one(state[i])
+            r.lost.append(kind)
+            losses[i][LOSS_KEY[kind]] += 1
+        rounds.append(r)
+        if not r.losers:
             ties += 1
             if ties > MAX_TIED_ROLLS:
                 raise ValueError("the dice source keeps tying: is it broken?")
-    return CombatOutcome(alive[0], rounds, losses, state)
+    return CombatOutcome(standing(state)[0], rounds, losses, state)
 
 
 def camp_raid(loser_food: int, last_camp: bool) -> int:

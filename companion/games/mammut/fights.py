@@ -16,24 +16,62 @@ from .rules import MammutError
 
 
 class Fights(Books):
-    """Phase 5: `fight`, `capture_camp`, `capture_women`."""
+    """Phase 5: `fight` and `choose_loss`, `capture_camp`, `capture_women`."""
 
     # --- phase 5: combat ------------------------------------------------------------
 
     def fight(self, sides: list[dict]) -> dict:
-        """Phase 5: resolve one fight round by round with the companion's dice.
+        """Phase 5: start one fight and roll it round by round with the companion's dice.
 
         `sides` is a list of dicts. A tribe side: {"tribe": n, "warriors": w, "women": f,
-        "camp": None | "village" | "cave" (fighting in its own camp), "lose": "warrior" |
-        "woman" (given up first against animals), "bonus": fate-card bonus}. An animal side:
-        {"animal": "mammoth", "count": k, "bonus": b}. Either tribes fight each other
-        (warriors fight, women watch; women fight only women) or one tribe fights one horde
-        of one kind. Returns the outcome (JSON-safe) with the rounds, losses and food won.
-        """
+        "camp": None | "village" | "cave" (fighting in its own camp), "bonus": fate-card
+        bonus, "women_fight": true when a fate card lets its women fight warriors, "lose":
+        "warrior" | "woman" (optional: the token given up every round, chosen in advance;
+        records of version 1 carry it)}. An animal side: {"animal": "mammoth", "count": k,
+        "bonus": b}. Tribes fight each other (two, or three and more: all but the highest
+        lose a token each round) or one tribe fights one horde of one kind.
+
+        Rolls until the fight is over or a side that lost a round must choose its token (a
+        warrior or a woman, both fighting): then `battle` waits for `choose_loss`. Returns
+        the outcome (JSON-safe): {"pending": tribe} while waiting, else the rounds, losses
+        and food won."""
         return self._run("fight", {"sides": sides}, lambda: self._fight(sides))
+
+    def choose_loss(self, tribe: int, token: str) -> dict:
+        """Phase 5: the tribe that lost the last round gives up `token` ("warrior" or
+        "woman"); the fight then rolls on. Returns the outcome as `fight` does."""
+
+        def do() -> dict:
+            b = self.battle
+            if b is None or not b["choose"]:
+                raise MammutError("no fight is waiting for a lost token")
+            i = b["choose"][0]
+            side = b["sides"][i]
+            if side.get("tribe") != tribe:
+                raise MammutError(f"{self._alive(b['sides'][i]['tribe']).label} chooses the token it loses, not tribe {tribe!r}")
+            self._lose(i, token)
+            b["choose"].pop(0)
+            return self._roll_on()
+
+        return self._run("choose_loss", {"tribe": tribe, "token": token}, do)
 
     def _fight(self, sides: list[dict]) -> dict:
         self._need_phase(Phase.COMBAT)
+        fighters = self._fighters(sides)
+        for fi in fighters:
+            fi.validate()
+        self.battle = {
+            "sides": copy.deepcopy(sides),
+            "fighters": [vars(f).copy() for f in fighters],
+            "rounds": [],
+            "losses": [{"warriors": 0, "women": 0, "animals": 0} for _ in fighters],
+            "choose": [],
+            "ties": 0,
+        }
+        return self._roll_on()
+
+    def _fighters(self, sides: list[dict]) -> list[C.Fighter]:
+        """The sides of a new fight, checked against the books."""
         if not isinstance(sides, list) or len(sides) < 2 or not all(isinstance(s, dict) for s in sides):
             raise MammutError("a fight needs a list of at least two sides")
         tribe_sides = [s for s in sides if "tribe" in s]
@@ -42,7 +80,7 @@ class Fights(Books):
             raise MammutError('each side is a tribe ({"tribe": n, ...}) or animals ({"animal": kind, "count": n})')
         if not tribe_sides:
             raise MammutError("animals do not fight each other")
-        if animal_sides and (len(animal_sides) > 1 or len(tribe_sides) > 1):
+        if animal_sides and (len(animal_sides) > 1 or len(tribe_sides) > 1 or sides[0] is not tribe_sides[0]):
             raise MammutError(
                 "fight one tribe against one kind of animal at a time: tribes fight each other first, "
                 "then the survivors fight each kind of animal in turn"
@@ -50,29 +88,12 @@ class Fights(Books):
         numbers = [s["tribe"] for s in tribe_sides]
         if len(set(map(repr, numbers))) != len(numbers):
             raise MammutError("a tribe cannot fight itself")
-        known = {"tribe", "warriors", "women", "camp", "lose", "bonus", "animal", "count"}
+        known = {"tribe", "warriors", "women", "camp", "lose", "bonus", "women_fight", "animal", "count"}
         for s in sides:
             extra = set(s) - known
             if extra:
                 raise MammutError(f"unknown entry {sorted(extra)[0]!r} in a fight side")
-        people: list[tuple[Tribe, int, int, dict]] = []
-        for s in tribe_sides:
-            t = self._alive(s["tribe"])
-            w = whole_number(s.get("warriors", 0), f"{t.label}'s warriors")
-            f = whole_number(s.get("women", 0), f"{t.label}'s women")
-            if w > t.warriors:
-                raise MammutError(f"{t.label} has only {t.warriors} warriors, not {w}")
-            if f > t.women:
-                raise MammutError(f"{t.label} has only {t.women} women, not {f}")
-            if w + f == 0:
-                raise MammutError(f"{t.label} has nobody in this fight")
-            camp = s.get("camp")
-            if camp is not None:
-                if camp not in R.CAMP_KINDS:
-                    raise MammutError(f"{t.label}: camp must be {R.VILLAGE}, {R.CAVE} or none, not {camp!r}")
-                if (camp == R.VILLAGE and not t.villages) or (camp == R.CAVE and not t.caves):
-                    raise MammutError(f"{t.label} has no {camp} to fight in")
-            people.append((t, w, f, s))
+        people = [self._people(s) for s in tribe_sides]
         if animal_sides:
             a = animal_sides[0]
             kind = a["animal"]
@@ -83,67 +104,125 @@ class Fights(Books):
                 raise MammutError(f"there must be at least one {kind} to fight")
             t, w, f, s = people[0]
             fire = R.FIRE_BONUS if self.advanced and t.fire else 0
-            fighters = [
-                C.Fighter(t.label, w, f, 0, s.get("camp"), whole_number(s.get("bonus", 0), "bonus") + fire, s.get("lose", R.WARRIOR)),
-                C.Fighter(kind, animals=count, extra=whole_number(a.get("bonus", 0), "bonus")),
-            ]
-        else:
-            with_warriors = [p for p in people if p[1] > 0]
-            if with_warriors and len(with_warriors) < len(people):
-                lone = next(p for p in people if p[1] == 0)
-                raise MammutError(
-                    f"women do not fight warriors: {lone[0].label}'s women are captured without a fight "
-                    "(capture women)"
-                )
-            women_fight = not with_warriors
-            fighters = [
-                C.Fighter(
-                    t.label,
-                    0 if women_fight else w,
-                    f if women_fight else 0,
-                    0,
-                    s.get("camp"),
-                    whole_number(s.get("bonus", 0), "bonus"),
-                    R.WOMAN if women_fight else R.WARRIOR,
-                )
-                for t, w, f, s in people
-            ]
-        for fi in fighters:
-            fi.validate()
-        outcome = C.resolve_combat(fighters, self._die)
-        # apply the losses to the books
-        result_losses = []
-        for (t, _w, _f, _s), loss in zip(people, outcome.losses):
-            t.warriors -= loss["warriors"]
-            t.women -= loss["women"]
-            result_losses.append({"tribe": t.number, "warriors": loss["warriors"], "women": loss["women"]})
-        result: dict[str, Any] = outcome.to_dict()
-        result["losses"] = result_losses
-        result["food"] = 0
-        if animal_sides:
-            killed = outcome.losses[1]["animals"]
-            result["animals_killed"] = killed
-            result["animal"] = animal_sides[0]["animal"]
-            if outcome.winner == 0:
-                t = people[0][0]
-                result["food"] = R.kill_food(animal_sides[0]["animal"], killed)
+            # against animals every warrior and woman fights (women with no bonus)
+            return [self._tribe_fighter(t, w, f, s, fire),
+                    C.Fighter(kind, animals=count, extra=whole_number(a.get("bonus", 0), "bonus"))]
+        with_warriors = [p for p in people if p[1] > 0]
+        lone = next((p for p in people if p[1] == 0 and not p[3].get("women_fight")), None)
+        if with_warriors and lone is not None:
+            raise MammutError(
+                f"women do not fight warriors: {lone[0].label}'s women are captured without a fight "
+                "(capture women), unless a fate card lets them fight"
+            )
+        women_fight = not with_warriors  # women against women
+        return [self._tribe_fighter(t, w, f if women_fight or s.get("women_fight") else 0, s, 0)
+                for t, w, f, s in people]
+
+    def _people(self, s: dict) -> tuple[Tribe, int, int, dict]:
+        t = self._alive(s["tribe"])
+        w = whole_number(s.get("warriors", 0), f"{t.label}'s warriors")
+        f = whole_number(s.get("women", 0), f"{t.label}'s women")
+        if w > t.warriors:
+            raise MammutError(f"{t.label} has only {t.warriors} warriors, not {w}")
+        if f > t.women:
+            raise MammutError(f"{t.label} has only {t.women} women, not {f}")
+        if w + f == 0:
+            raise MammutError(f"{t.label} has nobody in this fight")
+        if not isinstance(s.get("women_fight", False), bool):
+            raise MammutError("women_fight is yes or no")
+        if s.get("women_fight") and f == 0:
+            raise MammutError(f"{t.label} has no women in this fight to fight")
+        camp = s.get("camp")
+        if camp is not None:
+            if camp not in R.CAMP_KINDS:
+                raise MammutError(f"{t.label}: camp must be {R.VILLAGE}, {R.CAVE} or none, not {camp!r}")
+            if (camp == R.VILLAGE and not t.villages) or (camp == R.CAVE and not t.caves):
+                raise MammutError(f"{t.label} has no {camp} to fight in")
+        return t, w, f, s
+
+    @staticmethod
+    def _tribe_fighter(t: Tribe, warriors: int, women: int, s: dict, fire: int) -> C.Fighter:
+        lose = s.get("lose")
+        return C.Fighter(t.label, warriors, women, 0, s.get("camp"), whole_number(s.get("bonus", 0), "bonus") + fire,
+                         lose if lose is not None else R.WARRIOR, choose=lose is None)
+
+    def _state_of_battle(self) -> list[C.Fighter]:
+        assert self.battle is not None
+        return [C.Fighter(**f) for f in self.battle["fighters"]]
+
+    def _lose(self, i: int, kind: str | None) -> None:
+        """Side `i` of the battle gives up one token, in the fight and on its books."""
+        b = self.battle
+        assert b is not None
+        state = self._state_of_battle()
+        lost = C.lose_one(state[i], kind)
+        b["fighters"][i] = vars(state[i]).copy()
+        b["losses"][i][C.LOSS_KEY[lost]] += 1
+        b["rounds"][-1]["lost"].append(lost)
+        side = b["sides"][i]
+        if "tribe" in side:
+            t = self.tribe(side["tribe"])
+            if lost == R.WARRIOR:
+                t.warriors -= 1
+            else:
+                t.women -= 1
+
+    def _roll_on(self) -> dict:
+        """Roll rounds until the fight ends or a loser must choose its token."""
+        b = self.battle
+        assert b is not None
+        while not b["choose"]:
+            state = self._state_of_battle()
+            if len(C.standing(state)) == 1:
+                return self._end_battle()
+            r = C.roll_round(state, self._die)
+            b["rounds"].append({"dice": r.dice, "totals": r.totals, "losers": r.losers, "lost": []})
+            if not r.losers:
+                b["ties"] += 1
+                if b["ties"] > C.MAX_TIED_ROLLS:
+                    raise ValueError("the dice source keeps tying: is it broken?")
+            for i in r.losers:
+                if C.needs_choice(state[i]):
+                    b["choose"].append(i)
+                else:
+                    self._lose(i, None)
+        return {"pending": b["sides"][b["choose"][0]]["tribe"], "rounds": copy.deepcopy(b["rounds"])}
+
+    def _end_battle(self) -> dict:
+        b = self.battle
+        assert b is not None
+        sides, winner = b["sides"], C.standing(self._state_of_battle())[0]
+        tribe_sides = [s for s in sides if "tribe" in s]
+        result: dict[str, Any] = {
+            "winner": winner,
+            "rounds": copy.deepcopy(b["rounds"]),
+            "losses": [{"tribe": s["tribe"], "warriors": loss["warriors"], "women": loss["women"]}
+                       for s, loss in zip(sides, b["losses"]) if "tribe" in s],
+            "food": 0,
+        }  # fmt: skip
+        if len(tribe_sides) < len(sides):
+            t = self.tribe(tribe_sides[0]["tribe"])
+            kind = sides[1]["animal"]
+            killed = b["losses"][1]["animals"]
+            result["animals_killed"], result["animal"] = killed, kind
+            if winner == 0:
+                result["food"] = R.kill_food(kind, killed)
                 t.kills_food += result["food"]
                 result["winner_tribe"] = t.number
-                result["message"] = (
-                    f"{t.label} kills {killed} {animal_sides[0]['animal']}(s) and will eat {result['food']} food in survival"
-                )
+                result["message"] = f"{t.label} kills {killed} {kind}(s) and will eat {result['food']} food in survival"
             else:
                 result["winner_tribe"] = None
-                result["message"] = f"the {animal_sides[0]['animal']}s win: {people[0][0].label} is wiped out here"
+                result["message"] = f"the {kind}s win: {t.label} is wiped out here"
         else:
-            t = people[outcome.winner][0]
+            t = self.tribe(sides[winner]["tribe"])
             result["winner_tribe"] = t.number
-            beaten = [p[0].label for i, p in enumerate(people) if i != outcome.winner]
+            beaten = [self.tribe(s["tribe"]).label for i, s in enumerate(sides) if i != winner]
             result["message"] = (
                 f"{t.label} wins against {', '.join(beaten)}; the beaten tribes' women here are captured "
                 "(capture women) and a camp here can be taken (capture camp)"
             )
         self.fights.append({"sides": copy.deepcopy(sides), "message": result["message"]})
+        self.battle = None
         return result
 
     def capture_camp(self, winner: int, loser: int, kind: str, burn: bool = False) -> dict:

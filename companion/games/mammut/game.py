@@ -7,7 +7,7 @@ methods, call `advance()` to move to the next phase that applies this turn. Dice
 injected (`roll() -> int` or a `random.Random`, see `dice`) so every game is reproducible.
 
 Where things are: `books` (the tribes, the log, `pop()`), `turns` (setup, phases,
-resurrection), `fights` (phase 5), `reports` (camps, corrections, survival, births,
+resurrection), `fights` (phase 5), `events` (phase 1), `reports` (camps, corrections, survival, births,
 sowing); the pure rules in `rules`, `combat` and `survival`. The words the table reads
 are the controller's (`texts`), never the engine's, except the refusals below.
 
@@ -44,6 +44,7 @@ from typing import Any, Callable, Sequence
 
 from .books import Tribe
 from .dice import Dice
+from .events import Events
 from .fights import Fights
 from .phases import TURN_PHASES, Phase, phase_applies
 from .reports import Reports
@@ -53,7 +54,7 @@ from .turns import TurnWalker
 __all__ = ["ACTIONS", "MammutError", "MammutGame", "Phase", "TURN_PHASES", "Tribe", "phase_applies"]
 
 
-class MammutGame(TurnWalker, Fights, Reports):
+class MammutGame(TurnWalker, Fights, Reports, Events):
     """A game of Valley of the Mammoths for 2-6 tribes, from setup to victory or extinction."""
 
     def play(self, action: str, args: dict) -> Any:
@@ -74,8 +75,8 @@ class MammutGame(TurnWalker, Fights, Reports):
         if not log or log[0].get("action") != "new_game":
             raise MammutError("a game log starts with its new_game entry")
         args = log[0]["args"]
-        game = cls(args["n_tribes"], roll=roll, names=args["names"], first_game=args["first_game"],
-                   advanced=args["advanced"])  # fmt: skip
+        game = cls(args["n_tribes"], roll=roll, names=args["names"], colors=args.get("colors"),
+                   first_game=args["first_game"], advanced=args["advanced"])  # fmt: skip
         for entry in log[1:]:
             action = entry.get("action")
             if action not in ACTIONS:
@@ -90,11 +91,16 @@ class MammutGame(TurnWalker, Fights, Reports):
         """Rebuild a game saved by `to_dict`; dice continue from `roll`. The log is replayed with
         its recorded dice (so `pop()` works as in the original) and must land on the saved books."""
         try:
-            if d.get("version") != cls.VERSION:
-                raise MammutError(f"unknown game record version {d.get('version')!r}")
+            version = d.get("version")
+            if version not in cls.VERSIONS:
+                raise MammutError(f"unknown game record version {version!r}")
             game = cls.replay(d["log"])
+            state = game.to_dict()["state"]
+            if version == 1:  # a version-1 record has no colors, battle, event decks or notes
+                state = {k: v for k, v in state.items() if k in d["state"]}
+                state["tribes"] = [{k: v for k, v in t.items() if k != "color"} for t in state["tribes"]]
             if (game.n_tribes, game.first_game, game.advanced) != (d["n_tribes"], d["first_game"], d["advanced"]) \
-                    or game.to_dict()["state"] != d["state"]:
+                    or state != d["state"]:
                 raise MammutError("the books do not match the log")
         except (MammutError, KeyError, IndexError, TypeError, ValueError) as e:
             raise MammutError(f"the game record is damaged ({e})") from e
@@ -111,6 +117,7 @@ ACTIONS: dict[str, Callable[..., Any]] = {
     "make_camp": MammutGame.make_camp,
     "abandon_camp": MammutGame.abandon_camp,
     "fight": MammutGame.fight,
+    "choose_loss": MammutGame.choose_loss,
     "capture_camp": MammutGame.capture_camp,
     "capture_women": MammutGame.capture_women,
     "remove_tokens": MammutGame.remove_tokens,
@@ -121,4 +128,7 @@ ACTIONS: dict[str, Callable[..., Any]] = {
     "report_births": MammutGame.report_births,
     "resurrect": MammutGame.resurrect,
     "roll_die": MammutGame.roll_die,
+    "roll_region": MammutGame.roll_region,
+    "add_note": MammutGame.add_note,
+    "add_tokens": MammutGame.add_tokens,
 }

@@ -77,6 +77,26 @@ class Reports(Books):
 
         self._run("remove_tokens", {"tribe": tribe, "warriors": warriors, "women": women, "reason": reason}, do)
 
+    def add_tokens(self, tribe: int, warriors: int = 0, women: int = 0, reason: str = "") -> None:
+        """Give a tribe warriors or women (a fate card, an event), up to 10 warriors and 6 women."""
+
+        def do() -> None:
+            self._in_turn()
+            short_text(reason)
+            t = self._alive(tribe)
+            w = whole_number(warriors, "warriors added")
+            f = whole_number(women, "women added")
+            if w + f == 0:
+                raise MammutError("add at least one warrior or woman")
+            if t.warriors + w > R.MAX_WARRIORS:
+                raise MammutError(f"{t.label} has {t.warriors} warriors: at most {R.MAX_WARRIORS - t.warriors} more")
+            if t.women + f > R.MAX_WOMEN:
+                raise MammutError(f"{t.label} has {t.women} women: at most {R.MAX_WOMEN - t.women} more")
+            t.warriors += w
+            t.women += f
+
+        self._run("add_tokens", {"tribe": tribe, "warriors": warriors, "women": women, "reason": reason}, do)
+
     def adjust_food(self, tribe: int, delta: int, reason: str = "") -> None:
         """Add (or with a negative delta pay) food for an event or a fate card."""
 

@@ -42,6 +42,20 @@ START_FOOD = 12
 FIRST_GAME_FOOD = 15
 CROP_MARKERS = 9
 FATE_DECK = 40
+EVENT_DECK = 15  # "15 Carte Evento Estate ... 15 Carte Evento Inverno" (rulebook lines 15-16), one deck a season
+
+# The six tribes' colors, picked once at set-up in seat order (MAMMUT.md leaves the box's
+# colors to the table: these are the words the companion uses for them).
+TRIBE_COLORS = ("red", "yellow", "green", "blue", "black", "white")
+
+# An event's region: "6 regioni Pianure, 6 regioni Foreste e 6 regioni Montagne ... indicata
+# con un numero da 1 a 6" (rulebook line 80); volcanoes count as mountains (line 78).
+PLAIN, FOREST, MOUNTAIN = "plain", "forest", "mountain"
+TERRAINS = (PLAIN, FOREST, MOUNTAIN)
+
+# "Until the end of the season" effects the table can note (rulebook line 84: "siccità,
+# ecc."): the rulebook prints no card texts, so these are the kinds a table picks from.
+SEASON_NOTES = ("drought", "flood", "fire", "sickness", "cold", "card")
 
 VILLAGE = "village"  # camp on a plain or forest
 CAVE = "cave"  # camp on a mountain

@@ -60,7 +60,10 @@ class TurnWalker(Books):
             later = TURN_PHASES[TURN_PHASES.index(self.phase) + 1 :]
             nxt = next((p for p in later if phase_applies(p, self.season, self.turn, self.turn_number)), None)
             if nxt is None:
+                season = self.season
                 self.year, self.season, self.turn = R.next_turn(self.year, self.season, self.turn)
+                if self.season != season:
+                    self.notes = []  # "until the end of the season" effects end with it
                 self._new_turn()
                 nxt = self._first_phase()
         self._enter(nxt)
@@ -70,6 +73,8 @@ class TurnWalker(Books):
         return next(p for p in TURN_PHASES if phase_applies(p, self.season, self.turn, self.turn_number))
 
     def _check_can_leave(self) -> None:
+        if self.battle is not None:  # cannot happen: `_run` refuses every other action first
+            raise MammutError("finish the fight first")
         for t in self.living():
             if t.to_remove:
                 raise MammutError(
@@ -119,10 +124,13 @@ class TurnWalker(Books):
         self.fate_drawn = []
         self.announced = []
         self.fights = []
+        self.event_reshuffled = False
 
     def _enter(self, phase: Phase) -> None:
         self.phase = phase
-        if phase == Phase.NEW_ANIMALS:
+        if phase == Phase.EVENTS:
+            self._draw_event()
+        elif phase == Phase.NEW_ANIMALS:
             self.animals_to_draw = R.animal_count(len(self.living()), self.season, self.turn_number == 1)
         elif phase == Phase.ANIMAL_MOVEMENT:
             self.direction = self._die()

@@ -79,7 +79,7 @@ def test_new_game_books():
         assert (t.warriors, t.women, t.camps, t.food, t.fate_cards) == (5, 2, 1, 15, 4)
     g2 = MammutGame(2, roll=random.Random(1))
     assert (g2.tribe(1).food, g2.tribe(2).fate_cards) == (12, 5)
-    assert g.tribe(3).label == "tribe 3 (green)"
+    assert g.tribe(3).label == "green"  # a short name wins over the color and the number
 
 
 @pytest.mark.parametrize("n", [1, 7, True, "4"])
@@ -668,7 +668,7 @@ def test_to_dict_from_dict_round_trip_and_play_on_identically():
     d = json.loads(json.dumps(g.to_dict()))
     h = MammutGame.from_dict(d, roll=random.Random(5))
     assert h.to_dict() == g.to_dict()
-    assert h.phase == g.phase and h.tribe(2).label == "tribe 2 (b)"
+    assert h.phase == g.phase and h.tribe(2).label == "b"
     g = MammutGame.from_dict(d, roll=random.Random(5))
     for game in (g, h):
         advance_to(game, P.SURVIVAL)
