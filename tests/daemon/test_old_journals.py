@@ -38,7 +38,19 @@ def test_previous_versions_journal_resumes(tmp_path, name, caplog):
     assert f"resumed game 1 ({actions} actions)" in caplog.messages
     assert d.shell.screen().text() == want["text"]
     assert d.shell.brightness == d.panel.brightness == want["brightness"]
-    assert json.loads(out.read_text()) == want["record"]
+    assert as_previous_version(json.loads(out.read_text()), want["record"]) == want["record"]
+
+
+def as_previous_version(record: dict, old: dict) -> dict:
+    """A record as the previous version wrote it: a Mammut record is now version 2, with the
+    same log and the same books plus what version 2 adds (tribe colors, the battle, the event
+    decks, the notes), which are dropped here."""
+    if record.get("game") != "mammut" or old.get("version") != 1:
+        return record
+    assert record["version"] == 2 and record["log"] == old["log"]
+    state = {k: v for k, v in record["state"].items() if k in old["state"]}
+    state["tribes"] = [{k: v for k, v in t.items() if k != "color"} for t in state["tribes"]]
+    return {**record, "version": 1, "state": state}
 
 
 def test_brightness_is_kept_beside_the_games_now(tmp_path):
