@@ -3,7 +3,8 @@ resume: same position, same question, same brightness. The kiosk is upgraded in 
 
 tests/data/journals/*.sql are dumps of journals the previous version wrote (a Clans game
 with a brightness change, a Clans game with a bot seat, a Mammut game with a brightness
-change); expected.json holds what that version showed after resuming them.
+change); expected.json holds what that version showed after resuming them, except the
+Mammut order line, which now names tribes by their tag ("T1 T2 T3", or colors) as the books do.
 """
 
 from __future__ import annotations

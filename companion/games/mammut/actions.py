@@ -3,8 +3,9 @@
 Every change to the game, and every partial answer to one of its forms (so a resume lands
 on the same question), is a JSON-safe action applied by `TableState.apply`:
 
-    {"a": "new", "tribes": 3, "first_game": true, "advanced": false, "first": 2}
-                                                     starts a game (and its journal entry)
+    {"a": "new", "tribes": 3, "first_game": true, "advanced": false, "first": 2,
+     "colors": ["red", "yellow", "green"]}          starts a game (and its journal entry); the
+                                                     first player is the one the companion drew
     {"a": "ask", "form": "fight", "ctx": {}}        a form opened from the phase's list
     {"a": "answer", "field": "warriors1", "value": 3}   one answer to the open form
     {"a": "back"}                                    takes back the last answer (none: closes it)
@@ -77,7 +78,11 @@ class TableState:
         n, first = a["tribes"], a["first"]
         if type(n) is not int or type(first) is not int:
             raise ActionError(f"new: {a!r}")
-        game = MammutGame(n, roll=self.rng, first_game=bool(a["first_game"]), advanced=bool(a["advanced"]))
+        colors = a.get("colors")  # journals of the previous version carry none: tribes by number
+        if colors is not None and not isinstance(colors, list):
+            raise ActionError(f"new: {a!r}")
+        game = MammutGame(n, roll=self.rng, colors=colors, first_game=bool(a["first_game"]),
+                          advanced=bool(a["advanced"]))
         game.set_first_player(first)
         self.game, self.form = game, None
 

@@ -34,6 +34,7 @@ from companion.table.protocol import TableGameBase
 from companion.table.screen import Screen
 
 from . import keys_play
+from . import outcomes as O
 from . import texts as T
 from .actions import KIND, START_ACTIONS, TableState
 from .forms import OpenForm
@@ -119,7 +120,7 @@ class MammutTable(TableGameBase):
 
     @classmethod
     def history_text(cls, result: dict) -> str:
-        return T.history_text(result)
+        return O.history_text(result)
 
     def in_progress(self) -> bool:
         return self.state.in_progress()

@@ -17,6 +17,7 @@ from companion.table import keys as K
 from companion.table.errors import ActionError
 from companion.table.screen import paginate
 
+from . import outcomes as O
 from . import texts as T
 from .actions import call
 from .forms import FORMS, UNDO_WORDS, Field, OpenForm, derived_form
@@ -83,7 +84,7 @@ def key_form(s: Session, form: OpenForm, key: str) -> None:
 
 def step(f: Field, typed: str, key: str) -> int:
     """A/B on a number: the next allowed value up (A) or down (B), wrapping."""
-    values = list(f.steps) if f.steps is not None else list(range(f.lo, f.hi + 1))
+    values = list(range(f.lo, f.hi + 1))
     current = int(typed) if typed else f.default
     if not values:
         return current if current is not None else f.lo
@@ -112,7 +113,7 @@ def answer(s: Session, form: OpenForm, f: Field, value: Any) -> None:
     except MammutError as e:
         s.refuse(str(e))
         return
-    s.ui.view = FORM if form.derived else LIST
+    s.ui.view = FORM if form.derived or derived_form(s.state.game) is not None else LIST
     if form.derived:
         s.ui.list_sel = 0
     after(s, form, action, result)
@@ -122,8 +123,8 @@ def submit(s: Session, form: OpenForm) -> dict:
     """The action a complete form becomes."""
     spec = FORMS[form.kind]
     args = spec.args(s.state.game, form.ctx, form.answers)  # type: ignore[arg-type]
-    if spec.method is None:  # the new-game questions
-        return {"a": "new", **args}
+    if spec.method is None:  # the new-game questions; the first player is drawn at random (rulebook line 43)
+        return {"a": "new", **args, "first": s.rng.randint(1, args["tribes"])}
     return call(spec.method, args)
 
 
@@ -204,13 +205,11 @@ def actions(game: MammutGame) -> list[tuple[str, str]]:
     elif game.phase == Phase.SOWING:
         items.append(("sow", T.SOWING_LABEL))
     elif game.phase == Phase.EVENTS:
-        items.append(("die", T.ROLL_DIE))
-    items += [(kind, T.LIST_LABEL[kind]) for kind in ("food", "remove", "fate", "abandon_camp")]
+        items += [(kind, T.LIST_LABEL[kind]) for kind in ("region", "note")]
+    items += [(kind, T.LIST_LABEL[kind]) for kind in ("food", "remove", "add_tokens", "fate", "abandon_camp")]
     if game.advanced:
         items.append(("fire", T.LIST_LABEL["fire"]))
-    if game.phase != Phase.EVENTS:
-        items.append(("die", T.ROLL_DIE))
-    items.append(("help", T.PHASE_HELP))
+    items += [("die", T.ROLL_DIE), ("help", T.PHASE_HELP)]
     return items
 
 
@@ -278,8 +277,8 @@ def key_undo_question(s: Session, key: str) -> None:
         s.ui.overlay = None
         entry = s.do({"a": "undo"})
         s.ui.view, s.ui.page, s.ui.list_sel = PHASE, 0, 0
-        s.show(T.UNDONE_TITLE, [T.taken_back(UNDO_WORDS.get(entry["action"], entry["action"]), T.entry_who(entry)),
-                                T.PUT_BACK], "undone")  # fmt: skip
+        words = UNDO_WORDS.get(entry["action"], entry["action"])
+        s.show(T.UNDONE_TITLE, [O.taken_back(words, O.entry_who(s.state.need_game(), entry)), T.PUT_BACK], "undone")
     elif key == K.BACK:
         s.ui.overlay = None
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from . import rules as R
-from .texts import ANIMAL_PLURAL, camps, tribe_label, women
+from .texts import ANIMAL_PLURAL, NOTE, SEASON, camps, tribe_label, women
 
 if TYPE_CHECKING:  # type names only
     from .books import Tribe
@@ -51,28 +51,28 @@ FIRST_GAME_NO, FIRST_GAME_YES = f"No ({R.START_FOOD} food)", f"Yes ({R.FIRST_GAM
 RULES, STANDARD, ADVANCED = "Rules?", "Standard", "Advanced (fire)"
 
 
-def placed_first(n: int) -> str:
-    return f"Which tribe placed its camp first? (1-{n})"
+def color_of(k: int) -> str:
+    return f"Tribe {k}: color?"
 
 
 def eliminated(t: Tribe) -> str:
     return f"{tribe_label(t)} has been eliminated"
 
 
-def fishing(tribe: int) -> str:
-    return f"Tribe {tribe} fishing: spaces on a lake shore or river?"
+def fishing(t: Tribe) -> str:
+    return f"{tribe_label(t)} fishing: spaces on a lake shore or river?"
 
 
-def gathering(tribe: int) -> str:
-    return f"Tribe {tribe} gathering: forest spaces?"
+def gathering(t: Tribe) -> str:
+    return f"{tribe_label(t)} gathering: forest spaces?"
 
 
-def crops_intact(tribe: int) -> str:
-    return f"Tribe {tribe} harvest: intact crops occupied?"
+def crops_intact(t: Tribe) -> str:
+    return f"{tribe_label(t)} harvest: intact crops occupied?"
 
 
-def crops_damaged(tribe: int) -> str:
-    return f"Tribe {tribe} harvest: damaged crops occupied?"
+def crops_damaged(t: Tribe) -> str:
+    return f"{tribe_label(t)} harvest: damaged crops occupied?"
 
 
 def cannot_occupy(t: Tribe, spaces: int) -> str:
@@ -84,7 +84,7 @@ def crops_at_most(t: Tribe) -> str:
 
 
 def camps_one_woman(t: Tribe) -> str:
-    return f"Tribe {t.number} ({camps(t.camps)}, {women(t.women)}): camps with 1 woman?"
+    return f"{tribe_label(t)} ({camps(t.camps)}, {women(t.women)}): camps with 1 woman?"
 
 
 def only_camps(t: Tribe, value: int) -> str:
@@ -96,12 +96,12 @@ def too_few_women(t: Tribe, one: int) -> str:
             f"and {one} with 1 need {one + 2 * (t.camps - one)}")
 
 
-def camps_two_plus(tribe: int) -> str:
-    return f"Tribe {tribe}: camps with 2 or more women?"
+def camps_two_plus(t: Tribe) -> str:
+    return f"{tribe_label(t)}: camps with 2 or more women?"
 
 
-def hunger(tribe: int, n: int) -> str:
-    return f"Tribe {tribe} removes {n}. Warriors? Rest women."
+def hunger(t: Tribe, n: int) -> str:
+    return f"{tribe_label(t)} removes {n}. Warriors? Rest women."
 
 
 def hunger_range(t: Tribe, lo: int, hi: int) -> str:
@@ -110,10 +110,12 @@ def hunger_range(t: Tribe, lo: int, hi: int) -> str:
 
 
 FIGHT_FIRST = "Fight: first tribe?"
-ANOTHER_TRIBE = "Another tribe"
+ANOTHER_TRIBE, MORE_TRIBES = "Another tribe", "2+ other tribes"
+TRIBES_IN_FIGHT = "How many tribes fight on this space, this one included?"
+WOMEN_WATCH, WOMEN_FIGHT = "Watch", "Fight (fate card)"
+A_WARRIOR, A_WOMAN = "A warrior", "A woman"
 NOT_IN_CAMP, OWN_VILLAGE, OWN_CAVE = "No", "Own village", "Own cave"
 VILLAGE, CAVE, CAVE_MOUNTAIN = "Village", "Cave", "Cave (mountain)"
-LOSE_WARRIORS, LOSE_WOMEN = "Warriors", "Women"
 CANNOT_FIGHT_ITSELF = "a tribe cannot fight itself"
 BONUS_AT_MOST = "a bonus of at most 9"
 ANIMALS_AT_MOST = "at most 20 animals"
@@ -123,16 +125,16 @@ def animals_choice(animal: str) -> str:
     return ANIMAL_PLURAL[animal].capitalize()
 
 
-def fight_warriors(tribe: int) -> str:
-    return f"Tribe {tribe} warriors in the fight?"
+def fight_warriors(t: Tribe) -> str:
+    return f"{tribe_label(t)} warriors in the fight?"
 
 
-def fight_women(tribe: int) -> str:
-    return f"Tribe {tribe} women in the fight?"
+def fight_women(t: Tribe) -> str:
+    return f"{tribe_label(t)} women in the fight?"
 
 
-def in_own_camp(tribe: int) -> str:
-    return f"Tribe {tribe} in its own camp?"
+def in_own_camp(t: Tribe) -> str:
+    return f"{tribe_label(t)} in its own camp?"
 
 
 def only_warriors(t: Tribe, value: int) -> str:
@@ -143,24 +145,36 @@ def only_women(t: Tribe, value: int) -> str:
     return f"{tribe_label(t)} has only {t.women} women, not {value}"
 
 
-def fights_what(tribe: int) -> str:
-    return f"Tribe {tribe} fights?"
+def fights_what(t: Tribe) -> str:
+    return f"{tribe_label(t)} fights?"
 
 
-def fights_which_tribe(tribe: int) -> str:
-    return f"Tribe {tribe} fights which tribe?"
+def fights_which_tribe(t: Tribe) -> str:
+    return f"{tribe_label(t)} fights whom?"
 
 
-def fate_bonus(tribe: int) -> str:
-    return f"Tribe {tribe} fate card bonus?"
+def tribe_number(k: int) -> str:
+    return f"Side {k}: which tribe?"
+
+
+def only_tribes(living: int) -> str:
+    return f"{living} tribes are in the game: 3 to {living}"
+
+
+def women_of(t: Tribe) -> str:
+    return f"Women of {tribe_label(t)}..."
+
+
+def lost_round(t: Tribe, mine: int, top: int) -> str:
+    return f"{tribe_label(t)} lost {mine} v {top}: lose"
+
+
+def fate_bonus(t: Tribe) -> str:
+    return f"{tribe_label(t)} fate card bonus?"
 
 
 def how_many_animals(animal: str) -> str:
     return f"How many {ANIMAL_PLURAL[animal]}?"
-
-
-def loses_first(tribe: int) -> str:
-    return f"Tribe {tribe} loses first?"
 
 
 CAMP_TAKEN_BY = "Camp taken by tribe?"
@@ -172,16 +186,16 @@ def no_warrior_to_take(t: Tribe) -> str:
     return f"{tribe_label(t)} has no warrior to take a camp"
 
 
-def takes_camp_of(tribe: int) -> str:
-    return f"Tribe {tribe} takes a camp of tribe?"
+def takes_camp_of(t: Tribe) -> str:
+    return f"{tribe_label(t)} takes whose camp?"
 
 
 def no_camp(t: Tribe) -> str:
     return f"{tribe_label(t)} has no camp"
 
 
-def camp_is_a(tribe: int) -> str:
-    return f"Tribe {tribe}'s camp is a?"
+def camp_is_a(t: Tribe) -> str:
+    return f"{tribe_label(t)}'s camp is a?"
 
 
 WOMEN_CAPTURED_BY = "Women captured by tribe?"
@@ -193,16 +207,16 @@ def no_warrior(t: Tribe) -> str:
     return f"{tribe_label(t)} has no warrior"
 
 
-def captures_women_of(tribe: int) -> str:
-    return f"Tribe {tribe} captures women of tribe?"
+def captures_women_of(t: Tribe) -> str:
+    return f"{tribe_label(t)} takes whose women?"
 
 
 def no_women(t: Tribe) -> str:
     return f"{tribe_label(t)} has no women"
 
 
-def how_many_women(tribe: int) -> str:
-    return f"How many women of tribe {tribe}?"
+def how_many_women(t: Tribe) -> str:
+    return f"How many women of {tribe_label(t)}?"
 
 
 CAMP_MADE_BY, START_CAMP_OF, THE_CAMP_IS_A = "Camp made by tribe?", "Start camp of tribe?", "The camp is a?"
@@ -210,12 +224,12 @@ CAMP_ABANDONED_BY, ABANDONED_CAMP_IS_A = "Camp abandoned by tribe?", "Abandoned 
 REMOVE_TOKENS_OF = "Remove tokens of tribe?"
 
 
-def warriors_removed(tribe: int) -> str:
-    return f"Tribe {tribe}: warriors removed?"
+def warriors_removed(t: Tribe) -> str:
+    return f"{tribe_label(t)}: warriors removed?"
 
 
-def women_removed(tribe: int) -> str:
-    return f"Tribe {tribe}: women removed?"
+def women_removed(t: Tribe) -> str:
+    return f"{tribe_label(t)}: women removed?"
 
 
 def cannot_remove_warriors(t: Tribe, value: int) -> str:
@@ -231,27 +245,27 @@ GAINS_FOOD, PAYS_FOOD = "Gains food", "Pays food"
 FOOD_AT_MOST = "at most 99 at a time"
 
 
-def food_change(tribe: int) -> str:
-    return f"Tribe {tribe} food?"
+def food_change(t: Tribe) -> str:
+    return f"{tribe_label(t)} food?"
 
 
-def how_much_food(tribe: int, gain: bool) -> str:
-    return f"Tribe {tribe} {'gains' if gain else 'pays'} how much food?"
+def how_much_food(t: Tribe, gain: bool) -> str:
+    return f"{tribe_label(t)} {'gains' if gain else 'pays'} how much food?"
 
 
 def cannot_pay(t: Tribe, value: int) -> str:
     return f"{tribe_label(t)} has only {t.food} food, cannot pay {value}"
 
 
-FATE_PLAYED_BY = "Fate cards played by tribe?"
+FATE_PLAYED_BY = "Fate cards played by?"
 
 
 def no_fate_card(t: Tribe) -> str:
     return f"{tribe_label(t)} holds no fate card"
 
 
-def cards_played(tribe: int) -> str:
-    return f"Tribe {tribe}: cards played?"
+def cards_played(t: Tribe) -> str:
+    return f"{tribe_label(t)}: cards played?"
 
 
 def cannot_play(t: Tribe, value: int) -> str:
@@ -262,8 +276,8 @@ FIRE_WHICH = "Fire: which tribe?"
 LOST_FIRE, HAS_FIRE = "Lost its fire", "Has fire"
 
 
-def fire_now(tribe: int) -> str:
-    return f"Tribe {tribe} now..."
+def fire_now(t: Tribe) -> str:
+    return f"{tribe_label(t)} now..."
 
 
 COMES_BACK = "Which tribe comes back?"
@@ -276,8 +290,8 @@ def cannot_come_back(t: Tribe) -> str:
 CROPS_SOWN_BY = "Crops sown by tribe?"
 
 
-def crops_sown(tribe: int) -> str:
-    return f"Tribe {tribe}: crops sown on plain villages?"
+def crops_sown(t: Tribe) -> str:
+    return f"{tribe_label(t)}: crops sown on plain villages?"
 
 
 def no_room_to_sow(t: Tribe, room: int) -> str:
@@ -298,3 +312,33 @@ def cannot_sow(t: Tribe, room: int, markers_left: int) -> str | None:
 
 def sowing_costs(t: Tribe, crops: int) -> str:
     return f"sowing {crops} crops costs {crops} food: {tribe_label(t)} has only {t.food}"
+
+
+ADD_TOKENS_TO = "Tokens added to tribe?"
+
+
+def warriors_added(t: Tribe) -> str:
+    return f"{tribe_label(t)}: warriors added (a card)?"
+
+
+def women_added(t: Tribe) -> str:
+    return f"{tribe_label(t)}: women added (a card)?"
+
+
+def warriors_room(t: Tribe) -> str:
+    return f"{tribe_label(t)} has {t.warriors} warriors: at most {R.MAX_WARRIORS - t.warriors} more"
+
+
+def women_room(t: Tribe) -> str:
+    return f"{tribe_label(t)} has {t.women} women: at most {R.MAX_WOMEN - t.women} more"
+
+
+REGION_OF = "The card's region is..."
+
+
+def note_until(season: str) -> str:
+    return f"Until {SEASON[season]} ends:"
+
+
+def already_noted(note: str) -> str:
+    return f"{NOTE[note]} is already noted until the end of the season"

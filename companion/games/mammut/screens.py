@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from companion.table.screen import MENU, TEXT, Screen, confirm_screen, wrap
 
+from . import outcomes as O
 from . import prompts as P
 from . import texts as T
 from .forms import UNDO_WORDS, OpenForm
@@ -56,7 +57,7 @@ def question_screen(s: Session, overlay: str) -> Screen:
     if overlay == UNDO_QUESTION:
         game = s.state.need_game()
         entry = game.log[-1]
-        what = T.take_back(UNDO_WORDS.get(entry["action"], entry["action"]), T.entry_who(entry))
+        what = O.take_back(UNDO_WORDS.get(entry["action"], entry["action"]), O.entry_who(game, entry))
         return confirm_screen(UNDO_QUESTION, T.UNDO_QUESTION_TITLE, what)
     assert overlay == NEW_QUESTION, overlay
     return confirm_screen(NEW_QUESTION, T.NEW_GAME_QUESTION_TITLE, T.ABANDON)

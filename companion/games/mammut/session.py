@@ -69,8 +69,10 @@ class Session:
         return result
 
     def reset_ui(self) -> None:
-        """A fresh UI after a rebuild: the open question on screen if there is one, else the phase."""
-        self.ui = Ui(view=FORM if self.state.form is not None else PHASE)
+        """A fresh UI after a rebuild: the open question on screen if there is one (a fight
+        waiting for a lost token too), else the phase."""
+        mid_fight = self.state.game is not None and self.state.game.battle is not None
+        self.ui = Ui(view=FORM if self.state.form is not None or mid_fight else PHASE)
         self.info.clear()
 
     # ----- messages ------------------------------------------------------------------------------

@@ -44,15 +44,33 @@ ANIMAL = {a: a for a in R.ANIMALS}  # "mammoth" ...: the rules' names are the ta
 ANIMAL_PLURAL = {"wolf": "wolves", "tiger": "tigers", "bear": "bears", "bison": "bison", "rhino": "rhinos",
                  "mammoth": "mammoths"}  # fmt: skip
 SEASON = {R.SUMMER: "summer", R.WINTER: "winter"}
+TERRAIN = {R.PLAIN: "Plain", R.FOREST: "Forest", R.MOUNTAIN: "Mountain/volcano"}
+NOTE = {"drought": "drought", "flood": "flood", "fire": "fire", "sickness": "sickness", "cold": "cold",
+        "card": "card on the board"}  # rules.SEASON_NOTES, as the table reads them
 SEASON_SHORT = {R.SUMMER: "Sum", R.WINTER: "Win"}
 CAMP_KIND = {R.VILLAGE: "village", R.CAVE: "cave"}
 ORDER_REASON = {"placed first": "placed first", "most camps": "most camps", "die roll": "die roll",
                 "most warriors and women": "most warriors and women", "most food": "most food"}  # fmt: skip
 
 
+COLOR = {"red": "Red", "yellow": "Yellow", "green": "Green", "blue": "Blue", "black": "Black", "white": "White"}
+COLOR_TAG = {"red": "Red", "yellow": "Yel", "green": "Grn", "blue": "Blu", "black": "Blk", "white": "Wht"}
+TAG_COLS = 4  # a tribe's tag in the books and the dice lines
+NAME_COLS = 8  # a short name, so every question naming a tribe fits the title bar
+
+
 def tribe_label(t: Tribe) -> str:
-    """"tribe 3", or "tribe 3 (green)" for a named tribe."""
-    return f"tribe {t.number} ({t.name})" if t.name else f"tribe {t.number}"
+    """The tribe as the table calls it: its short name, its color ("Red"), or "Tribe 3"."""
+    if t.name:
+        return t.name[:NAME_COLS]
+    return COLOR[t.color] if t.color in COLOR else f"Tribe {t.number}"
+
+
+def tribe_tag(t: Tribe) -> str:
+    """A tribe in 3-4 letters for tight lines: "Red", "Grn", "T3", or its name's start."""
+    if t.name:
+        return t.name[:TAG_COLS]
+    return COLOR_TAG[t.color] if t.color in COLOR_TAG else f"T{t.number}"
 
 
 def tribe_labels(game: MammutGame, numbers: Sequence[int]) -> str:
@@ -91,28 +109,29 @@ def phase_summary(g: MammutGame) -> list[str]:
     p = g.phase
     if p == Phase.SETUP:
         food = R.FIRST_GAME_FOOD if g.first_game else R.START_FOOD
-        return [f"Tribe {g.first_player} places first: each 1 camp, 2 women, 5 warriors.",
+        return [f"{tribe_label(g.tribe(g.first_player))} places first (drawn at random): each 1 camp, 2 women, "
+                "5 warriors.",
                 f"{food} food, {R.hand_size(g.n_tribes)} cards each.", "#: caves, crops, start",
                 f"{g.n_tribes} tribes, {'advanced' if g.advanced else 'standard'} rules."]
     if p == Phase.GAME_OVER:
         if g.extinct:
             return ["Only animals are left: everybody loses.", "#: new game"]
-        who = ", ".join(f"tribe {n}" for n in g.winners)
-        return [f"{who[:1].upper() + who[1:]} {'wins' if len(g.winners) == 1 else 'share the victory'}!",
+        who = tribe_labels(g, g.winners)
+        return [f"{who} {'wins' if len(g.winners) == 1 else 'share the victory'}!",
                 "#: new game"]
     out: list[str] = []
     if p == Phase.EVENTS:
-        out += ["Remove fire and flood markers.", f"Draw a {SEASON[g.season]} event card; resolve it.", "#: list"]
+        out += ["Remove fire and flood markers."] + event_draw(g) + ["#: list"]
     elif p == Phase.NEW_ANIMALS:
         out += [f"Draw {g.animals_to_draw} animal tokens; place them on their edge spaces."]
     elif p == Phase.ANIMAL_MOVEMENT:
         out += [f"Direction die: {g.direction}", "Wolf, tiger 3; bear, bison 2; rhino, mammoth 1."]
     elif p == Phase.TRIBES_MOVE:
-        dice = "; ".join(" ".join(f"T{t}:{d}" for t, d in r.items()) for r in g.order_rolls)
-        out += ["Order: " + " ".join(map(str, g.play_order)) + f" ({ORDER_REASON[g.order_reason]}"
+        dice = "; ".join(" ".join(f"{tribe_tag(g.tribe(int(t)))}:{d}" for t, d in r.items()) for r in g.order_rolls)
+        out += ["Order: " + " ".join(tribe_tag(g.tribe(n)) for n in g.play_order) + f" ({ORDER_REASON[g.order_reason]}"
                 + (f" {dice}" if dice else "") + ")", "#: camps made"]
     elif p == Phase.COMBAT:
-        out += [f"Tribe {g.play_order[0] if g.play_order else '-'} fights first, then clockwise.", "#: list"]
+        out += [f"{tribe_labels(g, g.play_order[:1]) or '-'} fights first, then clockwise.", "#: list"]
         if g.fights:
             out.append(f"{count(len(g.fights), 'fight')} so far.")
     elif p == Phase.SURVIVAL:
@@ -126,17 +145,32 @@ def phase_summary(g: MammutGame) -> list[str]:
         out += ["Crops on plain villages, 1 food each. #: list"]
     elif p == Phase.FATE_CARDS:
         if g.fate_drawn:
-            out += ["Draw 1 fate card: tribe " + ", ".join(map(str, g.fate_drawn)) + "."]
+            out += ["Draw 1 fate card: " + tribe_labels(g, g.fate_drawn) + "."]
         else:
             out += ["Every hand is full: nobody draws."]
     elif p == Phase.END_OF_TURN:
         out += ["Move the season marker."]
-        out += [f"Tribe {n} announces {g.tribe(n).camps} camps!" for n in g.announced] \
+        out += [f"{tribe_label(g.tribe(n))} announces {g.tribe(n).camps} camps!" for n in g.announced] \
             or [f"No tribe holds {R.VICTORY_CAMPS} camps."]
     back = g.can_resurrect()
     if back:
-        out.append(f"Tribe {', '.join(map(str, back))} may come back (#).")
+        out.append(f"{tribe_labels(g, back)} may come back (#).")
+    if g.notes:
+        out.append(season_notes(g))
     return out
+
+
+def event_draw(g: MammutGame) -> list[str]:
+    """This turn's event card: from which deck, a reshuffle first, the cards left after it."""
+    deck = g.event_decks[g.season]
+    out = [f"The {SEASON[g.season]} deck was empty: shuffle its {deck['left'] + 1} discards first."] \
+        if g.event_reshuffled else []
+    return out + [f"Draw a {SEASON[g.season]} event card, resolve it, discard it ({deck['left']} left)."]
+
+
+def season_notes(g: MammutGame) -> str:
+    """The reminder of the lasting effects: "Until winter ends: drought, flood"."""
+    return f"Until {SEASON[g.season]} ends: " + ", ".join(NOTE.get(n, n) for n in g.notes) + "."
 
 
 def phase_heading(g: MammutGame) -> str:
@@ -168,8 +202,12 @@ def phase_help(g: MammutGame) -> list[str]:
     lines: list[str] = []
     if p == Phase.EVENTS:
         lines += ["Remove all fire and flood markers.",
-                  f"Draw one {SEASON[g.season]} event card, show it and resolve it now.",
-                  "Tell me every change of food, warriors, women, camps or fire; I can roll a die for a region (1-6)."]
+                  f"Draw one {SEASON[g.season]} event card, show it and resolve it now, then put it on the "
+                  f"discards: {g.event_decks[g.season]['left']} cards left in the deck, "
+                  f"{g.event_decks[g.season]['discards']} discarded; an empty deck is reshuffled from its discards.",
+                  "Tell me every change of food, warriors, women, camps or fire. A region: I roll it (region 1-6 of "
+                  "the plains, forests or mountains the card names; volcanoes are mountains).",
+                  "An effect lasting until the end of the season: note it (Season note) and I remind you every turn."]
     elif p == Phase.NEW_ANIMALS:
         lines += [f"Draw {g.animals_to_draw} animal tokens from the bag.",
                   "Place each on the edge space its back shows: a brown capital letter is a mountain, "
@@ -253,9 +291,9 @@ def books(g: MammutGame) -> list[str]:
     out = []
     for t in g.tribes:
         if t.eliminated:
-            out.append(f"T{t.number}: out" + ("" if t.resurrection_used else " (may come back in year 1)"))
+            out.append(f"{tribe_tag(t)}: out" + ("" if t.resurrection_used else " (may come back in year 1)"))
             continue
-        out.append(f"T{t.number}: {t.warriors}war {t.women}wom {t.villages}vil {t.caves}cave {t.food}food "
+        out.append(f"{tribe_tag(t)}: {t.warriors}war {t.women}wom {t.villages}vil {t.caves}cave {t.food}food "
                    f"{t.fate_cards}cards" + (" fire" if t.fire else "") + (" ANNOUNCED" if t.announced_turn else ""))
     return out
 
@@ -271,7 +309,8 @@ LIST_LABEL = {  # the forms opened from the list
     "start_camp": "Camp on a mountain", "sow": "Sow a crop", "resurrect": "Resurrect a tribe",
     "make_camp": "Camp made", "fight": "Fight", "capture_camp": "Camp taken", "capture_women": "Women captured",
     "food": "Food gained/paid", "remove": "Tokens removed", "fate": "Fate cards played",
-    "abandon_camp": "Camp abandoned", "fire": "Fire caught/lost",
+    "abandon_camp": "Camp abandoned", "fire": "Fire caught/lost", "add_tokens": "Tokens added",
+    "region": "Region die", "note": "Season note",
 }  # fmt: skip
 SOWING_LABEL = "Crops sown"  # "sow" in the sowing phase
 ACTIONS_HINT = "#=do *=back D=menu"
@@ -301,143 +340,3 @@ def die_rolled(value: int) -> str:
 def refusal(message: str) -> str:
     """A refusal as a sentence: capitalised, with a full stop."""
     return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
-
-
-# ----- reports: what the table is told after an action ---------------------------------------------
-def survival_report(tribe: int, r: dict) -> list[str]:
-    parts = [f"{name} {r[key]}" for key, name in (("fishing", "fish"), ("gathering", "forest"),
-                                                     ("kills", "kills")) if r[key]]
-    harvest = R.HARVEST_INTACT * r["crops_intact"] + R.HARVEST_DAMAGED * r["crops_damaged"]
-    if harvest:
-        parts.append(f"harvest {harvest}")
-    out = [f"Tribe {tribe}: +{r['income']} food" + (f" ({', '.join(parts)})" if parts else "")
-           + f", eats {r['eaten']}: {r['food']} left."]
-    if r["remove"]:
-        out.append(f"Not enough food: remove {r['remove']} warriors or women.")
-    return out
-
-
-def births_report(tribe: int, b: dict) -> list[str]:
-    if not b["dice"]:
-        return [f"Tribe {tribe}: no births."]
-    dice = " ".join(str(d[0]) if len(d) == 1 else f"6({d[1]},{d[2]})" for d in b["dice"])
-    out = [f"Tribe {tribe}: {warriors(b['warriors_born'])} and {women(b['women_born'])} born.", f"Dice {dice}."]
-    lost = b["warriors_lost"] + b["women_lost"]
-    if lost:
-        out.append(f"{lost} lost: no token left in the box.")
-    return out
-
-
-def side_name(side: dict) -> str:
-    """A side of a fight, short: "T2", or the animal."""
-    return f"T{side['tribe']}" if "tribe" in side else ANIMAL.get(side.get("animal"), str(side.get("animal")))
-
-
-def fight_report(sides: list[dict], r: dict) -> list[str]:
-    names = [side_name(s) for s in sides]
-    out = []
-    if r.get("animal"):
-        plural = ANIMAL_PLURAL[r["animal"]]
-        if r["winner_tribe"] is not None:
-            out.append(f"Tribe {r['winner_tribe']} wins: {count(r['animals_killed'], ANIMAL[r['animal']], plural)} "
-                       f"killed, {r['food']} food in survival.")
-        else:
-            out.append(f"The {plural} win ({r['animals_killed']} killed).")
-    else:
-        out.append(f"Tribe {r['winner_tribe']} wins.")
-    for loss in r["losses"]:
-        lost = [warriors(loss["warriors"])] if loss["warriors"] else []
-        lost += [women(loss["women"])] if loss["women"] else []
-        if lost:
-            out.append(f"Tribe {loss['tribe']} removes {' and '.join(lost)}.")
-    if not r.get("animal"):
-        out.append("Beaten tribe here: women and camp can be captured (# list).")
-    for rnd in r["rounds"]:
-        totals = " v ".join(str(t) for t in rnd["totals"] if t is not None)
-        if rnd["losers"]:
-            lost = ", ".join(f"{names[i]} -{'1' if k == 'animal' else k}" for i, k in zip(rnd["losers"], rnd["lost"]))
-            out.append(f"{totals}: {lost}")
-        else:
-            out.append(f"{totals}: tie")
-    return out
-
-
-def camp_taken_report(winner: int, loser: int, kind: str, burn: bool, r: dict) -> list[str]:
-    out = [f"Tribe {winner} {'burns' if burn else 'takes'} a {CAMP_KIND[kind]} of tribe {loser} and raids "
-           f"{r['food']} food" + (" (its last camp: half)." if r["last_camp"] else " (a quarter).")]
-    if r["fire"]:
-        out.append(f"Tribe {winner} catches fire.")
-    return out
-
-
-def women_captured_report(captor: int, r: dict) -> list[str]:
-    return [f"Tribe {captor}: {women(r['joined'])} join" + (f", {r['removed']} removed." if r["removed"] else ".")]
-
-
-def tokens_removed_report(tribe: int, n_warriors: int, n_women: int) -> list[str]:
-    return [f"Tribe {tribe} removes {warriors(n_warriors)} and {women(n_women)}."]
-
-
-def camp_made_report(tribe: int, kind: str, n_camps: int) -> list[str]:
-    return [f"Tribe {tribe}'s camp is a {CAMP_KIND[kind]}: {camps(n_camps)}."]
-
-
-def camp_abandoned_report(tribe: int, kind: str, n_camps: int) -> list[str]:
-    return [f"Tribe {tribe} abandons a {CAMP_KIND[kind]}: {camps(n_camps)} left."]
-
-
-def food_report(tribe: int, delta: int, food: int) -> list[str]:
-    return [f"Tribe {tribe}: {'+' if delta > 0 else ''}{delta} food, {food} now."]
-
-
-def fate_report(tribe: int, cards: int) -> list[str]:
-    return [f"Tribe {tribe} holds {count(cards, 'fate card')}."]
-
-
-def fire_report(tribe: int, has_fire: bool) -> list[str]:
-    return [f"Tribe {tribe} {'has fire' if has_fire else 'has no fire'}."]
-
-
-def resurrect_report(tribe: int) -> list[str]:
-    return [f"Tribe {tribe} comes back: {R.RESURRECTION_WARRIORS} warriors and {R.RESURRECTION_WOMEN} woman on a "
-            f"free edge space, {R.RESURRECTION_FOOD} food, {R.RESURRECTION_CARDS} fate cards."]
-
-
-def sow_report(tribe: int, crops: int, food: int) -> list[str]:
-    return [f"Tribe {tribe} sows {count(crops, 'crop')}: {food} food left."]
-
-
-# ----- undo: what an entry of the game log was ----------------------------------------------------
-UNDO_ADVANCE, UNDO_FIRST_PLAYER, UNDO_DIE = "the step to the next phase", "who placed first", "a die roll"
-UNDO_START_CAMP, UNDO_SOW, UNDO_MAKE_CAMP = "a start camp", "crops sown", "a camp made"
-UNDO_ABANDON_CAMP, UNDO_FIGHT, UNDO_CAPTURE_CAMP = "a camp abandoned", "a fight", "a camp taken"
-UNDO_CAPTURE_WOMEN, UNDO_REMOVE, UNDO_FOOD = "women captured", "tokens removed", "a food change"
-UNDO_FATE, UNDO_FIRE, UNDO_SURVIVAL = "fate cards played", "a fire change", "a survival report"
-UNDO_BIRTHS, UNDO_RESURRECT = "births", "a resurrection"
-
-
-def entry_who(entry: dict) -> str:
-    """Whose entry it was: " (tribe 2)", " (T1 v mammoth)", or nothing."""
-    args = entry.get("args", {})
-    for k in ("tribe", "winner", "captor"):
-        if k in args:
-            return f" (tribe {args[k]})"
-    if entry["action"] == "fight":
-        return " (" + " v ".join(side_name(s) for s in args.get("sides", [])) + ")"
-    return ""
-
-
-def take_back(words: str, who: str) -> str:
-    return f"Take back {words}{who}?"
-
-
-def taken_back(words: str, who: str) -> str:
-    return f"Taken back: {words}{who}."
-
-
-def history_text(result: dict) -> str:
-    """A finished game in a few words for the table's history."""
-    if result.get("extinct"):
-        return "extinct, everybody lost"
-    winners = [n for n in result.get("winners") or [] if isinstance(n, int)]
-    return ", ".join(f"tribe {n}" for n in winners) + (" won" if winners else "")

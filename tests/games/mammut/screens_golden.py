@@ -38,6 +38,14 @@ the same plans and scripts (the others still hold the old controller's hashes):
   that cannot sow is refused at the tribe question) change no stream before one of the
   above already did; their later steps in the re-recorded streams follow the fixed rules.
   The storm streams and extinction-15 are unchanged.
+
+Issue 13's missing pieces then changed every stream, all re-recorded (`--rerecord` with
+every name): the new game asks each tribe's color and draws the first player (the scripts
+answer the colors with # where they named the first player), tribes are picked from a list
+by color, the phase lists gained "Tokens added" (and "Region die", "Season note" in the
+events phase: the resurrection script's help is now item 9), a fight asks about women
+fighting and "2+ other tribes", and a side that loses a round with warriors and women both
+fighting chooses its token every round (the scripts give a warrior).
 """
 
 from __future__ import annotations
@@ -161,6 +169,8 @@ def sensible_keys(c, old_births: bool = True) -> str:
         return f"{t.people}#" if q["field"] == "fishing" else "0#"
     if q["form"] == "hunger":
         return f"{min(t.to_remove, t.warriors)}#"
+    if q["form"] == "loss":
+        return "#"  # a warrior
     if old_births:  # how the old goldens were played (it left camps out: issue 13, fix 2)
         two = min(t.camps, t.women // 2)
         return f"{min(t.camps - two, t.women - 2 * two)}#" if q["field"] == "camps_one_woman" else f"{two}#"
@@ -174,12 +184,12 @@ def until(test: Callable) -> Callable:
 
 # (name, seed, segments): keys to press, or a test of the old controller to play sensibly until
 SCRIPTS = [
-    ("extinction", 15, ["2#B##1#", until(lambda c: c.game.phase.value == "combat"), "#6#1#5#2#", "#6#2#5#2#",
+    ("extinction", 15, ["2#B####", until(lambda c: c.game.phase.value == "combat"), "#6#1#5#2#", "#6#2#5#2#",
                         until(lambda c: c.game.over), "AB*C*#D1#D2#3##BB#"]),
-    ("resurrection", 12, ["3#B##1#", until(lambda c: c.game.phase.value == "combat"), "#6#3#5#2#",
+    ("resurrection", 12, ["3#B#####", until(lambda c: c.game.phase.value == "combat"), "#6#3#5#2#",
                           until(lambda c: c.game.turn_number == 2 and c.game.phase.value == "new_animals"),
-                          "#BBBAAA8#", "#2#A#", "#C#", "2#A##", until(lambda c: c.game.turn_number == 3)]),
-    ("victory", 13, ["3#B##1#", until(lambda c: c.game.phase.value == "combat"), "#4#1#2#2##", "#4#1#3#2##",
+                          "#BBBAAA9#", "#2#A#", "#C#", "2#A##", until(lambda c: c.game.turn_number == 3)]),
+    ("victory", 13, ["3#B#####", until(lambda c: c.game.phase.value == "combat"), "#4#1#2#2##", "#4#1#3#2##",
                      until(lambda c: c.game.phase.value == "tribes_move"), "#2#1##2#1##2#1#B#",
                      until(lambda c: c.game.over), "BAB#*D2#"]),
 ]

@@ -47,7 +47,7 @@ class Driver:
     journal, the other effects and the phases visited."""
 
     def __init__(self, seed: int = 1, alone: bool = False) -> None:
-        rng = random.Random(seed)
+        rng = self.rng = random.Random(seed)
         catalog = [GAMES["mammut"]] if alone else list(GAMES.values())
         self.shell = Shell(catalog, "mammut", MammutTable.new(rng), rng)
         self.journal: list[dict] = []
@@ -111,14 +111,34 @@ def test_new_game_questions():
     d("*")  # back to the first-game question
     assert d.name == "new:first_game" and d.journal == []  # nothing journaled before the game exists
     d("2##")  # digit 2 picks "yes"; standard rules
-    assert d.name == "new:first"
-    d("2#")
+    assert d.name == "new:color1" and d.c.screen().choices == ("Red", "Yellow", "Green", "Blue", "Black", "White")
+    d("4#")  # tribe 1 is blue
+    assert d.name == "new:color2" and d.c.screen().choices == ("Red", "Yellow", "Green", "Black", "White")
+    d("*")  # back to tribe 1's color
+    assert d.name == "new:color1" and d.journal == []
+    d("4#1#B#")  # blue, red, green (B moves to the second of the colors left)
     g = d.c.game
-    assert g is not None and g.phase == P.SETUP and g.first_player == 2 and not g.advanced
+    assert g is not None and g.phase == P.SETUP and not g.advanced
+    assert [t.color for t in g.tribes] == ["blue", "red", "green"]
     assert [books(g, n) for n in (1, 2, 3)] == [(5, 2, 1, 15)] * 3
-    # one action starts the game's journal entry
-    assert d.journal == [{"a": "new", "tribes": 3, "first_game": True, "advanced": False, "first": 2}]
-    assert d.name == "phase" and "Tribe 2 places first" in text(d.c.screen())
+    # one action starts the game's journal entry; the first player is the companion's draw (rulebook l.43)
+    first = random.Random(1).randint(1, 3)
+    assert d.journal == [{"a": "new", "tribes": 3, "first_game": True, "advanced": False,
+                          "colors": ["blue", "red", "green"], "first": first}]
+    assert g.first_player == first
+    assert d.name == "phase" and f"{['Blue', 'Red', 'Green'][first - 1]} places first (drawn at random)" in text(d.c.screen())
+
+
+def test_the_first_player_is_drawn_at_random():
+    """Every tribe is drawn first for some seed, and the draw is journaled (a resume keeps it)."""
+    firsts = set()
+    for seed in range(40):
+        d = Driver(seed)
+        d("4####" + "####")
+        firsts.add(d.c.game.first_player)
+        assert d.journal[0]["first"] == d.c.game.first_player
+        assert MammutTable.from_actions(d.journal).game.first_player == d.c.game.first_player
+    assert firsts == {1, 2, 3, 4}
 
 
 def test_buttons_only_new_game():
@@ -126,16 +146,21 @@ def test_buttons_only_new_game():
     d = Driver()
     d("AAA#")  # 2, 3, 4 tribes
     d("##")  # no first game, standard rules
-    d("A#")  # tribe 1 placed first
+    d("####")  # red, yellow, green, blue
     g = d.c.game
-    assert g.n_tribes == 4 and g.first_player == 1 and g.tribe(1).food == R.START_FOOD
+    assert g.n_tribes == 4 and g.tribe(1).food == R.START_FOOD
+    assert [t.color for t in g.tribes] == ["red", "yellow", "green", "blue"]
 
 
 # ----- one whole first turn, checked against the pure module --------------------------------
 
 
 def new_game(d: Driver, tribes: int = 3, first_game: bool = True, advanced: bool = False, first: int = 2) -> None:
-    d(f"{tribes}#" + ("B#" if first_game else "#") + ("B#" if advanced else "#") + f"{first}#")
+    """A game as a journal of the previous version starts it: tribes by number (no colors) and
+    the first player given, so the dice match the pure module's and the texts say "Tribe 2"."""
+    action = {"a": "new", "tribes": tribes, "first_game": first_game, "advanced": advanced, "first": first}
+    d.shell.replace_game("mammut", MammutTable.from_actions([action], d.rng))
+    d.journal.append(action)
 
 
 def test_first_turn_by_keys_matches_the_pure_module():
@@ -162,7 +187,7 @@ def test_first_turn_by_keys_matches_the_pure_module():
     assert f"Direction die: {g.direction}" in text(d.c.screen())
     d("#")
     g.advance()
-    assert "Order: 2 3 1 (placed first)" in text(d.c.screen())
+    assert "Order: T2 T3 T1 (placed first)" in text(d.c.screen())
     d("#2#2##")  # list > camp made > tribe 2 > village
     g.make_camp(2, R.VILLAGE)
     d("#1#")  # next phase: combat
@@ -173,9 +198,9 @@ def test_first_turn_by_keys_matches_the_pure_module():
     d("#")  # no women
     assert d.name == "fight:camp1"
     d("#")  # not in its own camp
-    d("7#")  # against mammoths
+    d("8#")  # against mammoths (after "Another tribe" and "2+ other tribes")
     d("##")  # 1 mammoth, no bonus
-    res = g.fight([{"tribe": 1, "warriors": 3, "women": 0, "camp": None, "bonus": 0, "lose": R.WARRIOR},
+    res = g.fight([{"tribe": 1, "warriors": 3, "women": 0, "camp": None, "bonus": 0},
                    {"animal": "mammoth", "count": 1}])
     assert d.name == "fight"
     assert " ".join(d.c.screen().lines).startswith(
@@ -321,12 +346,14 @@ def test_the_games_own_refusals_show_its_message():
     d("1#0#2##")  # tribe 1: no warriors, 2 women, not in camp
     d("#2#3#0#")  # against tribe 2: 3 warriors, no women
     d("#")  # tribe 2 not in its camp
+    assert d.name == "fight:women_fight1"
+    d("#")  # tribe 1's women watch (no fate card lets them fight)
     d("#")  # bonus 1
     before = state(d.c)
     d("#")  # bonus 2: the fight is submitted
     assert d.name == "error" and "women do not fight warriors" in text(d.c.screen()).lower()
     assert state(d.c) == before and d.c.pending_question()["field"] == "bonus2"
-    d("#" + "*" * 11)  # back through the 10 answers and out of the fight
+    d("#" + "*" * 12)  # back through the 11 answers and out of the fight
     assert d.c.form is None and d.name == "actions"
 
 
@@ -367,13 +394,13 @@ def test_advance_refused_while_a_camp_has_no_woman():
     assert d.c.game.tribe(1).camps == 2
     d("#")
     d("4#1#0#1#")  # tokens removed: tribe 1, no warrior, 1 woman
-    assert books(d.c.game, 1)[:3] == (5, 1, 2)
+    assert books(d.c.game, 1)[:3] == (5, 1, 2)  # (list: 2 camp made, 3 food, 4 tokens removed, 5 added)
     before = state(d.c)
     d("#1#")  # next phase
     assert d.name == "error" and "abandon" in text(d.c.screen())
     assert state(d.c) == before
     d("#")
-    d("6#1#")  # camp abandoned: tribe 1
+    d("7#1#")  # camp abandoned: tribe 1
     assert d.name == "abandon_camp:kind"
     d("#")
     d("#1#")
@@ -419,7 +446,7 @@ def test_undo_takes_back_the_last_entry_with_its_dice():
     to_phase(d, P.COMBAT)
     before = d.c.game.to_dict()
     d("#2#1#5###")  # fight: tribe 1, 5 warriors, no women, not in camp
-    d("7###")  # a mammoth
+    d("8###")  # a mammoth (after "Another tribe" and "2+ other tribes")
     assert d.name == "fight"
     after = d.c.game.to_dict()
     d("#C")
@@ -537,7 +564,7 @@ def test_menu_books_brightness_new_game_shutdown():
     d("*")  # changed our mind: the game goes on
     assert d.name == "phase" and d.c.form is None
     d("D4##3#")
-    d("###1#")
+    d("#####")  # no first game, standard rules, red, yellow, green
     assert d.c.game.n_tribes == 3
     assert [e.new_game for e in d.effects if isinstance(e, Persist)][-1] is True  # a new journal entry
     d("D6#")
@@ -606,7 +633,7 @@ def test_power_drops_the_games_own_question_and_message():
 def test_d_is_left_to_the_shell_except_in_the_games_own_questions():
     c = MammutTable.new(random.Random(1))
     assert c.handle(K.MENU, 0.0) is False  # new-game questions: the menu may open
-    for k in "2###1#":
+    for k in "2#####":  # 2 tribes, no first game, standard rules, red and yellow
         assert c.handle(k, 0.0) is True
     assert c.handle(K.MENU, 0.0) is False
     c.handle(K.UNDO, 0.0)
@@ -624,10 +651,10 @@ def test_effects_journal_new_games_and_announce_the_end_once():
     d = Driver(15)
     assert isinstance(d.c, TableGame) and TABLE_GAME is MammutTable and MammutTable.KIND == "mammut"
     assert not d.c.in_progress() and d.c.record_json() is None and d.c.finished_result() is None
-    new_game(d, tribes=2, first=1)
+    d("2#B####")  # 2 tribes, a first game, standard rules, red and yellow
     first = next(e for e in d.effects if isinstance(e, Persist))
     assert first == Persist("mammut", ({"a": "new", "tribes": 2, "first_game": True, "advanced": False,
-                                        "first": 1},), new_game=True)
+                                        "colors": ["red", "yellow"], "first": d.c.game.first_player},), new_game=True)
     assert d.c.in_progress() and json.loads(d.c.record_json())["game"] == "mammut"
     to_phase(d, P.COMBAT)
     d("#6#1#5#2#")
@@ -648,7 +675,7 @@ def test_phase_help_shows_the_rules_words():
     d = Driver(3)
     new_game(d, tribes=2, first=1)
     to_phase(d, P.TRIBES_MOVE)
-    d("#8#")
+    d("#9#")
     assert d.name == "help" and d.c.screen().pages > 1
 
 
@@ -741,7 +768,7 @@ def test_a_new_game_starts_its_own_journal_entry_and_leaving_the_questions_keeps
     d("D4##3#")  # new game? yes; 3 tribes ... then changed our mind
     d("**")
     assert len(d.journal) == n and state(d.c) == old and d.name == "fight:women1"
-    d("D4##3####1#")  # a new game for real
+    d("D4##3######")  # a new game for real: 3 tribes, no first game, standard, red, yellow, green
     start = max(i for i, a in enumerate(d.journal) if a["a"] == "new")
     assert start == n and d.c.game.n_tribes == 3 and d.c.form is None
     # the daemon keeps one entry per game: the entry alone rebuilds it

@@ -526,7 +526,7 @@ def test_victory_announce_then_hold():
     g.advance()
     advance_to(g, P.END_OF_TURN)
     assert g.phase == P.GAME_OVER and g.winners == [1] and g.over
-    assert "tribe 1 wins" in prompt(g)
+    assert "Tribe 1 wins" in prompt(g)
     with pytest.raises(MammutError, match="game is over"):
         g.advance()
 
@@ -693,9 +693,9 @@ def test_prompts_name_what_to_do():
     g.advance()
     assert "Draw 5 animal tokens" in prompt(g)
     advance_to(g, P.TRIBES_MOVE)
-    assert "Play order: tribe 1, tribe 2, tribe 3 (placed first)" in prompt(g)
+    assert "Play order: Tribe 1, Tribe 2, Tribe 3 (placed first)" in prompt(g)
     advance_to(g, P.SURVIVAL)
     assert "forest spaces (gathering)" in prompt(g)
-    assert "tribe 1: 12 food, kills 0, 7 people eat 7." in prompt(g)
+    assert "Tribe 1: 12 food, kills 0, 7 people eat 7." in prompt(g)
     advance_to(g, P.FATE_CARDS)
     assert "nobody draws" in prompt(g)

@@ -1,0 +1,136 @@
+"""The pieces every Mammut form is built of: a question (`Field`), a form being answered
+(`OpenForm`), the kinds of question (a tribe, a count, a camp, yes/no) and the `Form` base.
+The forms themselves are in `forms` and `fight_forms`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, ClassVar, Iterator
+
+from . import prompts as P
+from . import rules as R
+from .books import Tribe
+from .game import MammutGame
+from .rules import MammutError
+from .texts import tribe_label
+
+Check = Callable[[Any], "str | None"]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One question. Numbers: `lo`..`hi` (A/B step inside), `default` on an empty #.
+    Lists: `choices` of (value, label). `check` returns a refusal message or None."""
+
+    name: str
+    prompt: str
+    lo: int = 0
+    hi: int = 99
+    default: int | None = None
+    choices: tuple[tuple[Any, str], ...] = ()
+    check: Check | None = field(default=None, compare=False)
+
+    @property
+    def is_choice(self) -> bool:
+        return bool(self.choices)
+
+    def problem(self, value: Any) -> str | None:
+        """Why `value` is no answer to this question, or None."""
+        if self.is_choice:
+            if not any(value == v and type(value) is type(v) for v, _ in self.choices):
+                return P.choose_one_of([label for _, label in self.choices])
+        elif isinstance(value, bool) or not isinstance(value, int):
+            return P.TYPE_A_NUMBER
+        elif self.check is None and not self.lo <= value <= self.hi:
+            return P.type_between(self.lo, self.hi, value)
+        return self.check(value) if self.check is not None else None
+
+
+@dataclass(frozen=True)
+class OpenForm:
+    """A form being answered: its kind, its context ({"tribe": n} for the game's own), the
+    answers so far (in order), and whether the game demanded it (`derived`)."""
+
+    kind: str
+    ctx: dict = field(default_factory=dict)
+    answers: dict = field(default_factory=dict)
+    derived: bool = False
+
+    def answered(self, name: str, value: Any) -> OpenForm:
+        return replace(self, answers={**self.answers, name: value})
+
+    def take_back(self) -> OpenForm:
+        """Without its last answer."""
+        answers = dict(self.answers)
+        answers.popitem()
+        return replace(self, answers=answers)
+
+
+# ----- kinds of question -------------------------------------------------------------------------
+def tribe_field(g: MammutGame, name: str, prompt: str, ok: Callable[[Tribe], str | None] | None = None,
+                among: list[int] | None = None) -> Field:
+    """Which tribe, from a list of the tribes in the game (or `among`) by the table's name for
+    them (color, short name or number): it must be in the game (or come back) and pass `ok`,
+    else the table is told why. The list keeps every candidate, so digit N is the Nth tribe."""
+
+    def check(v: int) -> str | None:
+        try:
+            t = g.tribe(v)
+        except MammutError as e:
+            return str(e)
+        if t.eliminated and name != "resurrect":
+            return P.eliminated(t)
+        return ok(t) if ok is not None else None
+
+    numbers = among if among is not None else [t.number for t in g.living()]
+    return Field(name, prompt, choices=tuple((n, tribe_label(g.tribe(n))) for n in numbers), check=check)
+
+
+def count_field(name: str, prompt: str, hi: int, too_many: Callable[[int], str], lo: int = 0,
+                default: int | None = 0) -> Field:
+    """A count `lo`..`hi`; above `hi` the refusal is `too_many(value)`."""
+
+    def check(v: int) -> str | None:
+        if v < lo:
+            return P.at_least(lo, v)
+        return too_many(v) if v > hi else None
+
+    return Field(name, prompt, lo, hi, default, check=check)
+
+
+def camp_kind_field(name: str, prompt: str, t: Tribe, allow_none: bool = False) -> Field:
+    """Which of `t`'s camps: its village or cave (or none of them, with `allow_none`)."""
+    choices: list[tuple[Any, str]] = [(None, P.NOT_IN_CAMP)] if allow_none else []
+    if t.villages:
+        choices.append((R.VILLAGE, P.OWN_VILLAGE if allow_none else P.VILLAGE))
+    if t.caves:
+        choices.append((R.CAVE, P.OWN_CAVE if allow_none else P.CAVE))
+    return Field(name, prompt, choices=tuple(choices))
+
+
+def yes_no(name: str, prompt: str, no: str = P.NO, yes: str = P.YES) -> Field:
+    return Field(name, prompt, choices=((False, no), (True, yes)))
+
+
+# ----- the forms ---------------------------------------------------------------------------------
+class Form:
+    """One kind of question sequence (see the module docstring)."""
+
+    kind: ClassVar[str]
+    method: ClassVar[str | None] = None  # the MammutGame action the answers become
+    listed: ClassVar[bool] = False  # opened by the table from the phase's list
+    undo: ClassVar[str] = ""  # its log entry, in words ("a fight")
+
+    def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
+        """The questions in order; iteration stops at the first unanswered one, so later
+        questions may read earlier answers."""
+        raise NotImplementedError
+
+    def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
+        """The game call's arguments from the complete answers."""
+        return dict(ans)
+
+    def report(self, g: MammutGame, args: dict, result: Any) -> list[str]:
+        """What to tell the table after the call (the game is already changed)."""
+        return []
