@@ -90,7 +90,7 @@ def mammut_script(seed: int) -> str:
     press, keys = presser(shell)
     c = shell
 
-    press("3#B##2#")  # 3 tribes, first game, standard rules, tribe 2 placed first
+    press("3#B##2#1#2#")  # 3 tribes, first game, standard rules; yellow, red, blue (the first is drawn)
     press("D")  # the menu
     press("2#")  # tribe books
     press("#")
