@@ -166,7 +166,7 @@ def women_of(t: Tribe) -> str:
 
 
 def lost_round(t: Tribe, mine: int, top: int) -> str:
-    return f"{tribe_label(t)} lost {mine} v {top}: lose"
+    return f"{tribe_label(t)} lost {mine}-{top}: lose"
 
 
 def fate_bonus(t: Tribe) -> str:
@@ -208,7 +208,7 @@ def no_warrior(t: Tribe) -> str:
 
 
 def captures_women_of(t: Tribe) -> str:
-    return f"{tribe_label(t)} takes whose women?"
+    return f"{tribe_label(t)} takes women of?"
 
 
 def no_women(t: Tribe) -> str:

@@ -56,7 +56,7 @@ ORDER_REASON = {"placed first": "placed first", "most camps": "most camps", "die
 COLOR = {"red": "Red", "yellow": "Yellow", "green": "Green", "blue": "Blue", "black": "Black", "white": "White"}
 COLOR_TAG = {"red": "Red", "yellow": "Yel", "green": "Grn", "blue": "Blu", "black": "Blk", "white": "Wht"}
 TAG_COLS = 4  # a tribe's tag in the books and the dice lines
-NAME_COLS = 8  # a short name, so every question naming a tribe fits the title bar
+NAME_COLS = 7  # a short name, as long as "Tribe 6", so every question naming a tribe fits the title bar
 
 
 def tribe_label(t: Tribe) -> str:

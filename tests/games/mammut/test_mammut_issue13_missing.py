@@ -147,6 +147,7 @@ def test_the_loss_question_by_keys_and_after_a_power_cut():
     assert d.name == "fight" and "loses" in text(d.c.screen())  # the round so far
     d("#")
     assert d.name == "loss:token" and d.c.screen().choices == ("A warrior", "A woman")
+    assert d.c.screen().title == "Tribe 1 lost 4-11: lose"
     assert d.c.pending_question()["form"] == "loss"
     cut = MammutTable.from_actions(json.loads(json.dumps(d.journal)))
     assert cut.screen().name == "loss:token" and state(cut) == state(d.c)
@@ -263,3 +264,15 @@ def test_a_version_1_record_is_read_and_carried_on():
     assert g.to_dict()["version"] == 2 and g.event_decks["summer"]["left"] == R.EVENT_DECK
     again = MammutGame.from_dict(json.loads(json.dumps(g.to_dict())), roll=random.Random(1))
     assert again.to_dict() == g.to_dict()
+
+
+def test_every_list_question_naming_a_tribe_fits_the_title_bar():
+    from companion.games.mammut import prompts as Pr
+    from companion.games.mammut.session import TITLE_COLS
+
+    g = MammutGame(6, roll=random.Random(1), names=["Abcdefghij", "", "", "", "", ""])
+    for t in (g.tribe(1), g.tribe(6)):  # a long short name (cut to 7) and "Tribe 6"
+        for title in (Pr.in_own_camp(t), Pr.fights_what(t), Pr.fights_which_tribe(t), Pr.women_of(t),
+                      Pr.lost_round(t, 10, 12), Pr.takes_camp_of(t), Pr.camp_is_a(t),
+                      Pr.captures_women_of(t), Pr.food_change(t), Pr.fire_now(t)):
+            assert len(title) <= TITLE_COLS, title
