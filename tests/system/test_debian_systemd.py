@@ -24,7 +24,7 @@ import shutil
 import signal
 import subprocess
 import time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -35,7 +35,14 @@ TOOL = Path(os.environ.get("DEBIAN_ROOT") or ROOT.parent / "shared/tools/debian-
 if not TOOL.is_file() and shutil.which("debian-root"):
     TOOL = Path(shutil.which("debian-root") or "")
 ROOT_DIR = Path(os.environ.get("DEBIAN_ROOT_DIR", "/var/tmp/systemdroot"))
-CHECKOUT = "/root/companion"  # inside the container
+# The checkout's copy and the keys file, as paths under the container's root directory (the
+# copy goes in root's home, named like this checkout); `in_box` is how the container sees them.
+CHECKOUT = PurePosixPath("root", ROOT.name)
+KEYS = PurePosixPath("var", "tmp", "companion-test.keys")
+
+
+def in_box(path: PurePosixPath) -> str:
+    return f"/{path}"
 VENV = "/opt/companion/venv"
 STATE = "/var/lib/companion"
 RESUMED = re.compile(r"resumed game (\S+) \((\d+) actions\)")
@@ -174,19 +181,19 @@ def box():
     b = Box()
     boot(b)
     try:
-        copy_tree(ROOT_DIR / CHECKOUT.lstrip("/"))
-        first = b.sh(f"cd {CHECKOUT} && ./install.sh 2>&1", timeout=900, check=False)
+        copy_tree(ROOT_DIR / CHECKOUT)
+        first = b.sh(f"cd {in_box(CHECKOUT)} && ./install.sh 2>&1", timeout=900, check=False)
         assert first.returncode == 0, first.stdout[-4000:] + first.stderr[-2000:]
         b.install_output = first.stdout
         b.running()
         # A game in the journal: the service stops, the state is reset (the root is reused
         # between runs), and the headless kiosk plays 5 moves as the service's user.
         keys = "\n".join(full_game_script(2, 1)[0].splitlines()[:5]) + "\n"
-        (ROOT_DIR / "var/tmp/companion-test.keys").write_text(keys)
+        (ROOT_DIR / KEYS).write_text(keys)
         b.sh(f"systemctl stop companion && rm -rf {STATE} && install -d -o companion -g companion -m 700 {STATE}"
-             f" && chmod 644 /var/tmp/companion-test.keys"
+             f" && chmod 644 {in_box(KEYS)}"
              f" && runuser -u companion -- {VENV}/bin/companion run --display dummy"
-             f" --keys /var/tmp/companion-test.keys --state-dir {STATE} --players 2 --seed 1")
+             f" --keys {in_box(KEYS)} --state-dir {STATE} --players 2 --seed 1")
         cursor = b.cursor()
         b.sh("systemctl start companion")
         b.running()
@@ -226,7 +233,7 @@ def test_device_allow_uses_majors(box: Box) -> None:
 def test_rerunning_install_is_an_upgrade_that_keeps_the_game(box: Box) -> None:
     before = box.running()
     cursor = box.cursor()
-    again = box.sh(f"cd {CHECKOUT} && ./install.sh 2>&1", timeout=900, check=False)
+    again = box.sh(f"cd {in_box(CHECKOUT)} && ./install.sh 2>&1", timeout=900, check=False)
     assert again.returncode == 0, again.stdout[-4000:]
     assert "venv /opt/companion/venv: reused" in again.stdout
     assert "unchanged /etc/systemd/system/companion.service" in again.stdout
