@@ -154,9 +154,9 @@ class Fights(Books):
         """Side `i` of the battle gives up one token, in the fight and on its books."""
         b = self.battle
         assert b is not None
-        state = self._state_of_battle()
-        lost = C.lose_one(state[i], kind)
-        b["fighters"][i] = vars(state[i]).copy()
+        fighter = C.Fighter(**b["fighters"][i])
+        lost = C.lose_one(fighter, kind)
+        b["fighters"][i] = vars(fighter)
         b["losses"][i][C.LOSS_KEY[lost]] += 1
         b["rounds"][-1]["lost"].append(lost)
         side = b["sides"][i]

@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import rules as R
-from .texts import ANIMAL, ANIMAL_PLURAL, CAMP_KIND, COLOR, TERRAIN, camps, count, tribe_label, tribe_tag, warriors, women
+from .books import Tribe
+from .texts import ANIMAL, ANIMAL_PLURAL, CAMP_KIND, TERRAIN, camps, count, tribe_label, tribe_tag, warriors, women
 
 if TYPE_CHECKING:  # type names only
-    from .books import Tribe
     from .game import MammutGame
 
 
@@ -175,11 +175,10 @@ def history_text(result: dict) -> str:
         return "extinct, everybody lost"
     start = ((result.get("log") or {}).get("log") or [{}])[0].get("args", {})
     names, colors = start.get("names") or [], start.get("colors") or []
-    winners = [n for n in result.get("winners") or [] if isinstance(n, int)]
+    winners = [n for n in result.get("winners") or [] if isinstance(n, int) and n > 0]
 
-    def name(n: int) -> str:
-        if 0 < n <= len(names) and names[n - 1]:
-            return str(names[n - 1])
-        return COLOR[colors[n - 1]] if 0 < n <= len(colors) and colors[n - 1] in COLOR else f"Tribe {n}"
+    def name(n: int) -> str:  # the tribe as the game named it, by the one rule of `tribe_label`
+        given = names[n - 1] if n <= len(names) and isinstance(names[n - 1], str) else ""
+        return tribe_label(Tribe(n, given, 0, 0, colors[n - 1] if n <= len(colors) else None))
 
     return ", ".join(name(n) for n in winners) + (" won" if winners else "")

@@ -73,8 +73,6 @@ class TurnWalker(Books):
         return next(p for p in TURN_PHASES if phase_applies(p, self.season, self.turn, self.turn_number))
 
     def _check_can_leave(self) -> None:
-        if self.battle is not None:  # cannot happen: `_run` refuses every other action first
-            raise MammutError("finish the fight first")
         for t in self.living():
             if t.to_remove:
                 raise MammutError(

@@ -16,6 +16,7 @@ import random
 import pytest
 
 from companion.games.mammut import rules as R
+from companion.games.mammut import texts as T
 from companion.games.mammut.controller import MammutTable
 from companion.games.mammut.game import MammutGame
 from companion.games.mammut.phases import Phase as P
@@ -169,8 +170,7 @@ def test_the_event_decks_are_counted_and_reshuffled():
     advance_to(g, P.EVENTS)
     assert g.turn_number == 3 and g.season == R.WINTER
     assert g.event_decks == {"summer": {"left": 15, "discards": 0}, "winter": {"left": 14, "discards": 1}}
-    assert "Draw a winter event card, resolve it, discard it (14 left)." in " ".join(
-        __import__("companion.games.mammut.texts", fromlist=["x"]).phase_summary(g))
+    assert "Draw a winter event card, resolve it, discard it (14 left)." in " ".join(T.phase_summary(g))
     g.advance()
     advance_to(g, P.EVENTS)
     assert g.event_decks["winter"] == {"left": 13, "discards": 2} and not g.event_reshuffled
@@ -179,7 +179,6 @@ def test_the_event_decks_are_counted_and_reshuffled():
         g.advance()
         advance_to(g, P.EVENTS)
     assert g.event_reshuffled and g.event_decks["summer"] == {"left": 14, "discards": 1}
-    from companion.games.mammut import texts as T
     assert "The summer deck was empty: shuffle its 15 discards first." in T.phase_summary(g)
 
 
