@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+# Tests read the English texts, whatever the developer's locale: the table starts in the
+# system locale's language (companion.i18n.choose), and subprocesses inherit this too.
+for _var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_var, None)
+os.environ["LANG"] = "C.UTF-8"
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
@@ -44,3 +51,12 @@ def factory():
     yield Device.pin_factory
     Device.pin_factory.reset()
     Device.pin_factory = old
+
+
+@pytest.fixture(autouse=True)
+def english_table():
+    """Every test starts with the table in English (a test that switches language cannot leak)."""
+    from companion import i18n
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
