@@ -203,6 +203,7 @@ class Config:
     pixel_shift: bool = True
     state_dir: str | None = None
     game: GameConfig = field(default_factory=GameConfig)
+    language: str | None = None  # it | es | fr | de | en; None: the system locale's, else English
     source: str = "<defaults>"
 
     def resolved_state_dir(self) -> str:
@@ -242,7 +243,8 @@ class Config:
                 f"encoder {enc}; keypad {kp}; usb_keypad {usb}; idle dim {self.idle_dim_seconds} s, "
                 f"off {self.idle_off_seconds} s; pixel_shift {self.pixel_shift}; "
                 f"state_dir {self.resolved_state_dir()}; "
-                f"bot {self.game.bot}, bot_move_time {self.game.bot_move_time} s")
+                f"bot {self.game.bot}, bot_move_time {self.game.bot_move_time} s; "
+                f"language {self.language or 'from the locale'}")
 
 
 EXAMPLE_YAML = """\
@@ -285,6 +287,8 @@ idle_dim_seconds: 120    # null: never dim
 idle_off_seconds: 900    # null: never switch the panel off
 pixel_shift: true        # move the picture a pixel now and then (burn-in)
 state_dir: null          # null: $STATE_DIRECTORY, else /var/lib/companion (absolute path)
+language: null           # it | es | fr | de | en; null: the system locale's, else English
+                         #   (the menu's Language item overrides it, and a restart keeps that)
 game:
   bot_move_time: 0.5     # seconds a bot may think per move (and a hint); at most 10
   bot: mcts              # who plays the bot seats: mcts | greedy | random

@@ -15,6 +15,7 @@ from companion.config import (ALLOW_LOOP_ENV, BAUDRATES, BOT_NAMES, FORBIDDEN_DI
                               USB_KEYPAD_PREFIX, WATCHDOG_SEC, _DEVICE_CHARS, _EVDEV_NAME, ButtonsConfig, Config,
                               ConfigError, DisplayConfig, EncoderConfig, GameConfig, KeypadConfig, UsbKeypadConfig,
                               display_drivers, oled_drivers)
+from companion.i18n import LANGUAGES
 from companion.table.bounded import clip, shorten
 from companion.table.keys import KEYS
 
@@ -297,6 +298,8 @@ def from_mapping(raw: Any, source: str) -> Config:
             cfg.pixel_shift = _bool(ctx, key, value)
         elif key == "state_dir":
             cfg.state_dir = _opt(_data_dir)(ctx, key, value)
+        elif key == "language":
+            cfg.language = _opt(_choice(LANGUAGES))(ctx, key, value)
     _cross_checks(ctx, cfg)
     return cfg
 

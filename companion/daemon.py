@@ -23,9 +23,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from companion import i18n
 from companion.config import BOT_NAMES, MAX_BOT_MOVE_TIME, display_drivers
 from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
+from companion.i18n import LANGUAGES
 from companion.hw.platform import is_raspberry_pi
 from companion.loop import EOF, Daemon, rebuild  # noqa: F401  (tests and tools drive the Daemon from here)
 from companion.table import texts as T
@@ -45,6 +47,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                          "(default: the config's; on a laptop without config: terminal)")
     ap.add_argument("--game", choices=list(GAMES), default=None, metavar="NAME",
                     help=f"the game at start (default {DEFAULT_GAME}): {games}")
+    ap.add_argument("--lang", choices=LANGUAGES, metavar="CODE",
+                    help=f"the table's language: {', '.join(LANGUAGES)} (default: the menu's last choice, "
+                         "else the config's language, else the system locale's, else en)")
     ap.add_argument("--keys", metavar="FILE", help="read keys from FILE as if typed on the keypad, then exit")
     ap.add_argument("--load", metavar="RECORD", help="continue the game of a record (spec section 1)")
     ap.add_argument("--record-out", metavar="OUT", help="write the game record here at exit")
@@ -190,7 +195,7 @@ def build(args: argparse.Namespace) -> Daemon:
     journal = None
     if not args.no_journal and (args.state_dir is not None or not headless):
         journal = open_journal(find_state_dir(args.state_dir, cfg, on_box=is_raspberry_pi()))
-    shell = start_table(args, journal, rng)
+    shell = start_table(args, journal, rng, cfg)
     driver = choose_driver(args, cfg)
     route_logs(driver, args.log_file)
     sink = open_sink(driver, cfg, args.save_frames if driver == "png" else None)
@@ -208,11 +213,22 @@ def build(args: argparse.Namespace) -> Daemon:
     return daemon
 
 
-def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: random.Random) -> Shell:
+def start_language(args: argparse.Namespace, cfg: Any, stored: Any) -> None:
+    """The table's language: --lang, else the menu's last choice (journaled), else the config's,
+    else the system locale's, else English."""
+    menu_choice = stored if stored in LANGUAGES else None
+    code = i18n.choose(getattr(args, "lang", None) or menu_choice, getattr(cfg, "language", None))
+    i18n.set_language(code)
+    log.info("language %s", code)
+
+
+def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: random.Random,
+                cfg: Any = None) -> Shell:
     """The shell and its first game: a record (--load), a quick start (--players), the journal's
     unfinished game, or a new game of --game (the registry's default game without it)."""
     kind = args.game or DEFAULT_GAME
     stored = journal.journal.setting("brightness") if journal is not None else None
+    start_language(args, cfg, journal.journal.setting("language") if journal is not None else None)
     game, journaled = None, []
     if args.load:
         game = find_game(kind).load().from_record_file(args.load, rng)

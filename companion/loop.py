@@ -27,7 +27,7 @@ from companion.hw.platform import is_raspberry_pi
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.table.effects import Announce, Effect, GameOver, Hint, Persist, PowerOff, Search, SetBrightness, \
-    SwitchGame
+    SetLanguage, SwitchGame
 from companion.table.bounded import clip
 from companion.table.journal import JournalWriter, Resumed
 from companion.table.protocol import TableGame
@@ -129,6 +129,8 @@ class Daemon:
     def apply(self, effect: Effect) -> None:
         if isinstance(effect, SetBrightness):
             self.panel.set_brightness(effect.level)
+        elif isinstance(effect, SetLanguage):
+            log.info("language %s", effect.code)
         elif isinstance(effect, (Search, Hint)):
             self.search(effect)
         elif isinstance(effect, SwitchGame):

@@ -11,6 +11,7 @@ compare them and a log can print them (secrets are kept out of `repr`).
     Hint         a suggested move for a person, from public information only
     SwitchGame   the table chose another game (the shell has switched already)
     SetBrightness  the panel's brightness level 1..5 (kept across games)
+    SetLanguage    the table's language (kept across games and restarts)
     PowerOff     the table asked to shut the box down safely
     Announce     something the table should hear (sound arrives in a later issue)
 """
@@ -80,6 +81,13 @@ class SetBrightness:
 
 
 @dataclass(frozen=True)
+class SetLanguage:
+    """The table's language (a code of companion.i18n.LANGUAGES), kept across games and restarts."""
+
+    code: str
+
+
+@dataclass(frozen=True)
 class PowerOff:
     pass
 
@@ -93,8 +101,8 @@ class Announce:
     kind: str = "speech"  # or "beep"
 
 
-Effect = Union[Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, PowerOff, Announce]
-EFFECT_TYPES = (Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, PowerOff, Announce)
+Effect = Union[Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, SetLanguage, PowerOff, Announce]
+EFFECT_TYPES = (Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, SetLanguage, PowerOff, Announce)
 
 
 class Outbox:

@@ -4,8 +4,8 @@ Composition, not inheritance: the shell holds the current `TableGame` and a
 catalog of registered games (`GameEntry`, handed in by the daemon: the table
 imports no game). It owns
 - the D menu's frame: the game's items, then Brightness, "Play <other game>" for
-  every other registered game, and Shut down;
-- the brightness (1..5), which survives a game switch;
+  every other registered game, History, Language and Shut down;
+- the brightness (1..5) and the language, which survive a game switch and a restart;
 - the shut-down question (also from a POWER long press) and the switch question;
 - the table's own messages (`tell`: a write that failed, a journal repaired), shown over
   everything until a key, and the history of finished games (`history`, when the daemon
@@ -13,7 +13,7 @@ imports no game). It owns
 
 Keys go to the shell's own open question first, else to the game; a D or POWER the
 game leaves unused opens the menu or the shut-down question. Effects come out of
-`pop_effects()`: the shell's own (SetBrightness, SwitchGame, PowerOff) and the game's.
+`pop_effects()`: the shell's own (SetBrightness, SetLanguage, SwitchGame, PowerOff) and the game's.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ import random
 import time
 from typing import Any, Callable, Iterable, Sequence
 
+from companion import i18n
 from companion.table import keys as K
 from companion.table import texts as T
-from companion.table.effects import Effect, PowerOff, SetBrightness, SwitchGame
+from companion.table.effects import Effect, PowerOff, SetBrightness, SetLanguage, SwitchGame
 from companion.table.info import InfoPager
 from companion.table.protocol import GameEntry, TableGame
 from companion.table.screen import MENU, TEXT, Screen, confirm_screen, wrap
@@ -46,9 +47,10 @@ class Shell:
         self.rng = rng if rng is not None else random.Random()
         self.brightness = brightness
         self.shutting_down = False
-        self.question: str | None = None  # menu | brightness | shutdown | switch
+        self.question: str | None = None  # menu | brightness | language | shutdown | switch
         self.menu_sel = 0
         self.bright_sel = 0
+        self.lang_sel = 0
         self.switch_to: str | None = None
         self._effects: list[Effect] = []
 
@@ -85,8 +87,8 @@ class Shell:
             return
         self.notice.clear()
         if self.question is not None:
-            {"menu": self._key_menu, "brightness": self._key_brightness, "shutdown": self._key_shutdown,
-             "switch": self._key_switch}[self.question](key)
+            {"menu": self._key_menu, "brightness": self._key_brightness, "language": self._key_language,
+             "shutdown": self._key_shutdown, "switch": self._key_switch}[self.question](key)
             return
         if self.game.handle(key, now):
             return
@@ -102,6 +104,7 @@ class Shell:
         items += [(T.play_item(e.title), e.kind) for e in self.catalog if e.kind != self.kind]
         if self.history is not None:
             items.append((T.HISTORY, "history"))
+        items.append((T.LANGUAGE, "language"))
         items.append((T.SHUT_DOWN, "shutdown"))
         return items
 
@@ -122,6 +125,8 @@ class Shell:
             self.game.menu_choose(what)
         elif what == "brightness":
             self.question, self.bright_sel = "brightness", self.brightness - 1
+        elif what == "language":
+            self.question, self.lang_sel = "language", i18n.LANGUAGES.index(i18n.language())
         elif what == "shutdown":
             self.question = "shutdown"
         elif what == "history":
@@ -141,6 +146,21 @@ class Shell:
             if self.bright_sel + 1 != self.brightness:
                 self.brightness = self.bright_sel + 1
                 self._effects.append(SetBrightness(self.brightness))
+        elif key == K.BACK:
+            self.question = None
+
+    def _key_language(self, key: str) -> None:
+        n = len(i18n.LANGUAGES)
+        if key in (K.UP, K.DOWN):
+            self.lang_sel = (self.lang_sel + (1 if key == K.DOWN else -1)) % n
+        elif key in K.DIGITS and 1 <= int(key) <= n:
+            self.lang_sel = int(key) - 1
+        elif key == K.OK:
+            self.question = None
+            code = i18n.LANGUAGES[self.lang_sel]
+            if code != i18n.language():
+                i18n.set_language(code)  # at once: the next screen is drawn in it
+                self._effects.append(SetLanguage(code))
         elif key == K.BACK:
             self.question = None
 
@@ -183,7 +203,8 @@ class Shell:
             result, game = entry.get("result") or {}, titles.get(entry.get("kind", ""))
             if result.get("abandoned") or game is None:
                 continue
-            when = time.strftime("%d %b %H:%M", time.localtime(entry.get("finished") or 0))
+            # NOTE: a strftime format, numbers only (the month's name would stay English)
+            when = time.strftime(i18n.pgettext("date", "%d/%m %H:%M"), time.localtime(entry.get("finished") or 0))
             lines.append(T.history_line(when, game.title, game.load().history_text(result)))
         return lines
 
@@ -209,6 +230,10 @@ class Shell:
             return Screen(MENU, "brightness", T.BRIGHTNESS, selected=self.bright_sel,
                           choices=tuple(T.brightness_choice(i, i == self.brightness)
                                         for i in range(1, BRIGHTNESS_LEVELS + 1)))
+        if self.question == "language":
+            return Screen(MENU, "language", T.LANGUAGE, selected=self.lang_sel,
+                          choices=tuple(T.language_choice(i + 1, i18n.NATIVE_NAMES[code], code == i18n.language())
+                                        for i, code in enumerate(i18n.LANGUAGES)))
         if self.question == "shutdown":
             return confirm_screen("shutdown?", T.SHUTDOWN_TITLE, T.SHUTDOWN_QUESTION)
         if self.question == "switch":

@@ -1,15 +1,58 @@
 """Every sentence of the table's own screens (the shell's): the menu's common items,
-brightness, shutting down, switching games. Games keep theirs in their own texts.py."""
+brightness, language, shutting down, switching games. Games keep theirs in their own texts.py.
+
+The constants are looked up in the table's language when read (`T.MENU_TITLE` goes
+through the module's `__getattr__`), so a language switch shows at once and callers
+need no `_()` of their own.
+"""
 
 from __future__ import annotations
 
-MENU_TITLE = "Menu"
-BRIGHTNESS = "Brightness"
-SHUT_DOWN = "Shut down"
+from companion.i18n import N_, _
+
+_CONSTANTS = {
+    # NOTE: title bar, max 25 characters
+    "MENU_TITLE": N_("Menu"),
+    # NOTE: menu item and title, max 18 characters
+    "BRIGHTNESS": N_("Brightness"),
+    # NOTE: menu item and title, max 18 characters
+    "LANGUAGE": N_("Language"),
+    # NOTE: menu item, max 18 characters
+    "SHUT_DOWN": N_("Shut down"),
+    # NOTE: title bar, max 25 characters
+    "SHUTDOWN_TITLE": N_("Shut down?"),
+    "SHUTDOWN_QUESTION": N_("Turn the companion off safely."),
+    # NOTE: title bar, max 25 characters
+    "SWITCH_TITLE": N_("Other game?"),
+    "ABANDON": N_("This game will be abandoned."),
+    # NOTE: title bar, max 25 characters
+    "BYE_TITLE": N_("Shutting down"),
+    "BYE": N_("Wait until the screen is dark, then unplug."),
+    # NOTE: menu item and title, max 18 characters
+    "HISTORY": N_("History"),
+    "NO_HISTORY": N_("No finished game yet."),
+    # NOTE: title bar, max 25 characters
+    "UNSAVED_TITLE": N_("Cannot save"),
+    "UNSAVED": N_("Storage full or damaged: the last key was not taken, nothing changed. "
+                  "Free space or replace the SD card; play goes on once saving works."),
+    "NO_JOURNAL": N_("The storage cannot be opened: nothing can be saved, so keys that change the game are "
+                     "refused. Free space or replace the SD card; play starts as soon as saving works."),
+    # NOTE: title bar, max 25 characters
+    "REPAIRED_TITLE": N_("Journal repaired"),
+    # NOTE: title bar, max 25 characters
+    "NO_POWER_OFF_TITLE": N_("Cannot shut down"),
+}
+
+
+def __getattr__(name: str) -> str:
+    if name in _CONSTANTS:
+        return _(_CONSTANTS[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def play_item(title: str) -> str:
-    return f"Play {title}"
+    # NOTE: menu item, max 18 characters with the game's title
+    return _("Play {game}").format(game=title)
 
 
 def menu_choice(number: int, item: str) -> str:
@@ -17,19 +60,13 @@ def menu_choice(number: int, item: str) -> str:
 
 
 def brightness_choice(level: int, current: bool) -> str:
-    return f"{level}" + (" (now)" if current else "")
+    # NOTE: a menu line, max 18 characters
+    return _("{level} (now)").format(level=level) if current else f"{level}"
 
 
-SHUTDOWN_TITLE = "Shut down?"
-SHUTDOWN_QUESTION = "Turn the companion off safely."
-SWITCH_TITLE = "Other game?"
-ABANDON = "This game will be abandoned."
-BYE_TITLE = "Shutting down"
-BYE = "Wait until the screen is dark, then unplug."
-
-
-HISTORY = "History"
-NO_HISTORY = "No finished game yet."
+def language_choice(number: int, name: str, current: bool) -> str:
+    """A line of the language list: each language named in itself, the current one marked."""
+    return f"{number} {name}" + (" *" if current else "")
 
 
 def history_line(when: str, title: str, result: str) -> str:
@@ -38,21 +75,11 @@ def history_line(when: str, title: str, result: str) -> str:
 
 def totals_and_winners(totals: list[int], winners: list[int]) -> str:
     """"P1 34, P2 28; P1 won" (players 0-based in, 1-based out); shared wins name every winner."""
-    scores = ", ".join(f"P{i + 1} {t}" for i, t in enumerate(totals))
-    won = " ".join(f"P{w + 1}" for w in winners)
-    return f"{scores}; {won} won" if won else scores
-
-
-UNSAVED_TITLE = "Cannot save"
-UNSAVED = ("Storage full or damaged: the last key was not taken, nothing changed. "
-           "Free space or replace the SD card; play goes on once saving works.")
-NO_JOURNAL = ("The storage cannot be opened: nothing can be saved, so keys that change the game are "
-              "refused. Free space or replace the SD card; play starts as soon as saving works.")
-REPAIRED_TITLE = "Journal repaired"
-
-NO_POWER_OFF_TITLE = "Cannot shut down"
+    scores = ", ".join(_("P{seat} {total}").format(seat=i + 1, total=t) for i, t in enumerate(totals))
+    won = " ".join(_("P{seat}").format(seat=w + 1) for w in winners)
+    return _("{scores}; {winners} won").format(scores=scores, winners=won) if won else scores
 
 
 def no_power_off(why: str) -> str:
-    return (f"The system refused to power off ({why}). The game goes on. Run the installer with "
-            "--allow-poweroff, or wait for updates to finish.")
+    return _("The system refused to power off ({why}). The game goes on. Run the installer with "
+             "--allow-poweroff, or wait for updates to finish.").format(why=why)
