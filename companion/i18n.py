@@ -57,7 +57,7 @@ def catalog(code: str) -> _gettext.NullTranslations:
         mo = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
         po = mo.with_suffix(".po")
         try:
-            if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+            if mo.exists():  # an installed wheel: .mo only (a checkout has .po only)
                 with mo.open("rb") as f:
                     found = _gettext.GNUTranslations(f)
             elif po.exists():

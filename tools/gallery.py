@@ -1,6 +1,9 @@
 """Play scripted games headless and write one PNG per distinct screen (scaled 4x, for the README).
 
-    python tools/gallery.py OUTDIR [--seed S] [--scale 4]
+    python tools/gallery.py OUTDIR [--seed S] [--scale 4] [--lang CODE | --lang all]
+
+With `--lang all` each language's frames go to OUTDIR/<code>/ (the README's galleries),
+the same keys in every language, so the pictures line up.
 
 Runs the real daemon (`companion run` on luma's dummy display) with key scripts:
 the new-game questions and setup walkthrough, a whole random game with detours
@@ -23,7 +26,7 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion import daemon  # noqa: E402
+from companion import daemon, i18n  # noqa: E402
 from companion.games import GAMES  # noqa: E402
 from companion.games.clans.board import COLORS  # noqa: E402
 from companion.games.clans.controller import Controller  # noqa: E402
@@ -99,13 +102,17 @@ def mammut_script(seed: int) -> str:
     return "".join(keys)
 
 
-def collect(argv: list[str], keys: str, tmp: Path, shots: dict, order: list) -> None:
+def collect(argv: list[str], keys: str, tmp: Path, shots: dict, order: list, seen: list | None = None) -> None:
+    """Run one scripted game; the first frame of each screen kind into `shots` (names in `order`),
+    every screen shown into `seen` when given."""
     thinking: set[str] = set()
     path = tmp / f"k{len(order)}"
     path.write_text(keys)
     d = daemon.build(daemon.parse_args([*argv, "--display", "dummy", "--keys", str(path)]))
 
     def on_frame(screen, image) -> None:
+        if seen is not None:
+            seen.append(screen)
         name = screen.name
         if name == "phase":  # Mammut: one picture per phase ("Y1 Sum 2 3.Animal moves" -> phase-animal-moves)
             name = "phase-" + screen.title.split(" ", 3)[-1].split(".", 1)[-1].lower().replace(" ", "-")
@@ -114,7 +121,7 @@ def collect(argv: list[str], keys: str, tmp: Path, shots: dict, order: list) -> 
         elif name not in thinking:
             return
         shots[name] = image  # a "Thinking..." frame gives way to the answer that follows it
-        if screen.lines[:1] == ("Thinking...",):
+        if screen.lines[:1] == (i18n._("Thinking..."),):
             thinking.add(name)
         else:
             thinking.discard(name)
@@ -123,35 +130,55 @@ def collect(argv: list[str], keys: str, tmp: Path, shots: dict, order: list) -> 
     d.run()
 
 
+def play_all(seed: int, lang: str, seen: list | None = None) -> tuple[dict, list[str]]:
+    """Every scripted game in language `lang`: (first frame per screen kind, the kinds in order)."""
+    shots: dict = {}
+    order: list[str] = []
+    lang_arg = ["--lang", lang]
+    i18n.set_language("en")  # the scripts are decided on English screens; the frames are drawn in `lang`
+    clans, mammut = game_script(3, seed), mammut_script(seed)
+    with tempfile.TemporaryDirectory() as t:
+        tmp = Path(t)
+
+        def run(argv: list[str], keys: str) -> None:
+            collect([*argv, *lang_arg], keys, tmp, shots, order, seen)
+
+        run(["--seed", str(seed)], "3#0##" + "#" * 13)
+        run(["--players", "3", "--seed", str(seed)], clans)
+        rec = Record.load(EXAMPLES / "order-matters.record.json")
+        idx = next(i for i, m in enumerate(rec.moves) if m.order == (37, 29))
+        start = tmp / "start.json"
+        Record(rec.players, rec.first_player, rec.setup, rec.moves[:idx]).save(start)
+        run(["--load", str(start)], "30#29#37#BBB")
+        run(["--load", str(start)], "D7#")
+        # a bot seat: the private deal, the bot's proposal, a hint for the person to move
+        run(["--players", "3", "--seed", str(seed), "--bots", "2", "--bot", "random"], "#" * 6 + "D3#" + "#" * 6)
+        run(["--game", "mammut", "--seed", str(seed)], mammut)
+        run(["--seed", str(seed)], "D8#4#D")  # the language list, then the menu in the language picked
+    i18n.set_language("en")
+    return shots, order
+
+
+def write(out: Path, shots: dict, order: list[str], scale: int) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for n, name in enumerate(order, start=1):
+        image = shots[name]
+        image.resize((image.width * scale, image.height * scale)).save(
+            out / f"{n:02d}-{name.rstrip('?').replace(':', '-')}.png", optimize=True)
+    print(f"{len(order)} screens written to {out}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--scale", type=int, default=4)
+    ap.add_argument("--lang", default="en", choices=(*i18n.LANGUAGES, "all"))
     args = ap.parse_args(argv)
     out = Path(args.outdir)
-    out.mkdir(parents=True, exist_ok=True)
-    shots: dict = {}
-    order: list[str] = []
-    with tempfile.TemporaryDirectory() as t:
-        tmp = Path(t)
-        collect(["--seed", str(args.seed)], "3#0##" + "#" * 13, tmp, shots, order)
-        collect(["--players", "3", "--seed", str(args.seed)], game_script(3, args.seed), tmp, shots, order)
-        rec = Record.load(EXAMPLES / "order-matters.record.json")
-        idx = next(i for i, m in enumerate(rec.moves) if m.order == (37, 29))
-        start = tmp / "start.json"
-        Record(rec.players, rec.first_player, rec.setup, rec.moves[:idx]).save(start)
-        collect(["--load", str(start)], "30#29#37#BBB", tmp, shots, order)
-        collect(["--load", str(start)], "D7#", tmp, shots, order)
-        # a bot seat: the private deal, the bot's proposal, a hint for the person to move
-        collect(["--players", "3", "--seed", str(args.seed), "--bots", "2", "--bot", "random"],
-                "#" * 6 + "D3#" + "#" * 6, tmp, shots, order)
-        collect(["--game", "mammut", "--seed", str(args.seed)], mammut_script(args.seed), tmp, shots, order)
-    for n, name in enumerate(order, start=1):
-        image = shots[name]
-        image.resize((image.width * args.scale, image.height * args.scale)).save(
-            out / f"{n:02d}-{name.rstrip('?').replace(':', '-')}.png", optimize=True)
-    print(f"{len(order)} screens written to {out}")
+    for code in i18n.LANGUAGES if args.lang == "all" else (args.lang,):
+        shots, order = play_all(args.seed, code)
+        write(out / code if args.lang == "all" else out, shots, order, args.scale)
     return 0
 
 

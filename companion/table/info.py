@@ -1,5 +1,6 @@
-"""An information screen a game shows after an event (a move's result, an error):
-it pages with A/B and goes away at any other key, so nobody has to dismiss it.
+"""An information screen a game shows after an event (a move's result, an error, a help page):
+it pages with A/B (and # before its last page, as Enter reads "go on") and goes away at
+any other key, so nobody has to dismiss it.
 Composed into a game, never inherited."""
 
 from __future__ import annotations
@@ -28,12 +29,14 @@ class InfoPager:
         self.pages, self.page = [], 0
 
     def key(self, key: str, dismissing: Collection[str]) -> bool:
-        """A key while the message shows: A/B page a long message; any other key dismisses it and
-        is then used up only if it is one of `dismissing`. True when the key is used up."""
+        """A key while the message shows: A/B page a long message, # goes to the next page until
+        the last; any other key (and # on the last page) dismisses it and is then used up only if
+        it is one of `dismissing`. True when the key is used up."""
         if not self.pages:
             return False
-        if key in (K.UP, K.DOWN) and len(self.pages) > 1:
-            step = 1 if key == K.DOWN else -1
+        last = len(self.pages) - 1
+        if (key in (K.UP, K.DOWN) and last > 0) or (key == K.OK and self.page < last):
+            step = -1 if key == K.UP else 1
             self.page = max(0, min(len(self.pages) - 1, self.page + step))
             return True
         self.clear()

@@ -72,8 +72,12 @@ def _menu(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
         if i == screen.selected:
             draw.rectangle((0, y, WIDTH - 1, y + 9), fill=1)
         draw.text((3, y), screen.choices[i], font=body, fill=0 if i == screen.selected else 1)
+    # arrows in the right margin: more items above / below the visible rows
     if top > 0:
-        draw.text((WIDTH - 6, 10), "^", font=font("5x8"), fill=1)
+        draw.text((WIDTH - 6, 10), "^", font=font("5x8"), fill=0 if top == screen.selected else 1)
+    if top + rows < n:
+        last = top + rows - 1
+        draw.text((WIDTH - 6, 10 + 10 * (rows - 1) + 2), "v", font=font("5x8"), fill=0 if last == screen.selected else 1)
     if screen.hint:
         draw.text((1, 56), screen.hint, font=font("5x8"), fill=1)
 

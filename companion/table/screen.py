@@ -80,10 +80,11 @@ class Screen:
 
 
 def wrap(paragraphs: Sequence[str], cols: int = BODY_COLS) -> list[str]:
-    """Paragraphs -> lines of at most `cols` characters (long words are broken)."""
+    """Paragraphs -> lines of at most `cols` characters, broken at spaces only: a word longer
+    than a line stays whole (and `overflows` reports it), never cut in the middle."""
     out: list[str] = []
     for p in paragraphs:
-        out += textwrap.wrap(p, cols, break_on_hyphens=False) or [""]
+        out += textwrap.wrap(p, cols, break_on_hyphens=False, break_long_words=False) or [""]
     return out
 
 
@@ -94,11 +95,57 @@ def paginate(paragraphs: Sequence[str], rows: int = BODY_ROWS, cols: int = BODY_
 
 
 def text_screen(name: str, title: str, paragraphs: Sequence[str], entry: str | None = None) -> Screen:
-    """A TEXT screen of one page: the paragraphs wrapped and cut to what fits (a row less with an entry)."""
-    rows = BODY_ROWS - (1 if entry is not None else 0)
-    return Screen(TEXT, name, title, tuple(wrap(paragraphs)[:rows]), entry=entry)
+    """A TEXT screen of one page: the paragraphs wrapped (a row less with an entry; lines past
+    the last row are not drawn, and `overflows` reports them)."""
+    return Screen(TEXT, name, title, tuple(wrap(paragraphs)), entry=entry)
 
 
 def confirm_screen(name: str, title: str, text: str, yes_no: str = "# = yes  * = no") -> Screen:
     """A yes/no question: # = yes, * = no."""
     return text_screen(name, title, [text, yes_no])
+
+
+TITLE_COLS = SMALL_COLS  # the inverted bar, 5x8 font
+MENU_COLS = 20  # 6x10 font from x=3; a scrolling list keeps the right margin for its arrows
+ENTRY_COLS = 14  # 9x15 bold
+
+
+def overflows(screen: Screen) -> list[str]:
+    """Every text of `screen` the renderer would clip (too long for its place, or past the last
+    row), as "where: text" lines; empty when everything shows whole. Mirrors render.py's layout."""
+    out: list[str] = []
+
+    def check(where: str, text: str, cols: int) -> None:
+        if len(text) > cols:
+            out.append(f"{where} ({len(text)} > {cols}): {text}")
+
+    paging = f"{screen.page + 1}/{screen.pages}" if screen.pages > 1 else ""
+    if screen.kind == ENTRY:
+        h = screen.header
+        if h is not None:
+            check("header bar", f"{h.left} {h.right}" if h.right else h.left, TITLE_COLS)
+            check("header line", h.line, SMALL_COLS)
+            for label, value in h.columns:
+                width = SMALL_COLS // len(h.columns)
+                check("column label", label, width)
+                check("column value", value, width)
+        if screen.entry is not None:
+            check("entry", screen.entry, ENTRY_COLS)
+        check("hint", screen.hint, SMALL_COLS)
+        return out
+    check("title", screen.title, TITLE_COLS - (len(paging) + 1 if paging else 0))
+    if screen.kind == MENU:
+        rows = BODY_ROWS - (1 if screen.hint else 0)
+        cols = MENU_COLS - (1 if len(screen.choices) > rows else 0)
+        for choice in screen.choices:
+            check("choice", choice, cols)
+        check("hint", screen.hint, SMALL_COLS)
+        return out
+    rows = BODY_ROWS - (1 if screen.entry is not None else 0)
+    for i, line in enumerate(screen.lines):
+        if i >= rows:
+            out.append(f"line {i + 1} past the last row: {line}")
+        check("line", line, BODY_COLS)
+    if screen.entry is not None:
+        check("entry", screen.entry, BODY_COLS)
+    return out
