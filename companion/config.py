@@ -265,7 +265,7 @@ buttons:                 # BCM pin numbers, buttons wired to ground; never 0-3 (
   down: 27
   ok: 22
   back: 23               # long press: menu; hold power_press_s: shut down
-  menu: null             # no MENU button fitted
+  menu: 24               # null: no MENU button fitted (a long press on BACK opens the menu)
   bounce_ms: 30
   long_press_s: 1.0
   power_press_s: 4.0

@@ -207,7 +207,7 @@ def draw_keypad(draw: ImageDraw.ImageDraw) -> None:
         draw.line([(x0 + 180, y0 + 40 + r * 18), (mx, y)], fill="#777777", width=2)
     wire(draw, [(mx + 65, y0 + 140), (mx + 65, y0 + 290)], "#555555")
     text(draw, (mx + 65, y0 + 310), "USB to the Pi", 16, align="center")
-    text(draw, (mx + 65, y0 + 332), "(/dev/ttyACM0 or ttyUSB0)", 14, align="center")
+    text(draw, (mx + 65, y0 + 332), "(/dev/serial/by-id/...)", 14, align="center")
     text(draw, (mx + 65, y0 + 354), "one ASCII char per key", 14, align="center")
 
 

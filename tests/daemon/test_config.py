@@ -166,7 +166,8 @@ def test_describe_mentions_the_hardware():
     text = cfg.describe()
     for part in ("ssd1306", "0x3C", "rotate=2", "up=17", "a=5", "by-id", "9600"):
         assert part in text, part
-    assert "menu=" not in text          # menu: null in the example
+    assert "menu=24" in text            # the wiring diagram's MENU button
+    assert "menu=" not in load_config_text("buttons: {menu: null}").describe()
     assert "keypad none" in Config().describe()
     assert "usb_keypad none" in Config().describe()
     assert "i2c-1@auto (0x3C, 0x3D)" in Config().describe()
