@@ -33,7 +33,7 @@ def test_default_path_used_when_it_exists(monkeypatch, tmp_path):
 def test_example_yaml_loads_and_means_what_it_says():
     cfg = load_config_text(EXAMPLE_YAML, "example")
     assert cfg.display.rotate == 2
-    assert cfg.buttons.menu is None
+    assert cfg.buttons.menu == 24
     assert cfg.encoder.a == 5 and cfg.encoder.push == 13
     assert cfg.keypad.port.startswith("/dev/serial/by-id/")
     assert cfg.keypad.baudrate == 9600
