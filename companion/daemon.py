@@ -7,7 +7,9 @@ runs. Headless (spec section 5):
 FILE is read as if typed on the serial keypad; the run ends when every key is
 handled, and OUT gets the record so far. `--players N --seed S` starts a new game
 without the questions; `--save-frames DIR` writes each distinct frame as a PNG.
-On a laptop with no config file, `companion run` plays in the terminal.
+On a laptop with no config file, `companion run` plays in the terminal; with stdin not a
+terminal (`echo 12#13# | companion run`) its keys are read like --keys (no journal unless
+--state-dir) and a stdout that is not a terminal gets the frames as plain text.
 
 Hardware libraries and adapters are imported lazily, only for what is used.
 """
@@ -191,6 +193,11 @@ def build(args: argparse.Namespace) -> Daemon:
     headless = args.keys is not None
     script = read_key_script(args.keys) if headless else None
     cfg = load_config(args.config) if (args.config or not headless or args.display != "dummy") else None
+    if not headless and choose_driver(args, cfg) == "terminal":
+        from companion.hw.terminal import read_piped_keys, stdin_is_tty
+
+        if not stdin_is_tty():  # `echo 12#13# | companion run`: the keys as with --keys, then exit
+            headless, script = True, read_piped_keys()
     rng = random.Random(args.seed)
     journal = None
     if not args.no_journal and (args.state_dir is not None or not headless):
@@ -198,6 +205,8 @@ def build(args: argparse.Namespace) -> Daemon:
     shell = start_table(args, journal, rng, cfg)
     driver = choose_driver(args, cfg)
     route_logs(driver, args.log_file)
+    if driver == "terminal" and getattr(args, "resumed_game", None) is not None and not shell.notice.shown:
+        tell_resumed(shell, journal, args.resumed_game)
     sink = open_sink(driver, cfg, args.save_frames if driver == "png" else None)
     panel = Panel.from_config(sink, cfg, headless=headless, brightness=shell.brightness)
     on_frame = FrameSaver(args.save_frames) if args.save_frames and driver != "png" else None
@@ -220,6 +229,26 @@ def start_language(args: argparse.Namespace, cfg: Any, stored: Any) -> None:
     code = i18n.choose(getattr(args, "lang", None) or menu_choice, getattr(cfg, "language", None))
     i18n.set_language(code)
     log.info("language %s", code)
+
+
+def tell_resumed(shell: Shell, journal: Any, game_id: int) -> None:
+    """In the terminal (a laptop, not the box) a resumed game says so on its first screen,
+    with the way to a new game: the next run must never continue a game silently."""
+    import time
+
+    from companion.i18n import _
+
+    try:
+        started = journal.journal.db.execute("SELECT started FROM games WHERE id=?", (game_id,)).fetchone()[0]
+        date = time.strftime("%Y-%m-%d %H:%M", time.localtime(started))
+    except Exception as exc:  # a journal without the date still resumes
+        log.debug("start of game %s unknown: %s", game_id, exc)
+        date = "?"
+    # NOTE: max 25 characters
+    title = _("Game resumed")
+    # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page)
+    text = _("Your game of {date} goes on. D: menu for a new game.")
+    shell.tell(title, [text.format(date=date)], "resumed")
 
 
 def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: random.Random,
@@ -246,6 +275,7 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
                 log.info("showing the end of game %s (%d actions)", resumed.game_id, len(resumed.actions))
             else:
                 log.info("resumed game %s (%d actions)", resumed.game_id, len(resumed.actions))
+                args.resumed_game = resumed.game_id
     if game is None:
         game = find_game(kind).load().new(rng)
     _, brightness = Shell.split_journal(journaled, stored)

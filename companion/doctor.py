@@ -30,14 +30,30 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from companion.config import OLED_ADDRESSES, Config, ConfigError, is_oled, load_config
+from companion import i18n
+from companion.i18n import N_, _, ngettext
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 SERVICE = "companion"
 USER = "companion"
 # group -> what needs it (the unit's SupplementaryGroups= gives gpio i2c dialout)
-GROUPS = {"gpio": "GPIO buttons", "i2c": "the OLED", "dialout": "a serial keypad",
-          "input": "a USB keypad"}
-ENABLE_I2C = "sudo raspi-config nonint do_i2c 0 (or dtparam=i2c_arm=on in /boot/firmware/config.txt), then reboot"
+GROUPS = {"gpio": N_("GPIO buttons"), "i2c": N_("the OLED"), "dialout": N_("a serial keypad"),
+          "input": N_("a USB keypad")}
+# the level word that starts each line of `companion doctor`
+# NOTE: max 4 characters (the lines are aligned)
+LEVELS = {OK: N_("OK"), WARN: N_("WARN"), FAIL: N_("FAIL")}
+# what each check is called at the start of its line
+# NOTE: the name of a check of `companion doctor`, one short word
+CHECK_NAMES = {"config": N_("config"), "i2c": N_("i2c"), "oled": N_("oled"), "groups": N_("groups"),
+               "gpio": N_("gpio"), "keypad": N_("keypad"), "service": N_("service"), "journal": N_("journal"),
+               "keys": N_("keys")}
+
+
+def enable_i2c() -> str:
+    """How to switch the I2C bus on (the commands stay as they are)."""
+    return _("{command} (or {setting} in {file}), then reboot").format(
+        command="sudo raspi-config nonint do_i2c 0", setting="dtparam=i2c_arm=on", file="/boot/firmware/config.txt")
+
 
 Runner = Callable[[Sequence[str]], tuple[int, str]]
 OledProber = Callable[[int, int], bool]
@@ -45,14 +61,17 @@ OledProber = Callable[[int, int], bool]
 
 @dataclass
 class Result:
-    """One check's verdict: `level` ok | warn | fail, and one line saying what to do."""
+    """One check's verdict: `level` ok | warn | fail (an id), `name` the check's id, and one line
+    (in the table's language) saying what to do."""
 
     level: str
     name: str
     line: str
 
     def __str__(self) -> str:
-        return f"{self.level.upper():<4}  {self.name}: {self.line}"
+        level = _(LEVELS[self.level]) if self.level in LEVELS else self.level.upper()
+        name = _(CHECK_NAMES[self.name]) if self.name in CHECK_NAMES else self.name
+        return f"{level:<4}  {name}: {self.line}"
 
 
 def run_command(argv: Sequence[str]) -> tuple[int, str]:
@@ -115,8 +134,8 @@ def check_config(p: Probe) -> Result:
         p.config = load_config(p.config_path)
     except ConfigError as e:
         p.config = Config()
-        return Result(FAIL, "config", f"{e} (fix that key; the defaults are checked below)")
-    return Result(OK, "config", f"{p.config.source} loads")
+        return Result(FAIL, "config", _("{error} (fix that key; the defaults are checked below)").format(error=e))
+    return Result(OK, "config", _("{file} loads").format(file=p.config.source))
 
 
 def _cfg(p: Probe) -> Config:
@@ -127,41 +146,49 @@ def check_i2c(p: Probe) -> Result:
     """i2c-dev loaded and /dev/i2c-N there (only for an OLED)."""
     d = _cfg(p).display
     if not is_oled(d.driver):
-        return Result(OK, "i2c", f"display driver {d.driver}: no I2C needed")
+        return Result(OK, "i2c", _("display driver {driver}: no I2C needed").format(driver=d.driver))
     if not p.path("/sys/module/i2c_dev").exists():
-        return Result(FAIL, "i2c", f"the i2c-dev module is not loaded: {ENABLE_I2C}")
+        return Result(FAIL, "i2c", _("the i2c-dev module is not loaded: {fix}").format(fix=enable_i2c()))
     bus = p.path(f"/dev/i2c-{d.port}")
     if not bus.exists():
         others = sorted(x.name for x in p.path("/dev").glob("i2c-*"))
-        hint = f" (there is {', '.join(others)}: set display.port)" if others else f": {ENABLE_I2C}"
-        return Result(FAIL, "i2c", f"no /dev/i2c-{d.port}{hint}")
-    return Result(OK, "i2c", f"i2c-dev loaded, /dev/i2c-{d.port} present")
+        if others:
+            return Result(FAIL, "i2c", _("no {device} (there is {others}: set display.port)").format(
+                device=f"/dev/i2c-{d.port}", others=", ".join(others)))
+        return Result(FAIL, "i2c", _("no {device}: {fix}").format(device=f"/dev/i2c-{d.port}", fix=enable_i2c()))
+    return Result(OK, "i2c", _("i2c-dev loaded, {device} present").format(device=f"/dev/i2c-{d.port}"))
 
 
 def check_oled(p: Probe) -> Result:
     """An OLED answers at 0x3C or 0x3D (both probed) and the config agrees."""
     d = _cfg(p).display
     if not is_oled(d.driver):
-        return Result(OK, "oled", f"display driver {d.driver}: no OLED to probe")
+        return Result(OK, "oled", _("display driver {driver}: no OLED to probe").format(driver=d.driver))
     if not p.path(f"/dev/i2c-{d.port}").exists():
-        return Result(FAIL, "oled", f"not probed: no /dev/i2c-{d.port} (see i2c above)")
+        return Result(FAIL, "oled", _("not probed: no {device} (see i2c above)").format(device=f"/dev/i2c-{d.port}"))
     found = []
     for address in OLED_ADDRESSES:
         try:
             if p.oled(d.port, address):
                 found.append(address)
         except Exception as e:
-            why = "permission denied" if "permission" in str(e).lower() else f"{type(e).__name__}: {e}"
-            return Result(FAIL, "oled", f"cannot open /dev/i2c-{d.port}: {why}: "
-                                        f"add the user to group i2c (sudo usermod -aG i2c $USER), log in again")
-    shown = " and ".join(f"0x{a:02X}" for a in found)
+            why = _("permission denied") if "permission" in str(e).lower() else f"{type(e).__name__}: {e}"
+            return Result(FAIL, "oled", _("cannot open {device}: {why}: add the user to group i2c "
+                                          "({command}), log in again").format(
+                device=f"/dev/i2c-{d.port}", why=why, command="sudo usermod -aG i2c $USER"))
+    names = [f"0x{a:02X}" for a in found]
+    # NOTE: two I2C addresses, e.g. "0x3C and 0x3D"
+    shown = _("{first} and {second}").format(first=names[0], second=names[1]) if len(names) == 2 else "".join(names)
     if not found:
-        return Result(FAIL, "oled", f"nothing answers at 0x3C or 0x3D on i2c-{d.port}: check the wiring "
-                                    f"(SDA pin 3, SCL pin 5, VCC 3.3 V, GND) and run i2cdetect -y {d.port}")
+        return Result(FAIL, "oled", _("nothing answers at 0x3C or 0x3D on i2c-{port}: check the wiring "
+                                      "(SDA pin 3, SCL pin 5, VCC 3.3 V, GND) and run {command}").format(
+            port=d.port, command=f"i2cdetect -y {d.port}"))
     if d.address is not None and d.address not in found:
-        return Result(FAIL, "oled", f"the OLED answers at {shown} but display.address is "
-                                    f"0x{d.address:02X}: set address: 0x{found[0]:02X} or leave it out")
-    return Result(OK, "oled", f"{d.driver} answers at {shown} on i2c-{d.port}")
+        return Result(FAIL, "oled", _("the OLED answers at {found} but display.address is {address}: "
+                                      "set address: {first} or leave it out").format(
+            found=shown, address=f"0x{d.address:02X}", first=f"0x{found[0]:02X}"))
+    return Result(OK, "oled", _("{driver} answers at {found} on i2c-{port}").format(
+        driver=d.driver, found=shown, port=d.port))
 
 
 def _groups(p: Probe) -> dict[str, tuple[int, set[str]]]:
@@ -195,34 +222,38 @@ def check_groups(p: Probe) -> Result:
     groups = _groups(p)
     missing = [g for g in GROUPS if g not in groups]
     if missing:
-        return Result(FAIL, "groups", f"group {', '.join(missing)} does not exist: sudo groupadd --system "
-                                      f"{missing[0]} (Raspberry Pi OS has them; a udev rule gives it the devices)")
+        return Result(FAIL, "groups", _("group {groups} does not exist: {command} (Raspberry Pi OS has them; "
+                                        "a udev rule gives it the devices)").format(
+            groups=", ".join(missing), command=f"sudo groupadd --system {missing[0]}"))
     gid = _primary_gid(p)
     if gid is None:
-        return Result(FAIL, "groups", f"no user {p.user}: run sudo companion install-service")
+        return Result(FAIL, "groups", _("no user {user}: run {command}").format(
+            user=p.user, command="sudo companion install-service"))
     outside = [g for g, (g_id, members) in groups.items()
                if g in GROUPS and p.user not in members and g_id != gid]
     if outside:
-        needs = ", ".join(f"{g} ({GROUPS[g]})" for g in outside)
-        return Result(WARN, "groups", f"{p.user} is not in {needs}: sudo usermod -aG {','.join(outside)} "
-                                      f"{p.user} (the unit's SupplementaryGroups= covers gpio i2c dialout)")
-    return Result(OK, "groups", f"{p.user} is in {' '.join(GROUPS)}")
+        needs = ", ".join(f"{g} ({_(GROUPS[g])})" for g in outside)
+        return Result(WARN, "groups", _("{user} is not in {groups}: {command} (the unit's "
+                                        "SupplementaryGroups= covers gpio i2c dialout)").format(
+            user=p.user, groups=needs, command=f"sudo usermod -aG {','.join(outside)} {p.user}"))
+    return Result(OK, "groups", _("{user} is in {groups}").format(user=p.user, groups=" ".join(GROUPS)))
 
 
 def check_gpio(p: Probe) -> Result:
     """lgpio imports and a /dev/gpiochip* exists (only with buttons or an encoder)."""
     c = _cfg(p)
     if (c.buttons is None or c.buttons.enabled is False) and c.encoder is None:
-        return Result(OK, "gpio", "no buttons or encoder configured")
+        return Result(OK, "gpio", _("no buttons or encoder configured"))
     if not p.importable("lgpio"):
-        return Result(FAIL, "gpio", "lgpio does not import: install it in the venv (pip install lgpio; "
-                                    "on Bookworm: sudo apt install python3-lgpio and a venv with "
-                                    "--system-site-packages)")
+        return Result(FAIL, "gpio", _("lgpio does not import: install it in the venv ({pip}; on Bookworm: "
+                                      "{apt} and a venv with {option})").format(
+            pip="pip install lgpio", apt="sudo apt install python3-lgpio", option="--system-site-packages"))
     chips = sorted(x.name for x in p.path("/dev").glob("gpiochip*"))
     if not chips:
-        return Result(FAIL, "gpio", "no /dev/gpiochip*: this is not a Raspberry Pi (or its kernel has no "
-                                    "GPIO character device): set buttons.enabled: false")
-    return Result(OK, "gpio", f"lgpio imports, {', '.join(chips)} present")
+        return Result(FAIL, "gpio", _("no /dev/gpiochip*: this is not a Raspberry Pi (or its kernel has no "
+                                      "GPIO character device): set {setting}").format(
+            setting="buttons.enabled: false"))
+    return Result(OK, "gpio", _("lgpio imports, {chips} present").format(chips=", ".join(chips)))
 
 
 def _listing(p: Probe, folder: str, pattern: str = "*") -> list[str]:
@@ -238,46 +269,54 @@ def check_keypad(p: Probe) -> Result:
     if c.keypad is not None:
         port = c.keypad.port
         if "://" not in port and not p.path(port).exists():
-            seen = f" (plugged in: {', '.join(serial)})" if serial else ""
-            return Result(FAIL, "keypad", f"{port} is not there: plug the keypad in, or set keypad.port to "
-                                          f"its /dev/serial/by-id/ name{seen}")
-        lines.append(f"serial keypad {port} present")
+            if serial:
+                return Result(FAIL, "keypad", _("{port} is not there: plug the keypad in, or set keypad.port "
+                                                "to its /dev/serial/by-id/ name (plugged in: {devices})").format(
+                    port=port, devices=", ".join(serial)))
+            return Result(FAIL, "keypad", _("{port} is not there: plug the keypad in, or set keypad.port "
+                                            "to its /dev/serial/by-id/ name").format(port=port))
+        lines.append(_("serial keypad {port} present").format(port=port))
     if c.usb_keypad is not None:
         dev = c.usb_keypad.device
         if dev == "auto" and not kbds:
-            return Result(FAIL, "keypad", "usb_keypad: device auto but no /dev/input/by-id/*-event-kbd: "
-                                          "plug the USB keypad in (ls /dev/input/by-id/)")
+            return Result(FAIL, "keypad", _("usb_keypad: device auto but no /dev/input/by-id/*-event-kbd: "
+                                            "plug the USB keypad in ({command})").format(
+                command="ls /dev/input/by-id/"))
         if dev != "auto" and not p.path(dev).exists():
-            return Result(FAIL, "keypad", f"usb_keypad.device {dev} is not there: plug it in or use auto")
-        lines.append(f"USB keypad {kbds[0] if dev == 'auto' else dev} present")
+            return Result(FAIL, "keypad", _("usb_keypad.device {device} is not there: plug it in or use "
+                                            "auto").format(device=dev))
+        lines.append(_("USB keypad {device} present").format(device=kbds[0] if dev == "auto" else dev))
     if lines:
         return Result(OK, "keypad", "; ".join(lines))
     if serial or kbds:
         what = f"/dev/serial/by-id/{serial[0]}" if serial else f"/dev/input/by-id/{kbds[0]}"
         key = "keypad: {port: ...}" if serial else "usb_keypad: {}"
-        return Result(WARN, "keypad", f"{what} is plugged in but not configured: add {key} to the config")
-    return Result(WARN, "keypad", "no keypad configured nor found under /dev/serial/by-id or "
-                                  "/dev/input/by-id (buttons alone work too)")
+        return Result(WARN, "keypad", _("{device} is plugged in but not configured: add {setting} to the "
+                                        "config").format(device=what, setting=key))
+    return Result(WARN, "keypad", _("no keypad configured nor found under /dev/serial/by-id or "
+                                    "/dev/input/by-id (buttons alone work too)"))
 
 
 def check_service(p: Probe) -> Result:
     """`systemctl is-active companion` (skipped without systemd)."""
     if not p.path("/run/systemd/system").exists():
-        return Result(WARN, "service", "systemd is not running here: skipped")
+        return Result(WARN, "service", _("systemd is not running here: skipped"))
     try:
         status, out = p.run(["systemctl", "is-active", SERVICE])
     except (FileNotFoundError, PermissionError):
-        return Result(WARN, "service", "systemctl not found: skipped")
+        return Result(WARN, "service", _("systemctl not found: skipped"))
     state = (out.splitlines() or ["unknown"])[-1].strip()
     if status == 0 and state == "active":
-        return Result(OK, "service", f"{SERVICE}.service is active")
+        return Result(OK, "service", _("{unit} is active").format(unit=f"{SERVICE}.service"))
     if state in ("inactive", "unknown") and status in (3, 4):
         unit = p.path(f"/etc/systemd/system/{SERVICE}.service")
         if not unit.exists():
-            return Result(WARN, "service", f"{SERVICE}.service is not installed: sudo "
-                                           f"{sys.prefix}/bin/companion install-service")
-    return Result(FAIL, "service", f"{SERVICE}.service is {state}: sudo systemctl restart {SERVICE}; "
-                                   f"why: journalctl -u {SERVICE} -b")
+            return Result(WARN, "service", _("{unit} is not installed: {command}").format(
+                unit=f"{SERVICE}.service", command=f"sudo {sys.prefix}/bin/companion install-service"))
+    # NOTE: {state} is systemd's word (failed, activating ...), as systemctl prints it
+    return Result(FAIL, "service", _("{unit} is {state}: {command}; why: {why}").format(
+        unit=f"{SERVICE}.service", state=state, command=f"sudo systemctl restart {SERVICE}",
+        why=f"journalctl -u {SERVICE} -b"))
 
 
 def check_journal(p: Probe) -> Result:
@@ -286,15 +325,17 @@ def check_journal(p: Probe) -> Result:
         status, out = p.run(["journalctl", "-u", SERVICE, "-p", "warning", "-n", "5",
                              "--no-pager", "-o", "cat"])
     except (FileNotFoundError, PermissionError):
-        return Result(WARN, "journal", "journalctl not found: skipped")
+        return Result(WARN, "journal", _("journalctl not found: skipped"))
     lines = [ln for ln in out.splitlines() if ln.strip() and not ln.startswith("-- ")]
     if status != 0:
-        return Result(WARN, "journal", f"journalctl failed ({lines[-1] if lines else status}): "
-                                       "run it as root or add the user to group adm")
+        return Result(WARN, "journal", _("journalctl failed ({error}): run it as root or add the user to "
+                                         "group adm").format(error=lines[-1] if lines else status))
     if not lines:
-        return Result(OK, "journal", "no warnings from the service")
-    return Result(WARN, "journal", f"{len(lines)} recent warnings, last: {lines[-1][:120]} "
-                                   f"(all: journalctl -u {SERVICE} -p warning)")
+        return Result(OK, "journal", _("no warnings from the service"))
+    # NOTE: {last} is the service's own log line (English)
+    return Result(WARN, "journal", ngettext("{n} recent warning, last: {last} (all: {command})",
+                                            "{n} recent warnings, last: {last} (all: {command})", len(lines)).format(
+        n=len(lines), last=lines[-1][:120], command=f"journalctl -u {SERVICE} -p warning"))
 
 
 CHECKS: tuple[Callable[[Probe], Result], ...] = (
@@ -310,7 +351,8 @@ def run_checks(p: Probe, checks: Sequence[Callable[[Probe], Result]] = CHECKS) -
             results.append(check(p))
         except Exception as e:  # a doctor must never crash on a strange machine
             name = check.__name__.removeprefix("check_")
-            results.append(Result(FAIL, name, f"the check itself failed: {type(e).__name__}: {e}"))
+            results.append(Result(FAIL, name, _("the check itself failed: {error}").format(
+                error=f"{type(e).__name__}: {e}")))
     return results
 
 
@@ -321,8 +363,10 @@ def report(results: Sequence[Result], out: Any = None) -> int:
         print(r, file=out)
     fails = sum(r.level == FAIL for r in results)
     warns = sum(r.level == WARN for r in results)
-    print(f"companion doctor: {fails} problem{'s' * (fails != 1)}, {warns} warning{'s' * (warns != 1)}",
-          file=out)
+    problems = ngettext("{n} problem", "{n} problems", fails).format(n=fails)
+    warnings = ngettext("{n} warning", "{n} warnings", warns).format(n=warns)
+    # NOTE: {problems} and {warnings}: the two counts above ("2 problems", "1 warning")
+    print(_("companion doctor: {problems}, {warnings}").format(problems=problems, warnings=warnings), file=out)
     return 1 if fails else 0
 
 
@@ -337,12 +381,28 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--timeout", type=float, default=120.0, metavar="S",
                     help="with --keys: give up after S seconds (default 120)")
     ap.add_argument("--display", metavar="DRIVER", help="with --keys: display driver (default: the config's)")
+    ap.add_argument("--lang", choices=i18n.LANGUAGES, metavar="CODE",
+                    help=f"the language of the output ({', '.join(i18n.LANGUAGES)}; default: the config's, "
+                         "else the system locale's, else English)")
     return ap
+
+
+def start_language(explicit: str | None, config_path: str | None) -> None:
+    """The doctor speaks the table's language: --lang, else the config's, else the system locale's.
+    A config that does not load is reported by the checks (in the system locale's language)."""
+    configured = None
+    if not explicit:
+        try:
+            configured = load_config(config_path).language
+        except (ConfigError, AttributeError):
+            pass
+    i18n.set_language(i18n.choose(explicit, configured))
 
 
 def main(argv: list[str]) -> int:
     """`companion doctor [--keys]`; exit 1 on a problem."""
     args = _parser().parse_args(argv)
+    start_language(args.lang, args.config)
     if args.keys:
         from companion.doctor_keys import main_keys
 

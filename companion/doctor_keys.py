@@ -19,10 +19,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from companion.config import Config, ConfigError, display_drivers, load_config
+from companion.i18n import N_, _, ngettext
 from companion.table.keys import KEYPAD, POWER, QUIT, normalize_token
 
-# what each key is called on a box with buttons
-KEY_NAMES = {"A": "A / UP", "B": "B / DOWN", "#": "# / OK", "*": "* / BACK", "D": "D / MENU"}
+# what each key is called on a box with buttons (key names before the slash stay as they are)
+# NOTE: max 15 characters each (after "Press ", on a 21-character line)
+KEY_NAMES = {"A": N_("A / UP"), "B": N_("B / DOWN"), "#": N_("# / OK"), "*": N_("* / BACK"), "D": N_("D / MENU")}
 
 
 def expected_keys(cfg: Config) -> list[str]:
@@ -71,12 +73,18 @@ class KeyTest:
         from companion.table.screen import text_screen
 
         missing = self.missing
-        done = f"{len(self.seen)}/{len(self.expected)} keys OK"
+        # NOTE: max 21 characters, e.g. "12/16 keys OK"
+        done = ngettext("{done}/{total} key OK", "{done}/{total} keys OK", len(self.expected)).format(
+            done=len(self.seen), total=len(self.expected))
+        # NOTE: max 25 characters (title bar)
+        title = _("Key test")
         if not missing:
-            return text_screen("doctor-keys", "Key test", ["All keys work.", done])
-        nxt = KEY_NAMES.get(missing[0], missing[0])
-        return text_screen("doctor-keys", "Key test", [f"Press {nxt}", done, note,
-                                                       "left: " + " ".join(missing)])
+            # NOTE: max 21 characters
+            return text_screen("doctor-keys", title, [_("All keys work."), done])
+        nxt = _(KEY_NAMES[missing[0]]) if missing[0] in KEY_NAMES else missing[0]
+        # NOTE: body lines, max 21 characters ({key}: up to 15; {keys}: the keys not pressed yet, wraps)
+        return text_screen("doctor-keys", title, [_("Press {key}").format(key=nxt), done, note,
+                                                  _("left: {keys}").format(keys=" ".join(missing))])
 
     def show(self, note: str = "") -> None:
         """Draw the current screen on the sink (if any)."""
@@ -95,18 +103,23 @@ class KeyTest:
         key = normalize_token(raw) if isinstance(raw, str) else None
         if key in self.expected and key not in self.seen:
             self.seen.append(key)
-            self.say(f"ok    {key} ({len(self.seen)}/{len(self.expected)})")
-            return f"{key} OK"
+            # NOTE: a console line; keep "ok" and the spaces after it as wide as in English (6 columns)
+            self.say(_("ok    {key} ({done}/{total})").format(key=key, done=len(self.seen),
+                                                            total=len(self.expected)))
+            # NOTE: max 21 characters ({key} is one key: 0-9 # * A-D)
+            return _("{key} OK").format(key=key)
         if key in self.seen:
-            return f"{key} again: OK"
+            # NOTE: max 21 characters ({key} is one key: 0-9 # * A-D)
+            return _("{key} again: OK").format(key=key)
         self.strays.append(str(raw))
-        self.say(f"other {raw!r}: not one of the expected keys")
-        return f"got {str(raw)[:8]}"
+        self.say(_("other {key}: not one of the expected keys").format(key=repr(raw)))
+        # NOTE: max 21 characters ({key}: at most 8 characters)
+        return _("got {key}").format(key=str(raw)[:8])
 
     def run(self) -> bool:
         """Until every key was seen (True) or the timeout (False)."""
         deadline = self.clock() + self.timeout
-        self.say("press: " + " ".join(self.expected))
+        self.say(_("press: {keys}").format(keys=" ".join(self.expected)))
         self.show()
         while self.missing:
             left = deadline - self.clock()
@@ -158,6 +171,7 @@ def run_key_test(cfg: Config, sink: Any, *, timeout: float = 120.0, emulated: bo
 
 def main_keys(args: argparse.Namespace) -> int:
     """`companion doctor --keys`: exit 0 when every key arrived, 1 otherwise."""
+    from companion.doctor import Result
     from companion.hw.display import open_display
     from companion.hw.platform import is_raspberry_pi
 
@@ -181,8 +195,9 @@ def main_keys(args: argparse.Namespace) -> int:
     finally:
         sink.close()
     if test.missing:
-        print(f"FAIL  keys: never seen: {' '.join(test.missing)}: check the wiring of those buttons "
-              "(BCM pin to GND) or the keypad's cable")
+        print(Result("fail", "keys", _("never seen: {keys}: check the wiring of those buttons (BCM pin to GND) "
+                                       "or the keypad's cable").format(keys=" ".join(test.missing))))
         return 1
-    print(f"OK    keys: all {len(test.expected)} keys work")
+    print(Result("ok", "keys", ngettext("the {n} key works", "all {n} keys work", len(test.expected)).format(
+        n=len(test.expected))))
     return 0

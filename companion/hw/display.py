@@ -12,7 +12,8 @@
   our back (a crash keeps the last frame for the log reader); ``close()``
   clears the panel and switches it off before releasing the bus;
 - ``dummy``: ``luma.core.device.dummy`` (``sink.device.image`` is the frame);
-- ``terminal``: the frame drawn with Unicode half blocks, redrawn in place;
+- ``terminal``: the frame drawn with Unicode blocks or braille, redrawn in place
+  (``companion.hw.terminal_screen``);
 - ``png``: frame_00001.png, frame_00002.png, ... in ``frames_dir``.
 
 Identical consecutive frames are skipped by every sink. ``close()`` blanks
@@ -39,6 +40,7 @@ import time
 from typing import Any, Callable, TextIO
 
 from companion.config import OLED_ADDRESSES, Config, DisplayConfig, is_oled
+from companion.hw import terminal_screen as screen_text
 
 log = logging.getLogger(__name__)
 
@@ -259,64 +261,78 @@ class LumaSink(DisplaySink):
 
 
 class TerminalSink(DisplaySink):
-    """Draws frames on a text terminal with Unicode block characters, redrawing in
-    place with ANSI cursor movement. Half blocks (1x2 pixels a cell, 130 columns)
-    where the terminal is wide enough, else quadrant blocks (2x2 pixels a cell,
-    66 columns, still every pixel)."""
+    """Draws frames on a text terminal (`companion.hw.terminal_screen`), redrawn in place with
+    ANSI cursor movement, the key legend under them. With ``cells="auto"`` the mode is chosen
+    from the terminal's real size at every frame (half blocks, quadrants, else braille: 66x18
+    cells, so 80x24 shows the whole screen); when nothing fits, one line says so.
 
-    _HALF = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
-    # index = top-left*8 + top-right*4 + bottom-left*2 + bottom-right
-    _QUAD = " \u2597\u2596\u2584\u259d\u2590\u259e\u259f\u2598\u259a\u258c\u2599\u2580\u259c\u259b\u2588"
+    When the stream is not a terminal (a pipe, a file) no escape code is written: each distinct
+    frame is printed as plain text in half blocks, followed by an empty line, with no legend."""
 
-    def __init__(self, width: int, height: int, stream: TextIO | None = None, cells: str = "auto") -> None:
+    _HALF = screen_text.HALF
+    _QUAD = screen_text.QUAD
+
+    def __init__(self, width: int, height: int, stream: TextIO | None = None, cells: str = "auto",
+                 size: Callable[[], tuple[int, int]] | None = None, tty: bool | None = None) -> None:
         super().__init__(width, height)
         self._stream = stream if stream is not None else sys.stdout
         self._lines_drawn = 0
         self._broken = False
-        if cells == "auto":
-            import shutil
+        self._size = size or (lambda: screen_text.terminal_size(self._stream))
+        if tty is None:
+            try:
+                tty = bool(self._stream.isatty())
+            except (AttributeError, ValueError):
+                tty = False
+        self.tty = tty
+        if cells not in screen_text.MODES + ("auto",):
+            raise ValueError(f"terminal cells must be 'half', 'quad', 'braille' or 'auto', got {cells!r}")
+        self.auto = cells == "auto"
+        self.fits = True
+        self.cells = cells if not self.auto else ("half" if not tty else self._choose()[0])
 
-            cells = "half" if shutil.get_terminal_size((80, 24)).columns >= width + 2 else "quad"
-        if cells not in ("half", "quad"):
-            raise ValueError(f"terminal cells must be 'half', 'quad' or 'auto', got {cells!r}")
-        self.cells = cells
+    def _choose(self) -> tuple[str, bool]:
+        columns, rows = self._size()
+        return screen_text.choose_cells(columns, rows, *self.size)
 
     def render(self, image: Any) -> list[str]:
         """The frame as text lines, framed by a border."""
-        img = image if image.mode == "1" else image.convert("1")
-        w, h = img.size
-        px = img.load()
+        return screen_text.render(image, self.cells)
 
-        def on(x: int, y: int) -> int:
-            return 1 if x < w and y < h and px[x, y] else 0
-
-        rows = []
-        if self.cells == "half":
-            for y in range(0, h, 2):
-                rows.append("".join(self._HALF[on(x, y), on(x, y + 1)] for x in range(w)))
-        else:
-            quad = self._QUAD
-            for y in range(0, h, 2):
-                rows.append("".join(quad[on(x, y) * 8 + on(x + 1, y) * 4 + on(x, y + 1) * 2 + on(x + 1, y + 1)]
-                                    for x in range(0, w, 2)))
-        width = len(rows[0]) if rows else 0
-        return ["\u250c" + "\u2500" * width + "\u2510"] + ["\u2502" + r + "\u2502" for r in rows] + \
-               ["\u2514" + "\u2500" * width + "\u2518"]
+    def screen_lines(self, image: Any) -> tuple[list[str], int]:
+        """What a terminal shows for `image`: the frame, the legend, and the too-small line when
+        nothing fits; and the terminal rows they take."""
+        columns, rows = self._size()
+        if self.auto:
+            cells, self.fits = screen_text.choose_cells(columns, rows, *self.size)
+            if cells != self.cells:
+                log.info("display terminal: %dx%d, drawn in %s cells", columns, rows, cells)
+            self.cells = cells
+        lines = self.render(image) + [screen_text.legend()]
+        if self.auto and not self.fits:
+            need = screen_text.frame_size(self.cells, *self.size)
+            lines.append(screen_text.too_small(columns, rows, need[0], need[1] + screen_text.EXTRA_ROWS))
+        return lines, screen_text.physical_rows(lines, columns)
 
     def _write(self, image: Any) -> bool:
         if self._broken:
             return False
-        lines = self.render(image)
-        # Move back up over the previous frame, then overwrite it.
-        prefix = f"\x1b[{self._lines_drawn}A\r" if self._lines_drawn else ""
+        if self.tty:
+            lines, drawn = self.screen_lines(image)
+            # Move back up over the previous frame, clear it, then draw this one.
+            prefix = f"\x1b[{self._lines_drawn}A\r\x1b[J" if self._lines_drawn else ""
+            text = prefix + "\n".join(lines) + "\n"
+        else:
+            lines, drawn = self.render(image), 0
+            text = "\n".join(lines) + "\n\n"
         try:
-            self._stream.write(prefix + "\n".join(lines) + "\n")
+            self._stream.write(text)
             self._stream.flush()
         except (OSError, ValueError) as e:
             self._broken = True
             log.warning("display terminal: cannot write (%s); frames dropped", e)
             return False
-        self._lines_drawn = len(lines)
+        self._lines_drawn = drawn
         return True
 
 

@@ -10,6 +10,9 @@ When the stream is not a tty (a pipe, a file) it is read line by line with
 the same mapping, except that line ends are ignored rather than read as
 Enter, so ``printf '12#13#\\n'`` types exactly one move. End of input only
 sets `eof`: a daemon started with stdin on /dev/null must not quit.
+
+`read_piped_keys` reads a whole non-tty stdin at once with that mapping, for
+``echo 12#13# | companion run``: the keys are then played like ``--keys FILE``.
 """
 
 from __future__ import annotations
@@ -200,6 +203,35 @@ class TerminalKeys:
                 return
             data = line.encode("utf-8", "replace") if isinstance(line, str) else line
             self._emit(self.decoder.feed(data))
+
+
+def stdin_is_tty(stream: Any = None) -> bool:
+    """True when `stream` (default sys.stdin) is a terminal someone types on."""
+    stream = sys.stdin if stream is None else stream
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def read_piped_keys(stream: Any = None, max_bytes: int = 1 << 20) -> list[str]:
+    """Every key of a non-tty `stream` (default sys.stdin: a pipe or a file), read to its end with
+    the terminal's pipe mapping (line ends skipped, u/m/q as undo/menu/quit). At most `max_bytes`,
+    like a key script: UsageError in one line for more, or when the stream cannot be read."""
+    from companion.table.errors import UsageError
+
+    stream = sys.stdin if stream is None else stream
+    raw = getattr(stream, "buffer", stream)
+    try:
+        data = raw.read(max_bytes + 1) if raw is not None else b""
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"stdin: cannot read keys: {exc}") from None
+    if isinstance(data, str):
+        data = data.encode("utf-8", "replace")
+    if len(data) > max_bytes:
+        raise UsageError(f"stdin: more than {max_bytes // 1024} KB of keys: "
+                         f"keys typed on the keypad, one character a key, are far fewer")
+    return KeyDecoder(tty=False).feed(data)
 
 
 def open_terminal(put: Put, stream: TextIO | None = None) -> TerminalKeys:

@@ -188,6 +188,30 @@ def test_the_command_runs_here_without_crashing(tmp_path, capsys):
     assert all(line.split()[0] in ("OK", "WARN", "FAIL") for line in out[:-1])
 
 
+def test_the_doctor_speaks_the_chosen_language(tmp_path, capsys):
+    """--lang switches the doctor's lines (no catalog yet: English comes back, through the same calls);
+    the levels and check names are looked up by id, never compared translated."""
+    from companion import i18n
+    from companion.cli import main
+
+    for code in ("de", "it"):
+        status = main(["doctor", "--root", str(tmp_path), "--lang", code])
+        assert i18n.language() == code and status == 1
+        out = capsys.readouterr().out.splitlines()
+        assert len(out) == len(doctor.CHECKS) + 1
+    i18n.set_language("en")
+    assert str(Result(WARN, "keypad", "x")) == "WARN  keypad: x"
+    assert str(Result(OK, "unknown-check", "y")) == "OK    unknown-check: y"
+
+
+def test_the_summary_counts_each_kind_in_its_own_plural():
+    import io
+
+    out = io.StringIO()
+    doctor.report([Result(FAIL, "i2c", "a"), Result(WARN, "gpio", "b")], out)
+    assert out.getvalue().splitlines()[-1] == "companion doctor: 1 problem, 1 warning"
+
+
 # --- the key test, headless ------------------------------------------------------
 
 def test_expected_keys_follow_the_inputs():

@@ -431,9 +431,20 @@ def test_unexpected_factory_error_is_logged_not_raised(caplog):
 
 # --- terminal and png ------------------------------------------------------
 
+class TtyOut(io.StringIO):
+    """A StringIO that says it is a terminal."""
+
+    def isatty(self):
+        return True
+
+
 def test_terminal_half_blocks_and_in_place_redraw():
-    out = io.StringIO()
-    sink = open_display(DisplayConfig(driver="terminal", width=4, height=4), stream=out)
+    from companion.hw.display import TerminalSink
+    from companion.hw.terminal_screen import legend
+
+    out = TtyOut()
+    sink = TerminalSink(4, 4, out, size=lambda: (200, 60))
+    assert sink.cells == "half"
     img = Image.new("1", (4, 4))
     for xy in [(0, 0), (1, 1), (2, 0), (2, 1), (3, 3)]:
         img.putpixel(xy, 1)
@@ -443,14 +454,27 @@ def test_terminal_half_blocks_and_in_place_redraw():
     assert lines[1] == "\u2502\u2580\u2584\u2588 \u2502"
     assert lines[2] == "\u2502   \u2584\u2502"
     assert lines[3] == "\u2514" + "\u2500" * 4 + "\u2518"
+    assert lines[4] == legend()            # which keyboard keys are the keypad's
     first = out.getvalue()
     sink.show(img.copy())
     assert out.getvalue() == first         # identical frame: no output
     img2 = Image.new("1", (4, 4), 1)
     sink.show(img2)
     rest = out.getvalue()[len(first):]
-    assert rest.startswith("\x1b[4A\r")    # back over the 4 lines drawn
+    assert rest.startswith("\x1b[5A\r\x1b[J")    # back over the 5 lines drawn, cleared
     assert "\u2502\u2588\u2588\u2588\u2588\u2502" in rest
+
+
+def test_terminal_into_a_pipe_writes_plain_frames_without_escape_codes():
+    out = io.StringIO()                    # not a tty
+    sink = open_display(DisplayConfig(driver="terminal", width=4, height=4), stream=out)
+    sink.show(Image.new("1", (4, 4)))
+    sink.show(Image.new("1", (4, 4), 1))
+    text = out.getvalue()
+    assert "\x1b" not in text
+    frames = text.split("\n\n")
+    assert len(frames) == 3 and frames[2] == ""
+    assert frames[1].split("\n")[1] == "\u2502" + "\u2588" * 4 + "\u2502"
 
 
 def test_terminal_broken_stream_never_raises():

@@ -1,0 +1,114 @@
+"""The terminal screen: the cell mode chosen from the terminal's size, braille keeping every pixel,
+the legend, and the one line that says when nothing fits."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from companion.hw.display import TerminalSink
+from companion.hw.terminal_screen import BRAILLE_BITS, choose_cells, frame_size, legend, render
+
+
+class TtyOut(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("columns, rows, mode, fits", [
+    (200, 60, "half", True),       # a big window: half blocks
+    (130, 36, "half", True),       # exactly enough for half blocks, legend and cursor line
+    (129, 36, "quad", True),       # one column short: quadrants
+    (130, 35, "braille", True),    # one row short of the 34-row frame + 2: braille
+    (80, 24, "braille", True),     # the classic terminal: the whole screen in braille
+    (66, 20, "braille", True),     # the smallest that holds it
+    (65, 24, "braille", False),    # too narrow: nothing fits
+    (80, 19, "braille", False),    # too low
+    (40, 10, "braille", False),
+])
+def test_mode_from_the_terminal_size(columns, rows, mode, fits):
+    assert choose_cells(columns, rows, 128, 64) == (mode, fits)
+
+
+def random_frame(seed: int) -> Image.Image:
+    rng = random.Random(seed)
+    img = Image.new("1", (128, 64))
+    for _ in range(3000):
+        img.putpixel((rng.randrange(128), rng.randrange(64)), 1)
+    return img
+
+
+def decode_braille(lines: list[str], width: int, height: int) -> Image.Image:
+    decoded = Image.new("1", (width, height))
+    for row, line in enumerate(lines[1:-1]):
+        for col, ch in enumerate(line[1:-1]):
+            bits = ord(ch) - 0x2800
+            assert 0 <= bits <= 0xFF, ch
+            for (dx, dy), bit in BRAILLE_BITS.items():
+                x, y = 2 * col + dx, 4 * row + dy
+                if x < width and y < height:
+                    decoded.putpixel((x, y), 1 if bits & bit else 0)
+    return decoded
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_braille_maps_every_pixel(seed):
+    img = random_frame(seed)
+    lines = render(img, "braille")
+    assert len(lines) == 16 + 2 and all(len(line) == 64 + 2 for line in lines)
+    assert (len(lines[0]), len(lines)) == frame_size("braille", 128, 64)
+    assert decode_braille(lines, 128, 64).tobytes() == img.tobytes()
+
+
+def test_braille_dot_order_is_unicode_s():
+    """Dots 1-2-3 down the left, 4-5-6 down the right, 7 and 8 at the bottom (U+28FF: all eight)."""
+    img = Image.new("1", (2, 4))
+    img.putpixel((0, 0), 1)
+    assert render(img, "braille")[1] == "\u2502\u2801\u2502"
+    img.putpixel((1, 3), 1)
+    assert render(img, "braille")[1] == "\u2502\u2881\u2502"
+    assert render(Image.new("1", (2, 4), 1), "braille")[1] == "\u2502\u28ff\u2502"
+
+
+def test_an_80x24_terminal_shows_the_whole_screen_and_the_legend():
+    out = TtyOut()
+    sink = TerminalSink(128, 64, out, size=lambda: (80, 24))
+    img = random_frame(7)
+    sink.show(img)
+    lines = out.getvalue().rstrip("\n").split("\n")
+    assert sink.cells == "braille" and len(lines) + 1 <= 24
+    assert lines[-1] == legend() and len(legend()) <= 66
+    assert decode_braille(lines[:-1], 128, 64).tobytes() == img.tobytes()
+
+
+def test_when_nothing_fits_one_line_says_so_and_the_mode_follows_a_resize():
+    size = [60, 15]
+    out = TtyOut()
+    sink = TerminalSink(128, 64, out, size=lambda: tuple(size))
+    sink.show(random_frame(1))
+    last = out.getvalue().rstrip("\n").split("\n")[-1]
+    assert last == "Terminal 60x15 is too small: the screen needs 66x20."
+    assert not sink.fits
+    size[:] = [200, 60]                    # the window grew
+    sink.show(random_frame(2))
+    assert sink.cells == "half" and sink.fits
+    assert "too small" not in out.getvalue().split("\x1b[J")[-1]
+
+
+def test_fixed_modes_and_a_bad_one():
+    assert TerminalSink(128, 64, TtyOut(), cells="braille", size=lambda: (300, 100)).cells == "braille"
+    with pytest.raises(ValueError, match="cells"):
+        TerminalSink(128, 64, io.StringIO(), cells="tiny")
+
+
+def test_the_legend_names_the_keys_the_terminal_reads():
+    from companion.hw.terminal import KeyDecoder
+    from companion.table.keys import BACK, DOWN, MENU, OK, QUIT, UNDO, UP
+
+    d = KeyDecoder(tty=True)
+    assert d.feed(b"\r\x7f\x1b[A\x1b[Bumq") == [OK, BACK, UP, DOWN, UNDO, MENU, QUIT]
+    for word in ("Enter=#", "Esc/Bksp=*", "Up/Down=A/B", "u=C", "m=D", "q=quit"):
+        assert word in legend()
