@@ -83,7 +83,7 @@ def test_junk_bytes_and_unknown_keys_change_nothing(tmp_path, caplog):
     keys.write_bytes(bytes(b for b in range(256) if chr(b) not in "0123456789#*ABCDabcd") * 3)
     out = tmp_path / "out.json"
     run(["--display", "dummy", "--keys", str(keys), "--load", str(IN_PROGRESS), "--record-out", str(out)])
-    assert Record.load(out).to_dict() == Record.from_game(Record.load(IN_PROGRESS).play()).to_dict()
+    assert Record.load(out).to_dict() == Record.load(IN_PROGRESS).to_dict()  # its unknown keys kept (issue 14)
     assert sum("ignored unknown bytes" in r.message for r in caplog.records) == 1
 
 

@@ -51,7 +51,7 @@ def test_a_refused_write_refuses_the_key_and_play_goes_on_when_writing_works(tmp
     screen = d.shell.screen()
     assert screen.name == "unsaved" and "not taken" in " ".join(screen.lines)
     assert d.shell.game.record().to_dict() == before  # nothing changed
-    d.step("#")  # dismisses the message only
+    d.step("*")  # dismisses the message only (# would turn its page)
     assert d.shell.game.record().to_dict() == before
     failing["on"] = False  # room again
     for line in lines[4:6]:
@@ -109,11 +109,11 @@ def test_a_journal_that_cannot_be_opened_refuses_every_key_until_it_can(tmp_path
     keys.write_text("")
     d = daemon.build(daemon.parse_args(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state)]))
     assert d.shell.screen().name == "unsaved" and d.shell.screen().title == "Cannot save"  # told at once
-    d.step("#")
+    d.step("*")
     for k in "3#":  # players: a journaled answer, refused
         d.step(k)
     assert d.shell.screen().name == "unsaved" and d.shell.game.mode() == "players"
-    d.step("#")
+    d.step("*")
     state.unlink()  # the storage works again
     for k in "3#":
         d.step(k)

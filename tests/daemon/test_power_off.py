@@ -48,7 +48,7 @@ def test_a_refused_power_off_is_said_and_the_game_goes_on(tmp_path):
     assert calls == [("panel", False), ("systemctl", "poweroff"), ("panel", True)]
     screen = d.shell.screen()
     assert screen.name == "no-power-off" and "Access denied" in " ".join(screen.lines)
-    d.step("#")  # dismissed
+    d.step("*")  # dismissed
     for k in "12":
         d.step(k)
     assert d.shell.screen().entry.startswith("12")

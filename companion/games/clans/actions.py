@@ -53,7 +53,10 @@ class TableState:
         self.players_choice: int | None = None
         self.drawn = False
         self.ready = False
-        self.colors: list[str] = []  # revealed at the end (games without bots)
+        self.colors: list[str] = []  # revealed at the end (games without bots), or a loaded record's
+        self.loaded_colors: list[str] = []  # a loaded record's colors: kept through undo (no reveal asks them)
+        self.extra: dict[str, Any] = {}  # a loaded record's unknown top-level keys, carried into its record
+        self.key_order: list[str] = []  # a loaded record's top-level keys, in its order
         self.bots: dict[int, str] = {}  # bot seat -> its secret color
         self.dealt: dict[int, str] = {}  # person seat -> the color the box dealt (games with bots)
         self.proposal: Move | None = None  # the bot's move waiting for the table's #
@@ -135,6 +138,7 @@ class TableState:
             game = record.play()
             self._clear_game()
             self.game, self.ready, self.colors = game, True, list(record.colors or [])
+            self.loaded_colors, self.extra, self.key_order = list(self.colors), dict(record.extra), record.key_order
         elif kind == "ready":
             self.need_game()
             self.ready = True
@@ -161,7 +165,8 @@ class TableState:
             return outcome
         elif kind == "undo":
             outcome = self.need_game().pop()
-            self.pending, self.picks, self.colors, self.proposal = None, [], [], None
+            # colors revealed at the table go back (the end is no longer reached); a loaded record's stay
+            self.pending, self.picks, self.colors, self.proposal = None, [], list(self.loaded_colors), None
             return outcome
         elif kind == "reveal":
             game = self.need_game()
@@ -171,8 +176,8 @@ class TableState:
                 raise ActionError(f"reveal {a!r} does not fit")
             self.colors.append(color)
         elif kind == "unreveal":
-            if not self.colors:
-                raise ActionError("unreveal: no color given")
+            if len(self.colors) <= len(self.loaded_colors):
+                raise ActionError("unreveal: no color given at the table")
             self.colors.pop()
         else:
             raise ActionError(f"unknown action {kind!r}")
@@ -181,6 +186,7 @@ class TableState:
     def _clear_game(self) -> None:
         self.game, self.players_choice, self.drawn, self.ready = None, None, False, False
         self.colors, self.pending, self.picks = [], None, []
+        self.loaded_colors, self.extra, self.key_order = [], {}, []
         self.bots, self.dealt, self.proposal = {}, {}, None
 
     def _checked_proposal(self, a: dict) -> Move:

@@ -41,6 +41,7 @@ from companion.games.clans.game import Game, Move
 from companion.games.clans.record import Record, RecordError, summary
 from companion.games.clans.screens import build_screen
 from companion.games.clans.session import HUTS, KIND, NEW_QUESTION, UNDO_QUESTION, Session, Ui
+from companion.i18n import _
 from companion.table import keys as K
 from companion.table.effects import Effect, Hint, Search
 from companion.table.errors import ActionError, UsageError
@@ -159,7 +160,9 @@ class Controller(TableGameBase):
         if game is None:
             return None
         colors = self.final_colors()
-        return Record.from_game(game, colors if len(colors) == game.players else None)
+        record = Record.from_game(game, colors if len(colors) == game.players else None, self.state.extra)
+        record.key_order = list(self.state.key_order)  # a loaded record's keys stay in their order
+        return record
 
     def record_json(self) -> str | None:
         record = self.record()
@@ -228,7 +231,7 @@ class Controller(TableGameBase):
 
     # ----- the menu ----------------------------------------------------------------------------
     def menu_items(self) -> tuple[str, ...]:
-        return T.MENU_ITEMS
+        return T.menu_items()
 
     def menu_choose(self, index: int) -> None:
         self._hint, self._search_failed = None, False
@@ -250,17 +253,18 @@ class Controller(TableGameBase):
         if game is not None and self.mode() == "move":
             self._hint = Hint(game.to_move, game.copy())
             self.session.outbox.put(self._hint)
-            self.session.show(T.HINT_TITLE, [T.THINKING], "hint")
+            self.session.show(_(T.HINT_TITLE), [_(T.THINKING)], "hint")
         else:
-            self.session.show(T.HINT_TITLE, [T.HINT_NOT_NOW], "no-hint")
+            self.session.show(_(T.HINT_TITLE), [_(T.HINT_NOT_NOW)], "no-hint")
 
     def _menu_scores(self) -> None:
         game = self.state.game
-        self.session.show(T.SCORES_TITLE, [T.NO_GAME_YET] if game is None else T.score_paragraphs(game), "scores")
+        self.session.show(_(T.SCORES_TITLE), [_(T.NO_GAME_YET)] if game is None else T.score_paragraphs(game),
+                          "scores")
 
     def _menu_huts(self) -> None:
         if self.state.game is None:
-            self.session.show(T.HUTS_TITLE, [T.NO_GAME_YET], "huts")
+            self.session.show(_(T.HUTS_TITLE), [_(T.NO_GAME_YET)], "huts")
         else:
             self.ui.overlay, self.ui.buf, self.ui.huts_shown = HUTS, "", None
 

@@ -25,7 +25,7 @@ from typing import Callable, Iterator, Sequence
 
 from companion.games.clans.board import COLORS, N_CHIPS, N_TERRITORIES, Board, load_board
 from companion.games.clans.founding import found_village
-from companion.games.clans.rules import (BIG, COLOR_INDEX, FINISHED, IN_PROGRESS, ONE, SHIFT, STALLED,
+from companion.games.clans.rules import (BIG, COLOR_INDEX, FINISHED, ILLEGAL, IN_PROGRESS, ONE, SHIFT, STALLED,
                                          IllegalMoveError, Move, Outcome, Rules, Undo, Village, check_setup,
                                          new_tuple, normalize_color, random_setup, rules_for, unpack)
 
@@ -177,33 +177,32 @@ class Game:
 
     def why_illegal(self, frm: int, to: int | None = None) -> str | None:
         """The reason a move (or just a source, when `to` is None) is refused, in words; None if fine."""
+        reason = self.illegal_reason(frm, to)
+        return ILLEGAL[reason[0]].format(**reason[1]) if reason else None
+
+    def illegal_reason(self, frm: int, to: int | None = None) -> tuple[str, dict[str, object]] | None:
+        """Why a move (or a source) is refused: a key of `ILLEGAL` and its values; None if fine."""
+        n = N_TERRITORIES
         if self.status != IN_PROGRESS:
-            return "the game is over: no more moves" + (" (12 villages founded)" if self.status == FINISHED else
-                                                         " (no legal move was left)")
+            return ("over-finished" if self.status == FINISHED else "over-stalled"), {}
         if not isinstance(frm, int) or not 1 <= frm <= N_TERRITORIES:
-            return f"{frm} is not a territory: use 1-{N_TERRITORIES}"
+            return "not-territory", {"territory": frm, "last": n}
         if not self.occ >> frm & 1:
-            if self.is_village(frm):
-                return f"{frm} is a village: villages never move"
-            return f"{frm} is empty: choose a territory with huts"
+            return ("village-moves" if self.is_village(frm) else "empty-moves"), {"frm": frm}
         if to is None:
             if not self.targets(frm):
-                return (f"{frm} holds {self.total[frm]} huts (7 or more) and no neighboring group of 7 or more "
-                        f"is at least as big: it cannot move")
+                return "big-stuck", {"frm": frm, "huts": self.total[frm]}
             return None
         if not isinstance(to, int) or not 1 <= to <= N_TERRITORIES:
-            return f"{to} is not a territory: use 1-{N_TERRITORIES}"
+            return "not-territory", {"territory": to, "last": n}
         if to == frm:
-            return f"{frm} cannot move onto itself: choose a neighboring territory"
+            return "onto-itself", {"frm": frm}
         if not self.rules.nb_mask[frm] >> to & 1:
-            return f"{to} is not next to {frm}: huts move only to a neighboring territory"
+            return "not-next", {"frm": frm, "to": to}
         if not self.occ >> to & 1:
-            if self.is_village(to):
-                return f"{to} is a village: nothing may move onto a village"
-            return f"{to} is empty: huts may only move onto an occupied territory (an empty one stays empty)"
+            return ("onto-village" if self.is_village(to) else "onto-empty"), {"to": to}
         if self.big >> frm & 1 and self.total[to] < self.total[frm]:
-            return (f"{frm} holds {self.total[frm]} huts (7 or more): it may move only onto a neighboring group "
-                    f"of 7 or more that is at least as big, and {to} holds {self.total[to]}")
+            return "big-onto-small", {"frm": frm, "to": to, "huts": self.total[frm], "huts_to": self.total[to]}
         return None
 
     def isolated_by(self, frm: int, to: int) -> list[int]:

@@ -10,12 +10,14 @@ why and changes nothing. On a bot's turn digits do nothing: # makes the proposed
 from __future__ import annotations
 
 from companion.games.clans import texts as T
+from companion.games.clans import texts_setup as TS
 from companion.games.clans.actions import move_action
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import Outcome
 from companion.games.clans.keys_setup import step
 from companion.games.clans.screens import bot_pages, final_pages
 from companion.games.clans.session import UNDO_QUESTION, Session
+from companion.i18n import _
 from companion.table import keys as K
 
 
@@ -50,16 +52,16 @@ def key_move(s: Session, key: str) -> None:
             return
         n, ui.buf, ui.browsing = int(ui.buf), "", False
         if ui.frm is None:
-            why = game.why_illegal(n)
+            why = game.illegal_reason(n)
             if why:
-                s.show(T.NOT_ALLOWED, [why], "illegal")
+                s.show(_(T.NOT_ALLOWED), [T.illegal_text(*why)], "illegal")
             else:
                 ui.frm = n
         else:
             frm, ui.frm = ui.frm, None
-            why = game.why_illegal(frm, n)
+            why = game.illegal_reason(frm, n)
             if why:
-                s.show(T.NOT_ALLOWED, [why], "illegal")
+                s.show(_(T.NOT_ALLOWED), [T.illegal_text(*why)], "illegal")
             else:
                 start_move(s, frm, n)
     elif key == K.BACK:
@@ -90,7 +92,7 @@ def finish_move(s: Session, frm: int, to: int, order: list[int] | None) -> None:
     name = "village" if outcome.villages else "result"
     if game.is_over:
         name, s.ui.choice_sel, s.ui.final_page = "game-over", 0, 0
-    s.show(T.move_title(outcome.player, frm, to), T.outcome_paragraphs(game, outcome), name)
+    s.show(T.move_title(outcome.player, frm, to), T.outcome_paragraphs(game, outcome, s.state.bots), name)
 
 
 def key_order(s: Session, key: str) -> None:
@@ -106,7 +108,9 @@ def key_order(s: Session, key: str) -> None:
             ui.buf, ui.browsing = "", False
         else:
             s.do({"a": "cancel"})
-            s.show(T.CANCELLED_TITLE, [T.CANCELLED], "cancelled")
+            s.show(_(T.CANCELLED_TITLE), [_(T.CANCELLED)], "cancelled")
+    elif key == K.UNDO:
+        ask_undo(s)  # cancels the pending move only
     elif key == K.OK and ui.buf:
         t, ui.buf, ui.browsing = int(ui.buf), "", False
         if t not in remaining:
@@ -145,18 +149,18 @@ def key_reveal(s: Session, key: str) -> None:
     elif key == K.OK and ui.buf:
         d, ui.buf, ui.browsing = int(ui.buf), "", False
         if not 1 <= d <= len(COLORS):
-            ui.note = T.REVEAL_NOTE
+            ui.note = _(TS.REVEAL_NOTE)
             return
         color = COLORS[d - 1]
         if color in colors:
-            s.show(T.REFUSED_TITLE, [T.color_taken(color, colors.index(color))], "refused")
+            s.show(_(T.REFUSED_TITLE), [T.color_taken(color, colors.index(color))], "refused")
             return
         s.do({"a": "reveal", "player": len(colors), "color": color})
         ui.final_page, ui.note = 0, ""
     elif key == K.BACK:
         if ui.buf:
             ui.buf, ui.browsing = "", False
-        elif colors:
+        elif len(colors) > len(s.state.loaded_colors):
             s.do({"a": "unreveal"})
     elif key == K.UNDO:
         ask_undo(s)
@@ -172,13 +176,19 @@ def key_final(s: Session, key: str) -> None:
 
 # ----- the game's own questions ----------------------------------------------------------------
 def ask_undo(s: Session) -> None:
-    """C, or the menu's "Undo last move": the question, or why there is nothing to undo."""
+    """C, or the menu's "Undo last move": the question, or why there is nothing to undo; while the
+    order question is open, the pending move is cancelled (and nothing else)."""
     game = s.state.game
-    if game is not None and s.state.mode() == "final":
+    if s.state.pending is not None:
+        # "which village next?" is open: only the move waiting for its order goes, never the one before
+        s.do({"a": "cancel"})
+        s.ui.buf, s.ui.browsing, s.ui.note = "", False, ""
+        s.show(_(T.CANCELLED_TITLE), [_(T.CANCELLED)], "cancelled")
+    elif game is not None and s.state.mode() == "final":
         # the result is final (and filed in the history): the next step is a new game
-        s.show(T.UNDO_TITLE, [T.NO_UNDO_SCORED], "no-undo")
+        s.show(_(T.UNDO_TITLE), [_(T.NO_UNDO_SCORED)], "no-undo")
     elif game is None or not game.ply:
-        s.show(T.UNDO_TITLE, [T.NO_MOVE_TO_UNDO], "no-undo")
+        s.show(_(T.UNDO_TITLE), [_(T.NO_MOVE_TO_UNDO)], "no-undo")
     else:
         s.ui.overlay = UNDO_QUESTION
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.clans import texts as T
+from companion.games.clans import texts_setup as TS
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import random_setup
 from companion.games.clans.session import Session
+from companion.i18n import _
 from companion.table import keys as K
 
 
@@ -30,7 +31,7 @@ def key_players(s: Session, key: str) -> None:
         if key in "234":
             ui.choice_sel, ui.note = int(key) - 2, ""
         else:
-            ui.note = T.PLAYERS_NOTE
+            ui.note = _(TS.PLAYERS_NOTE)
     elif key in (K.UP, K.DOWN):
         ui.choice_sel = (ui.choice_sel + step(key)) % 3
     elif key == K.OK:
@@ -47,7 +48,7 @@ def key_first(s: Session, key: str) -> None:
         if int(key) <= n:
             ui.choice_sel, ui.note = int(key), ""
         else:
-            ui.note = T.first_note(n)
+            ui.note = TS.first_note(n)
     elif key in (K.UP, K.DOWN):
         ui.choice_sel = (ui.choice_sel + step(key)) % (n + 1)
     elif key == K.OK:
@@ -67,7 +68,7 @@ def key_bots(s: Session, key: str) -> None:
         if 1 <= int(key) <= n:
             toggle_bot(s, int(key) - 1)
         else:
-            ui.note = T.bots_note(n)
+            ui.note = TS.bots_note(n)
     elif key in (K.UP, K.DOWN):
         ui.choice_sel = (ui.choice_sel + step(key)) % (n + 1)
     elif key == K.OK:
@@ -85,7 +86,7 @@ def toggle_bot(s: Session, seat: int) -> None:
     choice = s.ui.bot_choice
     assert choice is not None
     if not choice[seat] and choice.count(False) == 1:
-        s.ui.note = T.ONE_PERSON_NOTE
+        s.ui.note = _(TS.ONE_PERSON_NOTE)
         return
     choice[seat] = not choice[seat]
     s.ui.note = ""

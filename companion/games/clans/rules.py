@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from companion.games.clans.board import COLOR_ALIASES, COLORS, N_TERRITORIES, Board, load_board
+from companion.i18n import N_
 
 BIG = 7  # a group of this many huts or more is restricted by R2
 SHIFT = tuple(4 * i for i in range(len(COLORS)))
@@ -43,6 +44,25 @@ class Move(NamedTuple):
     def __str__(self) -> str:
         text = f"{self.frm}->{self.to}"
         return text + (f" order {','.join(map(str, self.order))}" if self.order else "")
+
+
+# Why a move is refused (Game.illegal_reason gives the key and the values): the English text of
+# IllegalMoveError, and the table's text once translated (`companion.games.clans.texts.illegal_text`).
+ILLEGAL: dict[str, str] = {
+    "over-finished": N_("the game is over: no more moves (12 villages founded)"),
+    "over-stalled": N_("the game is over: no more moves (no legal move was left)"),
+    "not-territory": N_("{territory} is not a territory: use 1-{last}"),
+    "village-moves": N_("{frm} is a village: villages never move"),
+    "empty-moves": N_("{frm} is empty: choose a territory with huts"),
+    "big-stuck": N_("{frm} holds {huts} huts (7 or more) and no neighboring group of 7 or more is at least as big: "
+                    "it cannot move"),
+    "onto-itself": N_("{frm} cannot move onto itself: choose a neighboring territory"),
+    "not-next": N_("{to} is not next to {frm}: huts move only to a neighboring territory"),
+    "onto-village": N_("{to} is a village: nothing may move onto a village"),
+    "onto-empty": N_("{to} is empty: huts may only move onto an occupied territory (an empty one stays empty)"),
+    "big-onto-small": N_("{frm} holds {huts} huts (7 or more): it may move only onto a neighboring group of 7 or more "
+                         "that is at least as big, and {to} holds {huts_to}"),
+}
 
 
 class Village(NamedTuple):

@@ -2,7 +2,8 @@
 
 The journaled state (`TableState`), the UI state (`Ui`) and the information pager
 go in, a `companion.table.screen.Screen` comes out; every word comes from
-`companion.games.clans.texts`. The screen `name`s are for tests and the gallery.
+`companion.games.clans.texts` and `texts_setup`, looked up in the table's language as
+the screen is built. The screen `name`s are for tests and the gallery.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 from typing import Callable
 
 from companion.games.clans import texts as T
+from companion.games.clans import texts_setup as TS
 from companion.games.clans.actions import TableState
 from companion.games.clans.board import COLORS
 from companion.games.clans.session import HUTS, NEW_QUESTION, UNDO_QUESTION, Ui, dealing, ui_mode
+from companion.i18n import _
 from companion.table.info import InfoPager
 from companion.table.screen import (BODY_ROWS, ENTRY, MENU, TEXT, Screen, confirm_screen, paginate, text_screen,
                                     wrap)
@@ -43,28 +46,29 @@ def final_pages(state: TableState) -> list[tuple[str, ...]]:
 
 # ----- the modes ---------------------------------------------------------------------------
 def players_screen(state: TableState, ui: Ui) -> Screen:
-    return Screen(MENU, "players", T.PLAYERS_TITLE, choices=T.PLAYERS_CHOICES, selected=ui.choice_sel, hint=ui.note)
+    return Screen(MENU, "players", _(TS.PLAYERS_TITLE), choices=tuple(_(c) for c in TS.PLAYERS_CHOICES),
+                  selected=ui.choice_sel, hint=ui.note)
 
 
 def first_screen(state: TableState, ui: Ui) -> Screen:
     n = state.players_choice or 2
-    choices = (T.FIRST_DRAW,) + tuple(T.first_choice(i) for i in range(n))
-    return Screen(MENU, "first", T.FIRST_TITLE, choices=choices, selected=ui.choice_sel, hint=ui.note)
+    choices = (_(TS.FIRST_DRAW),) + tuple(TS.first_choice(i) for i in range(n))
+    return Screen(MENU, "first", _(TS.FIRST_TITLE), choices=choices, selected=ui.choice_sel, hint=ui.note)
 
 
 def bots_screen(state: TableState, ui: Ui) -> Screen:
     assert ui.bot_choice is not None
-    choices = tuple(T.bot_choice(s, bot) for s, bot in enumerate(ui.bot_choice))
-    return Screen(MENU, "bots", T.BOTS_TITLE, choices=choices + (T.BOTS_START,), selected=ui.choice_sel,
+    choices = tuple(TS.bot_choice(s, bot) for s, bot in enumerate(ui.bot_choice))
+    return Screen(MENU, "bots", _(TS.BOTS_TITLE), choices=choices + (_(TS.BOTS_START),), selected=ui.choice_sel,
                   hint=ui.note)
 
 
 def deal_screen(state: TableState, ui: Ui) -> Screen:
     seat = sorted(state.dealt)[ui.deal_step // 2]
     if ui.deal_step % 2 == 0:
-        return text_screen("deal", T.deal_title(seat), [T.deal_take_box(seat), T.DEAL_OTHERS])
-    return text_screen("deal-color", T.deal_color_title(seat),
-                       [T.deal_color(seat, state.dealt[seat]), T.DEAL_SECRET, T.DEAL_HIDE])
+        return text_screen("deal", TS.deal_title(seat), [TS.deal_take_box(seat), _(TS.DEAL_OTHERS)])
+    return text_screen("deal-color", TS.deal_color_title(seat),
+                       [TS.deal_color(seat, state.dealt[seat]), _(TS.DEAL_SECRET), _(TS.DEAL_HIDE)])
 
 
 def setup_screen(state: TableState, ui: Ui) -> Screen:
@@ -73,17 +77,17 @@ def setup_screen(state: TableState, ui: Ui) -> Screen:
     game = state.need_game()
     page = ui.setup_page
     if page == 0:
-        lines = wrap([T.setup_starts(game.first_player, state.drawn), T.SETUP_HOW, T.SETUP_NEXT])
-        return Screen(TEXT, "setup", T.setup_title(game.players), tuple(lines[:BODY_ROWS]), 0, 13)
+        lines = wrap([TS.setup_starts(game.first_player, state.drawn), _(TS.SETUP_HOW), _(TS.SETUP_NEXT)])
+        return Screen(TEXT, "setup", TS.setup_title(game.players), tuple(lines[:BODY_ROWS]), 0, 13)
     members = game.board.region_members(page)
-    return Screen(TEXT, "setup-region", T.region_title(page, members[0], members[-1]), T.setup_lines(game, page),
-                  page, 13)
+    return Screen(TEXT, "setup-region", TS.region_title(page, members[0], members[-1]),
+                  TS.setup_lines(game, page), page, 13)
 
 
 def move_screen(state: TableState, ui: Ui) -> Screen:
     game = state.need_game()
     if ui.frm is None:
-        entry, hint = T.from_entry(ui.buf), T.FROM_HINT
+        entry, hint = T.from_entry(ui.buf), _(T.FROM_HINT)
     else:
         entry, hint = T.to_entry(ui.frm, ui.buf), T.to_hint(game.targets(ui.frm))
     if ui.browsing and ui.buf:
@@ -94,34 +98,41 @@ def move_screen(state: TableState, ui: Ui) -> Screen:
 
 
 def order_screen(state: TableState, ui: Ui) -> Screen:
+    """ "Which village next?": what each remaining place means, the choices always on screen (a wrong
+    pick is said in the title, so it never pushes them off)."""
     game = state.need_game()
-    paragraphs = ([ui.note] if ui.note else []) + T.order_paragraphs(game, state.remaining(), len(state.picks))
-    return text_screen("order", T.order_title(game.to_move), paragraphs, entry=T.entry(ui.buf))
+    remaining = state.remaining()
+    answered = len(state.picks)
+    rows = BODY_ROWS - 1  # the entry line
+    choices = wrap([T.order_choices(remaining)])
+    lines = wrap(T.order_rows(game, len(remaining), answered))[:max(0, rows - len(choices))] + choices
+    title = ui.note or T.order_title(game.to_move, len(game.villages) + answered + 1)
+    return Screen(TEXT, "order", title, tuple(lines[:rows]), entry=T.entry(ui.buf))
 
 
 def bot_screen(state: TableState, ui: Ui) -> Screen:
     seat = state.need_game().to_move
     if state.proposal is None:
-        return Screen(TEXT, "bot-thinking", T.bot_title(seat), (T.THINKING,))
+        return Screen(TEXT, "bot-thinking", T.bot_title(seat), (_(T.THINKING),))
     pages = bot_pages(state)
     page = min(ui.bot_page, len(pages) - 1)
     return Screen(TEXT, "bot-move", T.bot_moves_title(seat), pages[page], page, len(pages))
 
 
 def reveal_screen(state: TableState, ui: Ui) -> Screen:
-    paragraphs = list(T.REVEAL_KEYS)
+    paragraphs = list(TS.reveal_keys())
     if ui.note:
         paragraphs.append(ui.note)
     elif state.colors:
-        paragraphs.append(T.given_colors(state.colors))
+        paragraphs.append(TS.given_colors(state.colors))
     color = COLORS[int(ui.buf) - 1] if ui.buf and 1 <= int(ui.buf) <= 5 else ""
-    return text_screen("reveal", T.reveal_title(len(state.colors)), paragraphs, entry=T.reveal_entry(ui.buf, color))
+    return text_screen("reveal", TS.reveal_title(len(state.colors)), paragraphs, entry=TS.reveal_entry(ui.buf, color))
 
 
 def final_screen(state: TableState, ui: Ui) -> Screen:
     pages = final_pages(state)
     page = min(ui.final_page, len(pages) - 1)
-    return Screen(TEXT, "final", T.GAME_OVER_TITLE, pages[page], page, len(pages))
+    return Screen(TEXT, "final", _(T.GAME_OVER_TITLE), pages[page], page, len(pages))
 
 
 MODE_SCREENS: dict[str, ScreenFn] = {
@@ -134,18 +145,18 @@ MODE_SCREENS: dict[str, ScreenFn] = {
 def undo_screen(state: TableState, ui: Ui) -> Screen:
     game = state.need_game()
     o = game.outcome()
-    return text_screen(UNDO_QUESTION, T.UNDO_QUESTION_TITLE,
+    return text_screen(UNDO_QUESTION, _(T.UNDO_QUESTION_TITLE),
                        T.undo_question(game.ply, o.player, o.move.frm, o.move.to, len(o.villages)))
 
 
 def new_screen(state: TableState, ui: Ui) -> Screen:
-    return confirm_screen(NEW_QUESTION, T.NEW_GAME_TITLE, T.ABANDON, T.YES_NO)
+    return confirm_screen(NEW_QUESTION, _(T.NEW_GAME_TITLE), _(T.ABANDON), _(T.YES_NO))
 
 
 def huts_screen(state: TableState, ui: Ui) -> Screen:
     game = state.need_game()
-    paragraphs = list(T.HUTS_PROMPT) if ui.huts_shown is None else T.territory_paragraphs(game, ui.huts_shown)
-    return text_screen(HUTS, T.HUTS_MENU_TITLE, paragraphs, entry=T.entry(ui.buf))
+    paragraphs = [_(p) for p in T.HUTS_PROMPT] if ui.huts_shown is None else T.territory_paragraphs(game, ui.huts_shown)
+    return text_screen(HUTS, _(T.HUTS_MENU_TITLE), paragraphs, entry=T.entry(ui.buf))
 
 
 OVERLAY_SCREENS: dict[str, ScreenFn] = {UNDO_QUESTION: undo_screen, NEW_QUESTION: new_screen, HUTS: huts_screen}

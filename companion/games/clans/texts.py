@@ -1,8 +1,11 @@
 """Every Clans sentence the table sees: the header, what a move did, undo, the order
-question, the setup, scores, the end; each a function with named arguments.
+question, scores, the end, the menu; each a function with named arguments (the new game's
+texts and the reveal: `texts_setup`; the game words: `words`).
 
-Controllers build screens from these and never assemble words themselves, so a
-translation (next issue) plugs in here and speech can say the same messages.
+Controllers build screens from these and never assemble words themselves. Every text
+goes through `companion.i18n` when it is built (call time), so the table's language
+can change while running; game words (terrains, colors, full and short) are `N_`
+dicts or `pgettext` calls here. Records, logs and exceptions never come here.
 """
 
 from __future__ import annotations
@@ -10,95 +13,113 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Collection, Sequence
 
 from companion.games.clans.board import COLORS
+from companion.games.clans.founding import Position, founding_positions
+from companion.games.clans.rules import ILLEGAL
+from companion.games.clans.words import ROMAN, color, color_short, colors_text, huts_text, player, terrain
+from companion.i18n import N_, _, ngettext, pgettext
 from companion.table.screen import Header
 
 if TYPE_CHECKING:  # type names only: the texts stay free of engine imports at run time
     from companion.games.clans.game import Game, Move, Outcome, Village
 
-ROMAN = ("", "I", "II", "III", "IV", "V")
-COLOR_SHORT = {"red": "red", "blue": "blu", "green": "grn", "yellow": "yel", "black": "blk"}
-
-
-def player(p: int) -> str:
-    return f"P{p + 1}"
-
-
-def huts_text(huts: dict[str, int]) -> str:
-    """{'red': 2, 'blue': 1} -> '2 red, 1 blue'."""
-    return ", ".join(f"{n} {c}" for c, n in huts.items()) or "none"
-
-
-def count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
 
 def terrain_line(favorable: str, bonus: int, hostile: str) -> str:
-    return f"+{bonus} {favorable}  X {hostile}"
+    # NOTE: max 25 characters; the header line: favorable terrain and bonus, X the hostile terrain
+    return _("+{bonus} {favorable}  X {hostile}").format(bonus=bonus, favorable=terrain(favorable),
+                                                         hostile=terrain(hostile))
 
 
 def header(game: Game) -> Header:
     """The at-a-glance block: whose turn, epoch, chips left, terrains, the 5 scores."""
     ep = game.board.epoch(game.epoch)
-    return Header(f"{player(game.to_move)} to move", f"Ep {ROMAN[game.epoch]} {game.chips_left_in_epoch} left",
-                  terrain_line(ep.favorable, ep.bonus, ep.hostile),
-                  tuple((COLOR_SHORT[c], str(n)) for c, n in zip(COLORS, game.scores)))
+    # NOTE: max 12 characters; header bar, left: whose turn
+    left = _("{player} to move").format(player=player(game.to_move))
+    # NOTE: max 12 characters; header bar, right: epoch and chips left in it
+    right = _("Ep {epoch} {n} left").format(epoch=ROMAN[game.epoch], n=game.chips_left_in_epoch)
+    return Header(left, right, terrain_line(ep.favorable, ep.bonus, ep.hostile),
+                  tuple((color_short(c), str(n)) for c, n in zip(COLORS, game.scores)))
 
 
 def epoch_text(game: Game, epoch: int) -> str:
     ep = game.board.epoch(epoch)
     if ep.favorable == "all":
-        return f"Epoch {ROMAN[epoch]} begins: the last village scores +{ep.bonus} on any terrain."
-    return f"Epoch {ROMAN[epoch]} begins: favorable {ep.favorable} +{ep.bonus}, hostile {ep.hostile}."
+        return _("Epoch {epoch} begins: the last village scores +{bonus} on any terrain.").format(
+            epoch=ROMAN[epoch], bonus=ep.bonus)
+    return _("Epoch {epoch} begins: favorable {favorable} +{bonus}, hostile {hostile}.").format(
+        epoch=ROMAN[epoch], favorable=terrain(ep.favorable), bonus=ep.bonus, hostile=terrain(ep.hostile))
+
+
+def illegal_text(reason: str, values: dict[str, object]) -> str:
+    """Why a move is refused (`Game.illegal_reason`), in the table's language."""
+    return _(ILLEGAL[reason]).format(**values)
 
 
 def end_reason(game: Game) -> str:
     if game.status == "finished":
-        return "Game over: the 12th village is founded."
-    return f"Game over: {player(game.to_move)} has no legal move."
+        return _("Game over: the 12th village is founded.")
+    return _("Game over: {player} has no legal move.").format(player=player(game.to_move))
 
 
 # ----- what a move did ------------------------------------------------------------------
 def village_paragraphs(game: Game, v: Village) -> list[str]:
     """One founded village: chip, strife, destruction, value and who advances."""
-    terrain = game.board.territories[v.territory].terrain
+    where = terrain(game.board.territories[v.territory].terrain)
     t = v.territory
-    out = [f"Village {t} ({terrain}): {player(v.founder)} takes chip {v.chip}."]
+    out = [_("Village {territory} ({terrain}): {player} takes chip {chip}.").format(
+        territory=t, terrain=where, player=player(v.founder), chip=v.chip)]
     if v.chip == 12:
-        out.append("12th village: +5!")
+        out.append(_("12th village: +5!"))
     removed = list(v.removed)
     left = v.huts - sum(v.removed.values())
     if removed:
         if left == 0:
-            out.append(f"Strife: remove all {len(removed)} single huts from {t}.")
+            out.append(_("Strife: remove all {n} single huts from {territory}.").format(n=len(removed), territory=t))
         else:
-            out.append(f"Strife: remove the single {', '.join(removed)} huts from {t}.")
+            out.append(_("Strife: remove the single {colors} huts from {territory}.").format(
+                colors=colors_text(removed), territory=t))
     if v.destroyed:
-        out.append(f"Hostile {terrain} in epoch {ROMAN[v.epoch]}: destroyed. Remove all {count(left, 'hut')} "
-                   f"from {t}. Nobody scores." if left else
-                   f"Hostile {terrain}: destroyed. Nobody scores.")
+        if left:
+            out.append(ngettext("Hostile {terrain} in epoch {epoch}: destroyed. Remove all {n} hut from {territory}. "
+                                "Nobody scores.",
+                                "Hostile {terrain} in epoch {epoch}: destroyed. Remove all {n} huts from {territory}. "
+                                "Nobody scores.", left).format(terrain=where, epoch=ROMAN[v.epoch], n=left,
+                                                               territory=t))
+        else:
+            out.append(_("Hostile {terrain}: destroyed. Nobody scores.").format(terrain=where))
     elif v.value:
-        bonus = f" +{v.bonus}" if v.bonus else ""
-        out.append(f"Worth {v.value} ({count(left, 'hut')}{bonus}): {', '.join(v.colors)} advance {v.value}.")
+        if v.bonus:
+            text = ngettext("Worth {value} ({n} hut +{bonus}): {colors} advance {value}.",
+                            "Worth {value} ({n} huts +{bonus}): {colors} advance {value}.", left)
+        else:
+            text = ngettext("Worth {value} ({n} hut): {colors} advance {value}.",
+                            "Worth {value} ({n} huts): {colors} advance {value}.", left)
+        out.append(text.format(value=v.value, n=left, bonus=v.bonus, colors=colors_text(v.colors)))
     else:
-        out.append("No hut is left: nobody scores.")
+        out.append(_("No hut is left: nobody scores."))
     return out
 
 
-def outcome_paragraphs(game: Game, outcome: Outcome) -> list[str]:
-    """Everything the table must do after a move, in order."""
+def outcome_paragraphs(game: Game, outcome: Outcome, bots: Collection[int] = ()) -> list[str]:
+    """Everything the table must do after a move, in order; when a bot moves next, # shows its move."""
     m = outcome.move
     n = sum(outcome.moved.values())
-    out = [f"Move {count(n, 'hut')} {m.frm} -> {m.to} ({huts_text(outcome.moved)})."]
+    out = [ngettext("Move {n} hut {frm} -> {to} ({huts}).", "Move {n} huts {frm} -> {to} ({huts}).", n).format(
+        n=n, frm=m.frm, to=m.to, huts=huts_text(outcome.moved))]
     for v in outcome.villages:
         out += village_paragraphs(game, v)
     if outcome.not_founded:
-        out.append(f"Not founded (no chip left): {', '.join(map(str, outcome.not_founded))}.")
+        out.append(_("Not founded (no chip left): {territories}.").format(
+            territories=", ".join(map(str, outcome.not_founded))))
     if game.is_over:
         out.append(end_reason(game))
     else:
         if outcome.epoch_changed:
             out.append(epoch_text(game, outcome.epoch_after))
-        out.append(f"Next: {player(game.to_move)}.")
+        if game.to_move in bots:
+            # NOTE: max 21 characters; the next seat is a bot: # shows its move
+            out.append(_("#: {player} (bot) plays.").format(player=player(game.to_move)))
+        else:
+            out.append(_("Next: {player}.").format(player=player(game.to_move)))
     return out
 
 
@@ -108,78 +129,132 @@ def undo_paragraphs(game: Game, outcome: Outcome) -> list[str]:
     out = []
     for v in reversed(outcome.villages):
         t = v.territory
-        out.append(f"Village {t} undone: {player(v.founder)} gives back chip {v.chip}.")
+        out.append(_("Village {territory} undone: {player} gives back chip {chip}.").format(
+            territory=t, player=player(v.founder), chip=v.chip))
         if v.value:
-            out.append(f"Move {', '.join(v.colors)} back {v.value} on the track.")
+            out.append(_("Move {colors} back {value} on the track.").format(colors=colors_text(v.colors),
+                                                                           value=v.value))
         if v.destroyed:
-            out.append(f"Put back on {t}: {huts_text(game.huts(t))}.")
+            out.append(_("Put back on {territory}: {huts}.").format(territory=t, huts=huts_text(game.huts(t))))
         elif v.removed:
-            out.append(f"Put the single {', '.join(v.removed)} huts back on {t}.")
+            out.append(_("Put the single {colors} huts back on {territory}.").format(
+                colors=colors_text(list(v.removed)), territory=t))
     n = sum(outcome.moved.values())
-    out.append(f"Put {count(n, 'hut')} ({huts_text(outcome.moved)}) back from {m.to} onto {m.frm}.")
-    out.append(f"{player(outcome.player)} to move again.")
+    out.append(ngettext("Put {n} hut ({huts}) back from {to} onto {frm}.",
+                        "Put {n} huts ({huts}) back from {to} onto {frm}.", n).format(
+        n=n, huts=huts_text(outcome.moved), to=m.to, frm=m.frm))
+    out.append(_("{player} to move again.").format(player=player(outcome.player)))
     return out
 
 
-def order_paragraphs(game: Game, remaining: Sequence[int], answered: int) -> list[str]:
-    """Why the mover is asked for the founding order (spec section 4), short enough for one screen."""
-    treatments = game.treatments(len(remaining), answered)
-    if None in treatments:
-        reason = "Last chip: only one more village is founded (+5)."
-    else:
-        first = treatments[0]
-        k = treatments.count(first)
-        reason = (f"Epoch {ROMAN[first]} ends: {count(k, 'village')} in {ROMAN[first]}, "
-                  f"the rest in {ROMAN[first + 1]}.")
-    return [reason, "Choose: " + " ".join(map(str, remaining))]
+# ----- "which village next?" ---------------------------------------------------------------
+def order_title(p: int, chip: int) -> str:
+    """The order question's title: the village named now takes `chip`."""
+    # NOTE: max 25 characters; title of the founding-order question
+    return _("{player}: village for chip {chip}?").format(player=player(p), chip=chip)
 
 
+def _chips(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def position_row(first: Position | None, last: Position | None = None) -> str:
+    """One row of the order question: what the places with these chips mean (`last` ends a run of equals)."""
+    if first is None:
+        # NOTE: max 21 characters; the rest of the villages get no chip
+        return _("then: not founded")
+    chips = _chips(first.chip, (last or first).chip)
+    if first.last:
+        # NOTE: max 21 characters; "12: +5 any terrain": the 12th village scores +5 whatever its terrain
+        return _("{chips}: +{bonus} any terrain").format(chips=chips, bonus=first.bonus)
+    if first.hostile is not None:
+        # NOTE: max 21 characters; "8-9: III X forest": chips 8-9 fall in epoch III, forest is destroyed
+        return _("{chips}: {epoch} X {terrain}").format(chips=chips, epoch=ROMAN[first.epoch],
+                                                        terrain=terrain(first.hostile))
+    # NOTE: max 21 characters; "12: V +5 all": an epoch where nothing is destroyed, its bonus
+    return _("{chips}: {epoch} +{bonus} {terrain}").format(chips=chips, epoch=ROMAN[first.epoch],
+                                                           bonus=first.bonus, terrain=terrain(first.favorable))
+
+
+def order_rows(game: Game, count: int, answered: int = 0) -> list[str]:
+    """What each remaining place of the founding order means, in order (the first is the village named
+    now): its chip, its epoch and what is destroyed there, the 12th village's +5, or not founded.
+    Places treated alike (same epoch, or all not founded) share one row."""
+    positions = founding_positions(game, count, answered)
+    rows: list[str] = []
+    i = 0
+    while i < len(positions):
+        j = i
+        while j + 1 < len(positions) and _treatment(positions[j + 1]) == _treatment(positions[i]):
+            j += 1
+        rows.append(position_row(positions[i], positions[j]))
+        i = j + 1
+    return rows
+
+
+def _treatment(pos: Position | None) -> tuple | None:
+    return None if pos is None else (pos.epoch, pos.hostile, pos.favorable, pos.bonus, pos.last)
+
+
+def order_choices(remaining: Sequence[int]) -> str:
+    # NOTE: the territories the mover may name (wraps at 21 characters)
+    return _("Choose: {territories}").format(territories=" ".join(map(str, remaining)))
+
+
+def not_one_of_them(t: int) -> str:
+    # NOTE: max 25 characters; title after a territory that is not among the choices
+    return _("{territory} is not one of them").format(territory=t)
+
+
+# ----- a move not yet played: a bot's, a hint ------------------------------------------------
 def move_paragraphs(game: Game, move: Move) -> list[str]:
     """A move not yet played: the huts it takes and the villages it founds (in the mover's order)."""
-    out = [f"Move {move.frm} -> {move.to}: {huts_text(game.huts(move.frm))}."]
+    out = [_("Move {frm} -> {to}: {huts}.").format(frm=move.frm, to=move.to, huts=huts_text(game.huts(move.frm)))]
     isolated = game.isolated_by(move.frm, move.to)
     if len(isolated) == 1:
-        out.append(f"Founds village {isolated[0]}.")
+        out.append(_("Founds village {territory}.").format(territory=isolated[0]))
     elif isolated:
         order = list(move.order) if move.order else sorted(isolated)
-        out.append(f"Founds villages in this order: {', '.join(map(str, order))}.")
+        out.append(_("Founds villages in this order: {territories}.").format(territories=", ".join(map(str, order))))
     return out
 
 
 def bot_move_paragraphs(game: Game, move: Move) -> list[str]:
     """What a bot asks the table to do on its turn."""
-    return move_paragraphs(game, move) + ["Make it, then #."]
+    return move_paragraphs(game, move) + [_("Make it, then #.")]
 
 
 def hint_paragraphs(game: Game, move: Move) -> list[str]:
     """A suggested move for the person to move (public information only)."""
-    return move_paragraphs(game, move) + ["Type it, or any move."]
+    return move_paragraphs(game, move) + [_("Type it, or any move.")]
 
 
 # ----- setup, scores, end ---------------------------------------------------------------
-def setup_lines(game: Game, region: int) -> tuple[str, ...]:
-    members = [t for t in game.board.numbers if game.board.territories[t].region == region]
-    return tuple(f"{t:>2} {game.board.territories[t].terrain:<9} {game.setup[t]}" for t in members)
-
-
 def score_paragraphs(game: Game) -> list[str]:
     s = game.scores
-    return [f"red   {s[0]:>2}  blue   {s[1]:>2}", f"green {s[2]:>2}  yellow {s[3]:>2}", f"black {s[4]:>2}",
-            f"Chips P1-P{game.players}: " + " ".join(map(str, game.chips)),
-            f"Villages {len(game.villages)}/12, ep {ROMAN[game.epoch]}"]
+    name = {c: color(c) for c in COLORS}
+    return [f"{name['red']:<5} {s[0]:>2}  {name['blue']:<6} {s[1]:>2}",
+            f"{name['green']:<5} {s[2]:>2}  {name['yellow']:<6} {s[3]:>2}", f"{name['black']:<5} {s[4]:>2}",
+            _("Chips {first}-{last}: {chips}").format(first=player(0), last=player(game.players - 1),
+                                                      chips=" ".join(map(str, game.chips))),
+            _("Villages {n}/12, ep {epoch}").format(n=len(game.villages), epoch=ROMAN[game.epoch])]
 
 
 def territory_paragraphs(game: Game, t: int) -> list[str]:
     if not 1 <= t <= 60:
-        return [f"{t} is not a territory: use 1-60."]
+        return [_("{territory} is not a territory: use 1-60.").format(territory=t)]
     ter = game.board.territories[t]
-    head = f"{t}: {ter.terrain}, region {ter.region}."
+    head = _("{territory}: {terrain}, region {region}.").format(territory=t, terrain=terrain(ter.terrain),
+                                                              region=ter.region)
     village = next((v for v in game.villages if v.territory == t), None)
     if village is not None:
-        return [head, f"Village (chip {village.chip}, epoch {ROMAN[village.epoch]}): "
-                      f"{huts_text(game.huts(t)) if game.total[t] else 'no huts left'}."]
+        if game.total[t]:
+            return [head, _("Village (chip {chip}, epoch {epoch}): {huts}.").format(
+                chip=village.chip, epoch=ROMAN[village.epoch], huts=huts_text(game.huts(t)))]
+        return [head, _("Village (chip {chip}, epoch {epoch}): no huts left.").format(
+            chip=village.chip, epoch=ROMAN[village.epoch])]
     if not game.total[t]:
-        return [head, "Empty."]
+        return [head, _("Empty.")]
     return [head, f"{huts_text(game.huts(t))}."]
 
 
@@ -188,129 +263,107 @@ def final_paragraphs(game: Game, colors: Sequence[str], bots: Collection[int] = 
     totals, winners = game.winners(colors)
     out = [end_reason(game)]
     for i, c in enumerate(colors):
-        who = player(i) + (" bot" if i in bots else "")
-        out.append(f"{who} {c} {game.score(c)}+{game.chips[i]}={totals[i]}")
+        values = dict(player=player(i), color=color(c), score=game.score(c), chips=game.chips[i], total=totals[i])
+        if i in bots:
+            out.append(_("{player} bot {color} {score}+{chips}={total}").format(**values))
+        else:
+            out.append(_("{player} {color} {score}+{chips}={total}").format(**values))
     if len(winners) == 1:
-        out.append(f"Winner: {player(winners[0])}!")
+        out.append(_("Winner: {player}!").format(player=player(winners[0])))
     else:
-        out.append(f"Winners (tie): {', '.join(player(w) for w in winners)}!")
-    out.append("# = new game")
+        out.append(_("Winners (tie): {players}!").format(players=", ".join(player(w) for w in winners)))
+    # NOTE: max 21 characters
+    out.append(_("# = new game"))
     return out
 
 
-
-
 # ----- the menu and the information screens ----------------------------------------------------
-MENU_ITEMS = ("New game", "Undo last move", "Hint", "Scores", "Huts on territory")  # the shell adds its own
-THINKING = "Thinking..."
-NOT_ALLOWED = "Not allowed"
-NO_GAME_YET = "No game yet."
-SCORES_TITLE = "Scores"
-HUTS_TITLE = "Huts"
-HUTS_MENU_TITLE = "Huts on territory"
-HUTS_PROMPT = ("Type a territory and #.", "A/B: step, *: leave")
-HINT_TITLE = "Hint"
-HINT_NOT_NOW = "Hints are for a person about to move."
-UNDO_TITLE = "Undo"
-UNDO_QUESTION_TITLE = "Undo?"
-NO_UNDO_SCORED = "The game is over and scored. # on the result: new game."
-NO_MOVE_TO_UNDO = "No move to undo."
-CANCELLED_TITLE = "Move cancelled"
-CANCELLED = "Nothing changed: enter a move."
-REFUSED_TITLE = "Refused"
-YES_NO = "# = yes  * = no"
-NEW_GAME_TITLE = "New game?"
-ABANDON = "This game will be abandoned."
-GAME_OVER_TITLE = "Game over"
+def menu_items() -> tuple[str, ...]:
+    """The game's items of the D menu (the shell adds its own)."""
+    return (
+        # NOTE: max 20 characters; menu item
+        pgettext("menu", "New game"),
+        # NOTE: max 20 characters; menu item
+        pgettext("menu", "Undo last move"),
+        # NOTE: max 20 characters; menu item: a suggested move
+        pgettext("menu", "Hint"),
+        # NOTE: max 20 characters; menu item
+        pgettext("menu", "Scores"),
+        # NOTE: max 20 characters; menu item: which huts stand on a territory
+        pgettext("menu", "Huts on territory"),
+    )
+
+
+# NOTE: max 21 characters
+THINKING = N_("Thinking...")
+# NOTE: max 25 characters; title
+NOT_ALLOWED = N_("Not allowed")
+NO_GAME_YET = N_("No game yet.")
+# NOTE: max 25 characters; title
+SCORES_TITLE = N_("Scores")
+# NOTE: max 25 characters; title
+HUTS_TITLE = N_("Huts")
+# NOTE: max 25 characters; title
+HUTS_MENU_TITLE = N_("Huts on territory")
+# NOTE: max 21 characters each line
+HUTS_PROMPT = (N_("Type a territory and #."), N_("A/B: step, *: leave"))
+# NOTE: max 25 characters; title
+HINT_TITLE = N_("Hint")
+HINT_NOT_NOW = N_("Hints are for a person about to move.")
+# NOTE: max 25 characters; title
+UNDO_TITLE = N_("Undo")
+# NOTE: max 25 characters; title of the question
+UNDO_QUESTION_TITLE = N_("Undo?")
+NO_UNDO_SCORED = N_("The game is over and scored. # on the result: new game.")
+NO_MOVE_TO_UNDO = N_("No move to undo.")
+# NOTE: max 25 characters; title
+CANCELLED_TITLE = N_("Move cancelled")
+CANCELLED = N_("Nothing changed: enter a move.")
+# NOTE: max 25 characters; title
+REFUSED_TITLE = N_("Refused")
+# NOTE: max 21 characters
+YES_NO = N_("# = yes  * = no")
+# NOTE: max 25 characters; title of the question
+NEW_GAME_TITLE = N_("New game?")
+ABANDON = N_("This game will be abandoned.")
+# NOTE: max 25 characters; title
+GAME_OVER_TITLE = N_("Game over")
 
 
 def move_title(p: int, frm: int, to: int) -> str:
     """The title over what a move did: "P2: 12 -> 13"."""
-    return f"{player(p)}: {frm} -> {to}"
+    # NOTE: max 25 characters; title
+    return _("{player}: {frm} -> {to}").format(player=player(p), frm=frm, to=to)
 
 
 def undone_title(frm: int, to: int) -> str:
-    return f"Undone: {frm} -> {to}"
+    # NOTE: max 25 characters; title
+    return _("Undone: {frm} -> {to}").format(frm=frm, to=to)
 
 
 def hint_title(frm: int, to: int) -> str:
-    return f"Hint: {frm} -> {to}"
+    # NOTE: max 25 characters; title
+    return _("Hint: {frm} -> {to}").format(frm=frm, to=to)
 
 
 def undo_question(ply: int, p: int, frm: int, to: int, villages: int) -> list[str]:
     """The "Undo?" question: which move goes back (and how many villages with it)."""
-    what = f"Take back move {ply}: {player(p)} {frm} -> {to}"
+    values = dict(ply=ply, player=player(p), frm=frm, to=to, n=villages)
     if villages:
-        what += f" and {count(villages, 'village')}"
-    return [what + "?", YES_NO]
+        what = ngettext("Take back move {ply}: {player} {frm} -> {to} and {n} village?",
+                        "Take back move {ply}: {player} {frm} -> {to} and {n} villages?", villages).format(**values)
+    else:
+        what = _("Take back move {ply}: {player} {frm} -> {to}?").format(**values)
+    return [what, _(YES_NO)]
 
 
-def color_taken(color: str, owner: int) -> str:
-    return f"{color} is already {player(owner)}'s color. Choose another."
+def color_taken(c: str, owner: int) -> str:
+    return _("{color} is already {player}'s color. Choose another.").format(color=color(c), player=player(owner))
 
 
-# ----- new game: players, start player, bots, the deal, the walkthrough -----------------------
-PLAYERS_TITLE = "New game: players?"
-PLAYERS_CHOICES = ("2 players", "3 players", "4 players")
-PLAYERS_NOTE = "2, 3 or 4 players"
-FIRST_TITLE = "Who starts?"
-FIRST_DRAW = "0 draw at random"
-BOTS_TITLE = "Bots? digit = toggle"
-BOTS_START = "Start"
-ONE_PERSON_NOTE = "One seat stays a person"
-DEAL_OTHERS = "The others look away."
-DEAL_SECRET = "Keep it secret."
-DEAL_HIDE = "# hides it."
-SETUP_HOW = "Put 1 hut on each territory as shown, region by region."
-SETUP_NEXT = "# = next"
-
-
-def first_choice(p: int) -> str:
-    return f"{p + 1} {player(p)} starts"
-
-
-def first_note(players: int) -> str:
-    return f"0 = draw, 1-{players} = player"
-
-
-def bot_choice(seat: int, bot: bool) -> str:
-    return f"{seat + 1} {player(seat)} {'bot' if bot else 'person'}"
-
-
-def bots_note(players: int) -> str:
-    return f"1-{players} toggles a seat"
-
-
-def deal_title(seat: int) -> str:
-    return f"Secret colors: {player(seat)}"
-
-
-def deal_take_box(seat: int) -> str:
-    return f"{player(seat)}: take the box alone, then #."
-
-
-def deal_color_title(seat: int) -> str:
-    return f"{player(seat)}: your clan"
-
-
-def deal_color(seat: int, color: str) -> str:
-    return f"{player(seat)}, your clan: {color.upper()}."
-
-
-def setup_title(players: int) -> str:
-    return f"New game: {players} players"
-
-
-def setup_starts(p: int, drawn: bool) -> str:
-    return f"{player(p)} starts ({'drawn' if drawn else 'chosen'})."
-
-
-def region_title(region: int, first: int, last: int) -> str:
-    return f"Region {region}: {first}-{last}"
-
-
-# ----- moves: entry, browsing, the order question, a bot's turn ---------------------------------
-FROM_HINT = "from? #=ok A/B=list"
+# ----- moves: entry, browsing, a bot's turn ----------------------------------------------------
+# NOTE: max 25 characters; hint of the move entry (keys # A B stay)
+FROM_HINT = N_("from? #=ok A/B=list")
 
 
 def entry(typed: str) -> str:
@@ -328,45 +381,21 @@ def to_entry(frm: int, typed: str) -> str:
 
 
 def to_hint(targets: Sequence[int]) -> str:
-    return "to: " + " ".join(map(str, targets))
+    # NOTE: max 25 characters; hint: the territories a move may go to
+    return _("to: {territories}").format(territories=" ".join(map(str, targets)))
 
 
 def browse_hint(t: int, huts: dict[str, int], position: int | None, of: int) -> str:
     """Browsing with A/B: the territory, its huts ("3red 1blu") and its place in the list (1-based)."""
     where = f" {position}/{of}" if position is not None else ""
-    return f"{t}: " + " ".join(f"{n}{COLOR_SHORT[c]}" for c, n in huts.items()) + where
-
-
-def order_title(p: int) -> str:
-    return f"{player(p)}: which village next?"
-
-
-def not_one_of_them(t: int) -> str:
-    return f"{t} is not one of them."
+    return f"{t}: " + " ".join(f"{n}{color_short(c)}" for c, n in huts.items()) + where
 
 
 def bot_title(seat: int) -> str:
-    return f"{player(seat)} (bot)"
+    # NOTE: max 25 characters; title
+    return _("{player} (bot)").format(player=player(seat))
 
 
 def bot_moves_title(seat: int) -> str:
-    return f"{bot_title(seat)} moves"
-
-
-# ----- the reveal ------------------------------------------------------------------------------
-REVEAL_KEYS = ("1 red 2 blue 3 green", "4 yellow 5 black")
-REVEAL_NOTE = "Type 1-5, then #."
-
-
-def reveal_title(p: int) -> str:
-    return f"{player(p)}: your color?"
-
-
-def given_colors(colors: Sequence[str]) -> str:
-    """The colors revealed so far: "Given: red P1, blue P2"."""
-    return "Given: " + ", ".join(f"{c} {player(i)}" for i, c in enumerate(colors))
-
-
-def reveal_entry(typed: str, color: str) -> str:
-    """The reveal's input line: the digit typed and its color, "> 2 blue_"."""
-    return f"> {typed} {color}_" if color else entry(typed)
+    # NOTE: max 25 characters; title
+    return _("{player} (bot) moves").format(player=player(seat))

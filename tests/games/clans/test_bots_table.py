@@ -238,7 +238,10 @@ def test_a_bot_founding_villages_gives_its_order_and_is_never_asked():
             if c.mode() == "bot":
                 move = c.state.proposal
                 assert move is not None  # answered after the last key
-                feed(c, "#" if not c.info.shown else "##")  # the last move's result first
+                while c.info.shown:  # the last move's result first (# pages on, then closes it)
+                    feed(c, "#")
+                assert not c.pop_effects()
+                feed(c, "#")
                 effects = c.pop_effects()
                 (action,) = actions_of(effects)
                 assert c.mode() != "order"
@@ -358,9 +361,9 @@ def drive(d: daemon.Daemon, rnd: random.Random, frames: list) -> tuple[list[str]
             move = c.state.proposal
             assert move is not None  # the daemon searched after the last key
             proposals.append(move)
-            if c.info.shown:  # the last move's result (what to do with its villages) comes first
+            while c.info.shown:  # the last move's result (what to do with its villages) comes first
                 press("#")
-                assert c.screen().name == "bot-move"
+            assert c.screen().name == "bot-move"
             press("#")
             made = c.game.moves[-1]
             assert (made.frm, made.to) == (move.frm, move.to) and (move.order is None or made.order == move.order)
