@@ -221,14 +221,6 @@ class Game:
         """Spec 4: the mover is asked "which village next?" only while the positions differ in treatment."""
         return remaining >= 2 and len(set(self.treatments(remaining, answered))) > 1
 
-    def order_reason(self, remaining: int, answered: int = 0) -> str:
-        """Why the order matters, in words for the table (epoch boundary / last village)."""
-        treatments = self.treatments(remaining, answered)
-        if None in treatments:
-            return "only one more village can be founded (the 12th, +5): the others are not founded"
-        first = treatments[0]
-        return f"the villages straddle the end of epoch {first}: the rest score in epoch {first + 1}"
-
     def check_order(self, frm: int, to: int, order: Sequence[int]) -> tuple[int, ...]:
         """An order must list exactly the territories the move isolates."""
         iso = self.isolated_by(frm, to)
