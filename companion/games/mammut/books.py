@@ -17,6 +17,8 @@ import copy
 import random
 from typing import Any, Callable, Sequence
 
+from companion.i18n import _, pgettext
+
 from . import rules as R
 from .dice import Dice
 from .phases import TURN_PHASES, Phase
@@ -84,14 +86,15 @@ class Tribe:
 def whole_number(value: Any, what: str) -> int:
     """`value` if it is a whole number 0 or more (the table's counts), else a MammutError naming `what`."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise MammutError(f"{what} must be a whole number 0 or more, not {value!r}")
+        raise MammutError(_("{what} must be a whole number 0 or more, not {value}").format(
+            what=what, value=repr(value)))
     return value
 
 
 def short_text(reason: Any) -> None:
     """A reason given with a correction is a short text."""
     if not isinstance(reason, str) or len(reason) > 200:
-        raise MammutError("the reason is a short text")
+        raise MammutError(_("the reason is a short text"))
 
 
 _STATE = (
@@ -123,13 +126,13 @@ class Books:
         if len(names) != n_tribes or not all(isinstance(n, str) for n in names):
             raise MammutError(f"give {n_tribes} tribe names (text), or none")
         if len({n for n in names if n}) != len([n for n in names if n]):
-            raise MammutError("two tribes have the same name")
+            raise MammutError(_("two tribes have the same name"))
         if colors is not None:
             colors = list(colors)
             if len(colors) != n_tribes or any(c not in R.TRIBE_COLORS for c in colors):
                 raise MammutError(f"give {n_tribes} tribe colors, each one of {', '.join(R.TRIBE_COLORS)}")
             if len(set(colors)) != n_tribes:
-                raise MammutError("two tribes have the same color")
+                raise MammutError(_("two tribes have the same color"))
         self.dice = Dice(roll)
         self._rolls: list[int] | None = None
         self.n_tribes = n_tribes
@@ -192,7 +195,7 @@ class Books:
     def _alive(self, number: int) -> Tribe:
         t = self.tribe(number)
         if t.eliminated:
-            raise MammutError(f"{t.label} has been eliminated")
+            raise MammutError(_("{tribe} has been eliminated").format(tribe=t.label))
         return t
 
     # --- the action wrapper, log, undo and dice -------------------------------------
@@ -206,10 +209,10 @@ class Books:
     def _run(self, action: str, args: dict, fn: Callable[[], Any]) -> Any:
         """Run one action on the books: all of it, logged with its dice, or nothing at all."""
         if self.phase == Phase.GAME_OVER:
-            raise MammutError("the game is over: start a new game")
+            raise MammutError(_("the game is over: start a new game"))
         if self.battle is not None and self.battle["choose"] and action != "choose_loss":
             who = self.tribe(self.battle["sides"][self.battle["choose"][0]]["tribe"]).label
-            raise MammutError(f"finish the fight first: {who} chooses the token it loses")
+            raise MammutError(_("finish the fight first: {tribe} chooses the token it loses").format(tribe=who))
         snapshot = self._state()
         self._rolls = []
         try:
@@ -228,7 +231,7 @@ class Books:
         before it (like python-chess `Board.pop`); returns the entry. The dice it rolled are
         not rolled back: the next roll is a fresh one. The new_game entry cannot be taken back."""
         if not self._undo:
-            raise MammutError("nothing to take back: the game has just begun")
+            raise MammutError(_("nothing to take back: the game has just begun"))
         entry = self.log[-1]
         self._load_state(self._undo.pop())
         return entry
@@ -236,11 +239,12 @@ class Books:
     def _take_camp(self, t: Tribe, kind: str) -> None:
         """One camp of `t` leaves the board (abandoned, taken or burnt)."""
         if kind not in R.CAMP_KINDS:
-            raise MammutError(f"a camp is a {R.VILLAGE} or a {R.CAVE}, not {kind!r}")
+            raise MammutError(_("a camp is a {village} or a {cave}, not {kind}").format(
+                village=R.VILLAGE, cave=R.CAVE, kind=repr(kind)))
         if kind == R.VILLAGE and not t.villages:
-            raise MammutError(f"{t.label} has no village")
+            raise MammutError(_("{tribe} has no village").format(tribe=t.label))
         if kind == R.CAVE and not t.caves:
-            raise MammutError(f"{t.label} has no cave")
+            raise MammutError(_("{tribe} has no cave").format(tribe=t.label))
         if kind == R.VILLAGE:
             t.villages -= 1
         else:
@@ -250,12 +254,16 @@ class Books:
 
     def _need_phase(self, *phases: Phase) -> None:
         if self.phase not in phases:
-            names = " or ".join(p.value.replace("_", " ") for p in phases)
-            raise MammutError(f"that is done in the {names} phase; this is the {self.phase.value.replace('_', ' ')} phase")
+            from .texts import PHASE_NAME  # the table's phase words (texts reads no books)
+
+            either = pgettext("between two phase names", "or")
+            names = f" {either} ".join(_(PHASE_NAME[p]) for p in phases)
+            raise MammutError(_("that is done in the {phases} phase; this is the {phase} phase").format(
+                phases=names, phase=_(PHASE_NAME[self.phase])))
 
     def _in_turn(self) -> None:
         if self.phase not in TURN_PHASES:
-            raise MammutError("the first turn has not started yet: finish setup and advance")
+            raise MammutError(_("the first turn has not started yet: finish setup and advance"))
 
     # --- snapshots ------------------------------------------------------------------
 

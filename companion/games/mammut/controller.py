@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Iterable
 
+from companion.i18n import _
 from companion.table import keys as K
 from companion.table.effects import Effect
 from companion.table.errors import ActionError
@@ -138,7 +139,7 @@ class MammutTable(TableGameBase):
 
     # ----- the menu --------------------------------------------------------------------------
     def menu_items(self) -> tuple[str, ...]:
-        return T.MENU_ITEMS
+        return tuple(_(item) for item in T.MENU_ITEMS)
 
     def menu_choose(self, index: int) -> None:
         if 0 <= index < len(self._menu):
@@ -148,14 +149,14 @@ class MammutTable(TableGameBase):
     def _menu_actions(self) -> None:
         s = self.session
         if self.game is None:
-            s.show(T.ACTIONS_TITLE, [T.NO_GAME_YET], "no-game")
+            s.show(_(T.ACTIONS_TITLE), [_(T.NO_GAME_YET)], "no-game")
         elif self.state.form is not None or self.ui.new_form is not None:
-            s.show(T.ACTIONS_TITLE, [T.FINISH_QUESTION_FIRST], "busy")
+            s.show(_(T.ACTIONS_TITLE), [_(T.FINISH_QUESTION_FIRST)], "busy")
         else:
             self.ui.view, self.ui.list_sel = LIST, 0
 
     def _menu_books(self) -> None:
-        self.session.show(T.BOOKS_TITLE, T.books(self.game) if self.game is not None else [T.NO_GAME], "books")
+        self.session.show(_(T.BOOKS_TITLE), T.books(self.game) if self.game is not None else [_(T.NO_GAME)], "books")
 
     def _menu_undo(self) -> None:
         keys_play.ask_undo(self.session)

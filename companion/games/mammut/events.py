@@ -11,6 +11,8 @@ keeps the notes the table picks for "effetti continuativi fino alla fine della s
 
 from __future__ import annotations
 
+from companion.i18n import _
+
 from . import rules as R
 from .books import Books
 from .rules import MammutError
@@ -52,9 +54,9 @@ class Events(Books):
             if note not in R.SEASON_NOTES:
                 raise MammutError(f"a season note is one of {', '.join(R.SEASON_NOTES)}, not {note!r}")
             if note in self.notes:
-                raise MammutError(f"{note} is already noted until the end of the season")
+                raise MammutError(_("{note} is already noted until the end of the season").format(note=note))
             if len(self.notes) >= MAX_NOTES:
-                raise MammutError(f"{MAX_NOTES} notes already: take one back with C first")
+                raise MammutError(_("{n} notes already: take one back with C first").format(n=MAX_NOTES))
             self.notes.append(note)
 
         self._run("add_note", {"note": note}, do)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from companion.i18n import _
+
 from . import outcomes as O
 from . import prompts as P
 from . import rules as R
@@ -34,34 +36,36 @@ class Fight(Form):
     kind, method, listed, undo = "fight", "fight", True, O.UNDO_FIGHT
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe1", P.FIGHT_FIRST)
+        yield tribe_field(g, "tribe1", _(P.FIGHT_FIRST))
         t1 = g.tribe(ans["tribe1"])
         yield from fight_side(t1, 1)
-        opponents: tuple[tuple[Any, str], ...] = ((None, P.ANOTHER_TRIBE),)
+        opponents: tuple[tuple[Any, str], ...] = ((None, _(P.ANOTHER_TRIBE)),)
         if len(g.living()) >= 3:
-            opponents += ((MORE, P.MORE_TRIBES),)
+            opponents += ((MORE, _(P.MORE_TRIBES)),)
         yield Field("opponent", P.fights_what(t1), choices=opponents + tuple((a, P.animals_choice(a)) for a in R.ANIMALS))
         opponent = ans["opponent"]
         if opponent is None or opponent == MORE:
             n = 2
             if opponent == MORE:
                 living = len(g.living())
-                yield count_field("tribes", P.TRIBES_IN_FIGHT, living, lambda v: P.only_tribes(living), lo=3, default=3)
+                yield count_field("tribes", _(P.TRIBES_IN_FIGHT), living, lambda v: P.only_tribes(living), lo=3,
+                                  default=3)
                 n = ans["tribes"]
             for k in range(2, n + 1):
                 taken = [ans[f"tribe{j}"] for j in range(1, k)]
                 yield tribe_field(g, f"tribe{k}", P.fights_which_tribe(t1) if n == 2 else P.tribe_number(k),
-                                  lambda t, taken=taken: P.CANNOT_FIGHT_ITSELF if t.number in taken else None)
+                                  lambda t, taken=taken: _(P.CANNOT_FIGHT_ITSELF) if t.number in taken else None)
                 yield from fight_side(g.tribe(ans[f"tribe{k}"]), k)
             warriors = any(ans[f"warriors{k}"] for k in range(1, n + 1))
             for k in range(1, n + 1):
                 t = g.tribe(ans[f"tribe{k}"])
                 if warriors and ans[f"women{k}"]:  # women watch warriors fight, unless a card says otherwise
-                    yield yes_no(f"women_fight{k}", P.women_of(t), P.WOMEN_WATCH, P.WOMEN_FIGHT)
-                yield count_field(f"bonus{k}", P.fate_bonus(t), 9, lambda v: P.BONUS_AT_MOST)
+                    yield yes_no(f"women_fight{k}", P.women_of(t), _(P.WOMEN_WATCH), _(P.WOMEN_FIGHT))
+                yield count_field(f"bonus{k}", P.fate_bonus(t), 9, lambda v: _(P.BONUS_AT_MOST))
         else:
-            yield count_field("count", P.how_many_animals(opponent), 20, lambda v: P.ANIMALS_AT_MOST, lo=1, default=1)
-            yield count_field("bonus1", P.fate_bonus(t1), 9, lambda v: P.BONUS_AT_MOST)
+            yield count_field("count", P.how_many_animals(opponent), 20, lambda v: _(P.ANIMALS_AT_MOST), lo=1,
+                              default=1)
+            yield count_field("bonus1", P.fate_bonus(t1), 9, lambda v: _(P.BONUS_AT_MOST))
 
     def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
         def side(k: int) -> dict[str, Any]:
@@ -95,7 +99,7 @@ class Loss(Form):
         totals = b["rounds"][-1]["totals"]
         top = max(x for x in totals if x is not None)
         yield Field("token", P.lost_round(g.tribe(ctx["tribe"]), totals[i], top),
-                    choices=((R.WARRIOR, P.A_WARRIOR), (R.WOMAN, P.A_WOMAN)))
+                    choices=((R.WARRIOR, _(P.A_WARRIOR)), (R.WOMAN, _(P.A_WOMAN))))
 
     def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
         return {"tribe": ctx["tribe"], "token": ans["token"]}
@@ -109,13 +113,14 @@ class CaptureCamp(Form):
     kind, method, listed, undo = "capture_camp", "capture_camp", True, O.UNDO_CAPTURE_CAMP
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "winner", P.CAMP_TAKEN_BY, lambda t: None if t.warriors else P.no_warrior_to_take(t))
+        yield tribe_field(g, "winner", _(P.CAMP_TAKEN_BY),
+                          lambda t: None if t.warriors else P.no_warrior_to_take(t))
         w = g.tribe(ans["winner"])
         yield tribe_field(g, "loser", P.takes_camp_of(w),
-                          lambda t: P.CANNOT_TAKE_OWN_CAMP if t is w else (None if t.camps else P.no_camp(t)))
+                          lambda t: _(P.CANNOT_TAKE_OWN_CAMP) if t is w else (None if t.camps else P.no_camp(t)))
         lo = g.tribe(ans["loser"])
         yield camp_kind_field("kind", P.camp_is_a(lo), lo)
-        yield yes_no("burn", P.KEEP_OR_BURN, P.KEEP_IT, P.BURN_IT)
+        yield yes_no("burn", _(P.KEEP_OR_BURN), _(P.KEEP_IT), _(P.BURN_IT))
 
     def report(self, g: MammutGame, args: dict, result: Any) -> list[str]:
         return O.camp_taken_report(g.tribe(args["winner"]), g.tribe(args["loser"]), args["kind"], args["burn"], result)
@@ -125,17 +130,17 @@ class CaptureWomen(Form):
     kind, method, listed, undo = "capture_women", "capture_women", True, O.UNDO_CAPTURE_WOMEN
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "captor", P.WOMEN_CAPTURED_BY, lambda t: None if t.warriors else P.no_warrior(t))
+        yield tribe_field(g, "captor", _(P.WOMEN_CAPTURED_BY), lambda t: None if t.warriors else P.no_warrior(t))
         c = g.tribe(ans["captor"])
         yield tribe_field(g, "victim", P.captures_women_of(c),
-                          lambda t: P.CANNOT_CAPTURE_OWN if t is c else (None if t.women else P.no_women(t)))
+                          lambda t: _(P.CANNOT_CAPTURE_OWN) if t is c else (None if t.women else P.no_women(t)))
         v = g.tribe(ans["victim"])
         yield count_field("count", P.how_many_women(v), v.women, lambda n: P.only_women(v, n), lo=1,
                           default=None)
         # Rulebook: the women join the winner; only a camp taken may be burnt with its women
         # massacred ("bruciare l'accampamento e massacrare le donne"), so only then is it asked.
         if g.took_camp_of(c.number, v.number):
-            yield yes_no("massacre", P.THE_WOMEN, P.JOIN_CAPTOR, P.MASSACRED)
+            yield yes_no("massacre", _(P.THE_WOMEN), _(P.JOIN_CAPTOR), _(P.MASSACRED))
 
     def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
         return {"captor": ans["captor"], "victim": ans["victim"], "count": ans["count"],

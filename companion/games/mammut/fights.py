@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from companion.i18n import _
+
 from . import combat as C
 from . import rules as R
 from .books import Books, Tribe, whole_number
@@ -44,7 +46,7 @@ class Fights(Books):
         def do() -> dict:
             b = self.battle
             if b is None or not b["choose"]:
-                raise MammutError("no fight is waiting for a lost token")
+                raise MammutError(_("no fight is waiting for a lost token"))
             i = b["choose"][0]
             side = b["sides"][i]
             if side.get("tribe") != tribe:
@@ -64,7 +66,7 @@ class Fights(Books):
             "sides": copy.deepcopy(sides),
             "fighters": [vars(f).copy() for f in fighters],
             "rounds": [],
-            "losses": [{"warriors": 0, "women": 0, "animals": 0} for _ in fighters],
+            "losses": [{"warriors": 0, "women": 0, "animals": 0} for _fighter in fighters],
             "choose": [],
             "ties": 0,
         }
@@ -73,21 +75,19 @@ class Fights(Books):
     def _fighters(self, sides: list[dict]) -> list[C.Fighter]:
         """The sides of a new fight, checked against the books."""
         if not isinstance(sides, list) or len(sides) < 2 or not all(isinstance(s, dict) for s in sides):
-            raise MammutError("a fight needs a list of at least two sides")
+            raise MammutError(_("a fight needs a list of at least two sides"))
         tribe_sides = [s for s in sides if "tribe" in s]
         animal_sides = [s for s in sides if "animal" in s]
         if len(tribe_sides) + len(animal_sides) != len(sides) or any("tribe" in s and "animal" in s for s in sides):
             raise MammutError('each side is a tribe ({"tribe": n, ...}) or animals ({"animal": kind, "count": n})')
         if not tribe_sides:
-            raise MammutError("animals do not fight each other")
+            raise MammutError(_("animals do not fight each other"))
         if animal_sides and (len(animal_sides) > 1 or len(tribe_sides) > 1 or sides[0] is not tribe_sides[0]):
-            raise MammutError(
-                "fight one tribe against one kind of animal at a time: tribes fight each other first, "
-                "then the survivors fight each kind of animal in turn"
-            )
+            raise MammutError(_("fight one tribe against one kind of animal at a time: tribes fight each other first, "
+                                "then the survivors fight each kind of animal in turn"))
         numbers = [s["tribe"] for s in tribe_sides]
         if len(set(map(repr, numbers))) != len(numbers):
-            raise MammutError("a tribe cannot fight itself")
+            raise MammutError(_("a tribe cannot fight itself"))
         known = {"tribe", "warriors", "women", "camp", "lose", "bonus", "women_fight", "animal", "count"}
         for s in sides:
             extra = set(s) - known
@@ -101,7 +101,7 @@ class Fights(Books):
                 raise MammutError(f"unknown animal {kind!r}: one of {', '.join(R.ANIMALS)}")
             count = whole_number(a.get("count", 1), f"number of {kind}s")
             if count == 0:
-                raise MammutError(f"there must be at least one {kind} to fight")
+                raise MammutError(_("there must be at least one {animal} to fight").format(animal=kind))
             t, w, f, s = people[0]
             fire = R.FIRE_BONUS if self.advanced and t.fire else 0
             # against animals every warrior and woman fights (women with no bonus)
@@ -110,10 +110,8 @@ class Fights(Books):
         with_warriors = [p for p in people if p[1] > 0]
         lone = next((p for p in people if p[1] == 0 and not p[3].get("women_fight")), None)
         if with_warriors and lone is not None:
-            raise MammutError(
-                f"women do not fight warriors: {lone[0].label}'s women are captured without a fight "
-                "(capture women), unless a fate card lets them fight"
-            )
+            raise MammutError(_("women do not fight warriors: {tribe}'s women are captured without a fight "
+                                "(capture women), unless a fate card lets them fight").format(tribe=lone[0].label))
         women_fight = not with_warriors  # women against women
         return [self._tribe_fighter(t, w, f if women_fight or s.get("women_fight") else 0, s, 0)
                 for t, w, f, s in people]
@@ -123,21 +121,23 @@ class Fights(Books):
         w = whole_number(s.get("warriors", 0), f"{t.label}'s warriors")
         f = whole_number(s.get("women", 0), f"{t.label}'s women")
         if w > t.warriors:
-            raise MammutError(f"{t.label} has only {t.warriors} warriors, not {w}")
+            raise MammutError(_("{tribe} has only {warriors} warriors, not {n}").format(
+                tribe=t.label, warriors=t.warriors, n=w))
         if f > t.women:
-            raise MammutError(f"{t.label} has only {t.women} women, not {f}")
+            raise MammutError(_("{tribe} has only {women} women, not {n}").format(tribe=t.label, women=t.women, n=f))
         if w + f == 0:
-            raise MammutError(f"{t.label} has nobody in this fight")
+            raise MammutError(_("{tribe} has nobody in this fight").format(tribe=t.label))
         if not isinstance(s.get("women_fight", False), bool):
-            raise MammutError("women_fight is yes or no")
+            raise MammutError(_("women_fight is yes or no"))
         if s.get("women_fight") and f == 0:
-            raise MammutError(f"{t.label} has no women in this fight to fight")
+            raise MammutError(_("{tribe} has no women in this fight to fight").format(tribe=t.label))
         camp = s.get("camp")
         if camp is not None:
             if camp not in R.CAMP_KINDS:
                 raise MammutError(f"{t.label}: camp must be {R.VILLAGE}, {R.CAVE} or none, not {camp!r}")
             if (camp == R.VILLAGE and not t.villages) or (camp == R.CAVE and not t.caves):
-                raise MammutError(f"{t.label} has no {camp} to fight in")
+                raise MammutError((_("{tribe} has no village to fight in") if camp == R.VILLAGE
+                                   else _("{tribe} has no cave to fight in")).format(tribe=t.label))
         return t, w, f, s
 
     @staticmethod
@@ -235,15 +235,17 @@ class Fights(Books):
             self._need_phase(Phase.COMBAT)
             w, lo = self._alive(winner), self._alive(loser)
             if w is lo:
-                raise MammutError("a tribe cannot take its own camp")
+                raise MammutError(_("a tribe cannot take its own camp"))
             if not isinstance(burn, bool):
-                raise MammutError("burn is yes or no")
+                raise MammutError(_("burn is yes or no"))
             if w.warriors < 1:
-                raise MammutError(f"{w.label} has no warrior to take a camp")
+                raise MammutError(_("{tribe} has no warrior to take a camp").format(tribe=w.label))
             if kind not in R.CAMP_KINDS:
-                raise MammutError(f"a camp is a {R.VILLAGE} or a {R.CAVE}, not {kind!r}")
+                raise MammutError(_("a camp is a {village} or a {cave}, not {kind}").format(
+                    village=R.VILLAGE, cave=R.CAVE, kind=repr(kind)))
             if not burn and w.camps >= R.MAX_CAMPS:
-                raise MammutError(f"{w.label} already has all {R.MAX_CAMPS} camps: it can only burn this one")
+                raise MammutError(_("{tribe} already has all {n} camps: it can only burn this one").format(
+                    tribe=w.label, n=R.MAX_CAMPS))
             last = lo.camps == 1
             had_fire = lo.fire
             self._take_camp(lo, kind)
@@ -281,16 +283,17 @@ class Fights(Books):
             self._need_phase(Phase.COMBAT)
             c, v = self._alive(captor), self._alive(victim)
             if c is v:
-                raise MammutError("a tribe cannot capture its own women")
+                raise MammutError(_("a tribe cannot capture its own women"))
             n = whole_number(count, "women captured")
             if n == 0:
-                raise MammutError("capture at least one woman")
+                raise MammutError(_("capture at least one woman"))
             if not isinstance(massacre, bool):
-                raise MammutError("massacre is yes or no")
+                raise MammutError(_("massacre is yes or no"))
             if n > v.women:
-                raise MammutError(f"{v.label} has only {v.women} women, cannot lose {n}")
+                raise MammutError(_("{tribe} has only {women} women, cannot lose {n}").format(
+                    tribe=v.label, women=v.women, n=n))
             if c.warriors < 1:
-                raise MammutError(f"{c.label} has no warrior: only warriors capture women")
+                raise MammutError(_("{tribe} has no warrior: only warriors capture women").format(tribe=c.label))
             v.women -= n
             joined = 0 if massacre else min(n, R.MAX_WOMEN - c.women)
             c.women += joined

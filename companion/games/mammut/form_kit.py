@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, ClassVar, Iterator
 
+from companion.i18n import _
+
 from . import prompts as P
 from . import rules as R
 from .books import Tribe
@@ -38,10 +40,10 @@ class Field:
     def problem(self, value: Any) -> str | None:
         """Why `value` is no answer to this question, or None."""
         if self.is_choice:
-            if not any(value == v and type(value) is type(v) for v, _ in self.choices):
-                return P.choose_one_of([label for _, label in self.choices])
+            if not any(value == v and type(value) is type(v) for v, _label in self.choices):
+                return P.choose_one_of([label for _value, label in self.choices])
         elif isinstance(value, bool) or not isinstance(value, int):
-            return P.TYPE_A_NUMBER
+            return _(P.TYPE_A_NUMBER)
         elif self.check is None and not self.lo <= value <= self.hi:
             return P.type_between(self.lo, self.hi, value)
         return self.check(value) if self.check is not None else None
@@ -101,16 +103,18 @@ def count_field(name: str, prompt: str, hi: int, too_many: Callable[[int], str],
 
 def camp_kind_field(name: str, prompt: str, t: Tribe, allow_none: bool = False) -> Field:
     """Which of `t`'s camps: its village or cave (or none of them, with `allow_none`)."""
-    choices: list[tuple[Any, str]] = [(None, P.NOT_IN_CAMP)] if allow_none else []
+    choices: list[tuple[Any, str]] = [(None, _(P.NOT_IN_CAMP))] if allow_none else []
     if t.villages:
-        choices.append((R.VILLAGE, P.OWN_VILLAGE if allow_none else P.VILLAGE))
+        choices.append((R.VILLAGE, _(P.OWN_VILLAGE) if allow_none else _(P.VILLAGE)))
     if t.caves:
-        choices.append((R.CAVE, P.OWN_CAVE if allow_none else P.CAVE))
+        choices.append((R.CAVE, _(P.OWN_CAVE) if allow_none else _(P.CAVE)))
     return Field(name, prompt, choices=tuple(choices))
 
 
-def yes_no(name: str, prompt: str, no: str = P.NO, yes: str = P.YES) -> Field:
-    return Field(name, prompt, choices=((False, no), (True, yes)))
+def yes_no(name: str, prompt: str, no: str | None = None, yes: str | None = None) -> Field:
+    """A two-way choice: `no` and `yes` (already in the table's language), else "No" and "Yes"."""
+    return Field(name, prompt, choices=((False, no if no is not None else _(P.NO)),
+                                        (True, yes if yes is not None else _(P.YES))))
 
 
 # ----- the forms ---------------------------------------------------------------------------------
@@ -120,7 +124,7 @@ class Form:
     kind: ClassVar[str]
     method: ClassVar[str | None] = None  # the MammutGame action the answers become
     listed: ClassVar[bool] = False  # opened by the table from the phase's list
-    undo: ClassVar[str] = ""  # its log entry, in words ("a fight")
+    undo: ClassVar[str] = ""  # its log entry, in words ("a fight"), marked `N_`: shown with `_`
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
         """The questions in order; iteration stops at the first unanswered one, so later

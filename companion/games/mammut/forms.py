@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from companion.i18n import _
+
 from . import outcomes as O
 from . import prompts as P
 from . import rules as R
@@ -34,12 +36,12 @@ class NewGame(Form):
     kind = "new"
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield Field("tribes", P.TRIBES, R.MIN_TRIBES, R.MAX_TRIBES)
-        yield yes_no("first_game", P.FIRST_GAME, P.FIRST_GAME_NO, P.FIRST_GAME_YES)
-        yield Field("advanced", P.RULES, choices=((False, P.STANDARD), (True, P.ADVANCED)))
+        yield Field("tribes", P.tribes_question(), R.MIN_TRIBES, R.MAX_TRIBES)
+        yield yes_no("first_game", _(P.FIRST_GAME), P.first_game_no(), P.first_game_yes())
+        yield Field("advanced", _(P.RULES), choices=((False, _(P.STANDARD)), (True, _(P.ADVANCED))))
         taken: list[str] = []
         for k in range(1, ans["tribes"] + 1):
-            free = tuple((c, T.COLOR[c]) for c in R.TRIBE_COLORS if c not in taken)
+            free = tuple((c, _(T.COLOR[c])) for c in R.TRIBE_COLORS if c not in taken)
             yield Field(f"color{k}", P.color_of(k), choices=free)
             taken.append(ans[f"color{k}"])
 
@@ -128,11 +130,12 @@ class Hunger(Form):
 
 class MakeCamp(Form):
     kind, method, listed, undo = "make_camp", "make_camp", True, O.UNDO_MAKE_CAMP
-    who = P.CAMP_MADE_BY
+    who = P.CAMP_MADE_BY  # shown with `_`
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", self.who)
-        yield Field("kind", P.THE_CAMP_IS_A, choices=((R.VILLAGE, P.VILLAGE), (R.CAVE, P.CAVE_MOUNTAIN)))
+        yield tribe_field(g, "tribe", _(self.who))
+        yield Field("kind", _(P.THE_CAMP_IS_A),
+                    choices=((R.VILLAGE, _(P.VILLAGE)), (R.CAVE, _(P.CAVE_MOUNTAIN))))
 
     def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
         return {"tribe": ans["tribe"], "kind": ans["kind"]}
@@ -150,8 +153,8 @@ class AbandonCamp(Form):
     kind, method, listed, undo = "abandon_camp", "abandon_camp", True, O.UNDO_ABANDON_CAMP
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", P.CAMP_ABANDONED_BY, lambda t: None if t.camps else P.no_camp(t))
-        yield camp_kind_field("kind", P.ABANDONED_CAMP_IS_A, g.tribe(ans["tribe"]))
+        yield tribe_field(g, "tribe", _(P.CAMP_ABANDONED_BY), lambda t: None if t.camps else P.no_camp(t))
+        yield camp_kind_field("kind", _(P.ABANDONED_CAMP_IS_A), g.tribe(ans["tribe"]))
 
     def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
         return {"tribe": ans["tribe"], "kind": ans["kind"]}
@@ -164,7 +167,7 @@ class Remove(Form):
     kind, method, listed, undo = "remove", "remove_tokens", True, O.UNDO_REMOVE
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", P.REMOVE_TOKENS_OF)
+        yield tribe_field(g, "tribe", _(P.REMOVE_TOKENS_OF))
         t = g.tribe(ans["tribe"])
         yield count_field("warriors", P.warriors_removed(t), t.warriors, lambda v: P.cannot_remove_warriors(t, v))
         yield count_field("women", P.women_removed(t), t.women, lambda v: P.cannot_remove_women(t, v))
@@ -180,12 +183,13 @@ class Food(Form):
     kind, method, listed, undo = "food", "adjust_food", True, O.UNDO_FOOD
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", P.FOOD_FOR)
+        yield tribe_field(g, "tribe", _(P.FOOD_FOR))
         t = g.tribe(ans["tribe"])
-        yield Field("gain", P.food_change(t), choices=((True, P.GAINS_FOOD), (False, P.PAYS_FOOD)))
+        yield Field("gain", P.food_change(t), choices=((True, _(P.GAINS_FOOD)), (False, _(P.PAYS_FOOD))))
         gain = ans["gain"]
         yield count_field("amount", P.how_much_food(t, gain), 99 if gain else t.food,
-                          (lambda v: P.FOOD_AT_MOST) if gain else (lambda v: P.cannot_pay(t, v)), lo=1, default=None)
+                          (lambda v: _(P.FOOD_AT_MOST)) if gain else (lambda v: P.cannot_pay(t, v)), lo=1,
+                          default=None)
 
     def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
         return {"tribe": ans["tribe"], "delta": ans["amount"] if ans["gain"] else -ans["amount"], "reason": "table"}
@@ -198,7 +202,8 @@ class Fate(Form):
     kind, method, listed, undo = "fate", "play_fate_card", True, O.UNDO_FATE
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", P.FATE_PLAYED_BY, lambda t: None if t.fate_cards else P.no_fate_card(t))
+        yield tribe_field(g, "tribe", _(P.FATE_PLAYED_BY),
+                          lambda t: None if t.fate_cards else P.no_fate_card(t))
         t = g.tribe(ans["tribe"])
         yield count_field("count", P.cards_played(t), t.fate_cards, lambda v: P.cannot_play(t, v), lo=1,
                           default=1)
@@ -211,8 +216,8 @@ class Fire(Form):
     kind, method, listed, undo = "fire", "set_fire", True, O.UNDO_FIRE
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", P.FIRE_WHICH)
-        yield yes_no("has_fire", P.fire_now(g.tribe(ans["tribe"])), P.LOST_FIRE, P.HAS_FIRE)
+        yield tribe_field(g, "tribe", _(P.FIRE_WHICH))
+        yield yes_no("has_fire", P.fire_now(g.tribe(ans["tribe"])), _(P.LOST_FIRE), _(P.HAS_FIRE))
 
     def report(self, g: MammutGame, args: dict, result: Any) -> list[str]:
         return O.fire_report(g.tribe(args["tribe"]), args["has_fire"])
@@ -223,7 +228,8 @@ class Resurrect(Form):
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
         back = g.can_resurrect()
-        yield tribe_field(g, "resurrect", P.COMES_BACK, lambda t: None if t.number in back else P.cannot_come_back(t),
+        yield tribe_field(g, "resurrect", _(P.COMES_BACK),
+                          lambda t: None if t.number in back else P.cannot_come_back(t),
                           among=back)
 
     def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
@@ -240,7 +246,7 @@ class Sow(Form):
         # A tribe that cannot sow (no plain village without a crop, no food, no crop marker
         # left in the box) is refused at once with the reason, and A/B skip it: one * leaves.
         left = g.crop_markers_left()
-        yield tribe_field(g, "tribe", P.CROPS_SOWN_BY, lambda t: P.cannot_sow(t, t.villages - t.sown, left))
+        yield tribe_field(g, "tribe", _(P.CROPS_SOWN_BY), lambda t: P.cannot_sow(t, t.villages - t.sown, left))
         t = g.tribe(ans["tribe"])
         room = t.villages - t.sown
 
@@ -259,7 +265,7 @@ class AddTokens(Form):
     kind, method, listed, undo = "add_tokens", "add_tokens", True, O.UNDO_ADD_TOKENS
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", P.ADD_TOKENS_TO)
+        yield tribe_field(g, "tribe", _(P.ADD_TOKENS_TO))
         t = g.tribe(ans["tribe"])
         yield count_field("warriors", P.warriors_added(t), R.MAX_WARRIORS - t.warriors, lambda v: P.warriors_room(t))
         yield count_field("women", P.women_added(t), R.MAX_WOMEN - t.women, lambda v: P.women_room(t))
@@ -275,7 +281,7 @@ class Region(Form):
     kind, method, listed, undo = "region", "roll_region", True, O.UNDO_REGION
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield Field("terrain", P.REGION_OF, choices=tuple((k, T.TERRAIN[k]) for k in R.TERRAINS))
+        yield Field("terrain", _(P.REGION_OF), choices=tuple((k, _(T.TERRAIN[k])) for k in R.TERRAINS))
 
     def report(self, g: MammutGame, args: dict, result: Any) -> list[str]:
         return O.region_report(args["terrain"], result)
@@ -285,7 +291,8 @@ class Note(Form):
     kind, method, listed, undo = "note", "add_note", True, O.UNDO_NOTE
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield Field("note", P.note_until(g.season), choices=tuple((k, T.NOTE[k].capitalize()) for k in R.SEASON_NOTES),
+        yield Field("note", P.note_until(g.season),
+                    choices=tuple((k, T.capital(T.note_word(k))) for k in R.SEASON_NOTES),
                     check=lambda v: P.already_noted(v) if v in g.notes else None)
 
     def report(self, g: MammutGame, args: dict, result: Any) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from companion.i18n import _
 from companion.table import keys as K
 from companion.table.errors import ActionError
 from companion.table.screen import paginate
@@ -191,25 +192,25 @@ def advance(s: Session) -> None:
 def actions(game: MammutGame) -> list[tuple[str, str]]:
     """The phase's list: (form or command, label)."""
     if game.over:
-        return [("newgame", T.NEW_GAME), ("help", T.PHASE_HELP)]
+        return [("newgame", _(T.NEW_GAME)), ("help", _(T.PHASE_HELP))]
     if game.phase == Phase.SETUP:
-        return [("next", T.START_TURN), ("start_camp", T.LIST_LABEL["start_camp"]), ("sow", T.LIST_LABEL["sow"]),
-                ("help", T.PHASE_HELP)]  # fmt: skip
-    items = [("next", T.CONTINUE_REPORTS if derived_form(game) else T.NEXT_PHASE)]
+        return [("next", _(T.START_TURN)), ("start_camp", _(T.LIST_LABEL["start_camp"])),
+                ("sow", _(T.LIST_LABEL["sow"])), ("help", _(T.PHASE_HELP))]  # fmt: skip
+    items = [("next", _(T.CONTINUE_REPORTS) if derived_form(game) else _(T.NEXT_PHASE))]
     if game.can_resurrect():
-        items.append(("resurrect", T.LIST_LABEL["resurrect"]))
+        items.append(("resurrect", _(T.LIST_LABEL["resurrect"])))
     if game.phase == Phase.TRIBES_MOVE:
-        items.append(("make_camp", T.LIST_LABEL["make_camp"]))
+        items.append(("make_camp", _(T.LIST_LABEL["make_camp"])))
     elif game.phase == Phase.COMBAT:
-        items += [(kind, T.LIST_LABEL[kind]) for kind in ("fight", "capture_camp", "capture_women")]
+        items += [(kind, _(T.LIST_LABEL[kind])) for kind in ("fight", "capture_camp", "capture_women")]
     elif game.phase == Phase.SOWING:
-        items.append(("sow", T.SOWING_LABEL))
+        items.append(("sow", _(T.SOWING_LABEL)))
     elif game.phase == Phase.EVENTS:
-        items += [(kind, T.LIST_LABEL[kind]) for kind in ("region", "note")]
-    items += [(kind, T.LIST_LABEL[kind]) for kind in ("food", "remove", "add_tokens", "fate", "abandon_camp")]
+        items += [(kind, _(T.LIST_LABEL[kind])) for kind in ("region", "note")]
+    items += [(kind, _(T.LIST_LABEL[kind])) for kind in ("food", "remove", "add_tokens", "fate", "abandon_camp")]
     if game.advanced:
-        items.append(("fire", T.LIST_LABEL["fire"]))
-    items += [("die", T.ROLL_DIE), ("help", T.PHASE_HELP)]
+        items.append(("fire", _(T.LIST_LABEL["fire"])))
+    items += [("die", _(T.ROLL_DIE)), ("help", _(T.PHASE_HELP))]
     return items
 
 
@@ -236,7 +237,7 @@ def next_step(s: Session, game: MammutGame, item: str) -> None:
 
 
 def phase_help(s: Session, game: MammutGame, item: str) -> None:
-    s.show(s.title(), T.phase_help(game) or [T.NOTHING_TO_ADD], "help")
+    s.show(s.title(), T.phase_help(game) or [_(T.NOTHING_TO_ADD)], "help")
 
 
 def roll_die(s: Session, game: MammutGame, item: str) -> None:
@@ -256,7 +257,7 @@ def open_form(s: Session, game: MammutGame, item: str) -> None:
     try:
         s.do({"a": "ask", "form": item, "ctx": {}})
     except ActionError:
-        s.refuse(T.NOBODY_CAN)
+        s.refuse(_(T.NOBODY_CAN))
 
 
 COMMANDS: dict[str, Callable[[Session, MammutGame, str], None]] = {
@@ -267,7 +268,7 @@ COMMANDS: dict[str, Callable[[Session, MammutGame, str], None]] = {
 # ----- undo and the game's own questions -------------------------------------------------------
 def ask_undo(s: Session) -> None:
     if not s.state.can_undo():
-        s.show(T.UNDO_TITLE, [T.NOTHING_TO_UNDO], "no-undo")
+        s.show(_(T.UNDO_TITLE), [_(T.NOTHING_TO_UNDO)], "no-undo")
     else:
         s.ui.overlay = UNDO_QUESTION
 
@@ -275,10 +276,15 @@ def ask_undo(s: Session) -> None:
 def key_undo_question(s: Session, key: str) -> None:
     if key == K.OK:
         s.ui.overlay = None
+        game = s.state.need_game()
+        words = O.undo_words(game, game.log[-1], UNDO_WORDS)  # before: a step names the phase it reached
         entry = s.do({"a": "undo"})
         s.ui.view, s.ui.page, s.ui.list_sel = PHASE, 0, 0
-        words = UNDO_WORDS.get(entry["action"], entry["action"])
-        s.show(T.UNDONE_TITLE, [O.taken_back(words, O.entry_who(s.state.need_game(), entry)), T.PUT_BACK], "undone")
+        game = s.state.need_game()
+        told = [O.taken_back(words, O.entry_who(game, entry))]
+        if entry["action"] == "advance":
+            told.append(O.back_in(game))
+        s.show(_(T.UNDONE_TITLE), told + [_(T.PUT_BACK)], "undone")
     elif key == K.BACK:
         s.ui.overlay = None
 

@@ -1,26 +1,34 @@
 """Every question the Mammut table is asked (the forms' prompts and choices) and every refusal of
 an answer, as constants and functions with named fields; the rest of the table's words are
-in `texts`. A translation plugs in here too.
+in `texts`. A translation plugs in here too: the constants are marked `N_` and the forms
+show them with `_` when a question is built; the functions translate when called. Limits:
+a list question (a prompt) is a title bar, 25 characters; a choice is 20; a number
+question's prompt wraps at 21; a refusal wraps at 21.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from companion.i18n import N_, _
+
 from . import rules as R
-from .texts import ANIMAL_PLURAL, NOTE, SEASON, camps, tribe_label, women
+from .texts import animals, camps, capital, note_word, season, tribe_label, women
 
 if TYPE_CHECKING:  # type names only
     from .books import Tribe
 
 
 # ----- answering a question ------------------------------------------------------------------------
-CHOICE_HINT = "#=OK"  # under a list question before the first game (later: the title)
+# NOTE: max 25 characters; the key # stays as it is
+CHOICE_HINT = N_("#=OK")  # under a list question before the first game (later: the title)
 
 
 def number_keys(default: int | None) -> str:
     """The keys line under a number question: "#=OK(0) *=back A/B"."""
-    return "#=OK" + (f"({default})" if default is not None else "") + " *=back A/B"
+    # NOTE: max 21 characters; the keys # * A/B stay as they are; {default}: the answer # gives
+    return (_("#=OK({default}) *=back A/B").format(default=default) if default is not None
+            else _("#=OK *=back A/B"))
 
 
 def entry(typed: str) -> str:
@@ -28,317 +36,426 @@ def entry(typed: str) -> str:
 
 
 def choose_one_of(labels: Sequence[str]) -> str:
-    return f"choose one of: {', '.join(labels)}"
+    return _("choose one of: {choices}").format(choices=", ".join(labels))
 
 
-TYPE_A_NUMBER = "type a number"
+TYPE_A_NUMBER = N_("type a number")
 
 
 def type_between(lo: int, hi: int, value: int) -> str:
-    return f"type {lo} to {hi}, not {value}"
+    return _("type {lo} to {hi}, not {value}").format(lo=lo, hi=hi, value=value)
 
 
 def at_least(lo: int, value: int) -> str:
-    return f"at least {lo}, not {value}"
+    return _("at least {lo}, not {value}").format(lo=lo, value=value)
 
 
 
 # ----- the forms' questions (prompt, choices) and their refusals -----------------------------------
-NO, YES = "No", "Yes"
-TRIBES = f"How many tribes? ({R.MIN_TRIBES}-{R.MAX_TRIBES})"
-FIRST_GAME = "First game?"
-FIRST_GAME_NO, FIRST_GAME_YES = f"No ({R.START_FOOD} food)", f"Yes ({R.FIRST_GAME_FOOD} food)"
-RULES, STANDARD, ADVANCED = "Rules?", "Standard", "Advanced (fire)"
+# NOTE: max 20 characters (a choice)
+NO = N_("No")
+# NOTE: max 20 characters (a choice)
+YES = N_("Yes")
+
+
+def tribes_question() -> str:
+    return _("How many tribes? ({lo}-{hi})").format(lo=R.MIN_TRIBES, hi=R.MAX_TRIBES)
+
+
+# NOTE: max 25 characters (a list question's title)
+FIRST_GAME = N_("First game?")
+
+
+def first_game_no() -> str:
+    # NOTE: max 20 characters (a choice)
+    return _("No ({food} food)").format(food=R.START_FOOD)
+
+
+def first_game_yes() -> str:
+    # NOTE: max 20 characters (a choice)
+    return _("Yes ({food} food)").format(food=R.FIRST_GAME_FOOD)
+
+
+# NOTE: max 25 characters (a list question's title)
+RULES = N_("Rules?")
+# NOTE: max 20 characters (a choice)
+STANDARD = N_("Standard")
+# NOTE: max 20 characters (a choice)
+ADVANCED = N_("Advanced (fire)")
 
 
 def color_of(k: int) -> str:
-    return f"Tribe {k}: color?"
+    # NOTE: max 25 characters (a list question's title)
+    return _("Tribe {k}: color?").format(k=k)
 
 
 def eliminated(t: Tribe) -> str:
-    return f"{tribe_label(t)} has been eliminated"
+    return _("{tribe} has been eliminated").format(tribe=tribe_label(t))
 
 
 def fishing(t: Tribe) -> str:
-    return f"{tribe_label(t)} fishing: spaces on a lake shore or river?"
+    return _("{tribe} fishing: spaces on a lake shore or river?").format(tribe=tribe_label(t))
 
 
 def gathering(t: Tribe) -> str:
-    return f"{tribe_label(t)} gathering: forest spaces?"
+    return _("{tribe} gathering: forest spaces?").format(tribe=tribe_label(t))
 
 
 def crops_intact(t: Tribe) -> str:
-    return f"{tribe_label(t)} harvest: intact crops occupied?"
+    return _("{tribe} harvest: intact crops occupied?").format(tribe=tribe_label(t))
 
 
 def crops_damaged(t: Tribe) -> str:
-    return f"{tribe_label(t)} harvest: damaged crops occupied?"
+    return _("{tribe} harvest: damaged crops occupied?").format(tribe=tribe_label(t))
 
 
 def cannot_occupy(t: Tribe, spaces: int) -> str:
-    return f"{tribe_label(t)} has {t.people} warriors and women: it cannot occupy {spaces} spaces"
+    return _("{tribe} has {people} warriors and women: it cannot occupy {spaces} spaces").format(
+        tribe=tribe_label(t), people=t.people, spaces=spaces)
 
 
 def crops_at_most(t: Tribe) -> str:
-    return f"{tribe_label(t)} occupies at most {t.people} crops of {R.CROP_MARKERS}"
+    return _("{tribe} occupies at most {people} crops of {markers}").format(
+        tribe=tribe_label(t), people=t.people, markers=R.CROP_MARKERS)
 
 
 def camps_one_woman(t: Tribe) -> str:
-    return f"{tribe_label(t)} ({camps(t.camps)}, {women(t.women)}): camps with 1 woman?"
+    return _("{tribe} ({camps}, {women}): camps with 1 woman?").format(
+        tribe=tribe_label(t), camps=camps(t.camps), women=women(t.women))
 
 
 def only_camps(t: Tribe, value: int) -> str:
-    return f"{tribe_label(t)} has only {t.camps} camps, not {value}"
+    return _("{tribe} has only {camps} camps, not {value}").format(tribe=tribe_label(t), camps=t.camps, value=value)
 
 
 def too_few_women(t: Tribe, one: int) -> str:
-    return (f"{tribe_label(t)} has {women(t.women)} in {camps(t.camps)}: {t.camps - one} camps with 2 or more "
-            f"and {one} with 1 need {one + 2 * (t.camps - one)}")
+    return _("{tribe} has {women} in {camps}: {two_plus} camps with 2 or more and {one} with 1 need {need}").format(
+        tribe=tribe_label(t), women=women(t.women), camps=camps(t.camps), two_plus=t.camps - one, one=one,
+        need=one + 2 * (t.camps - one))
 
 
 def camps_two_plus(t: Tribe) -> str:
-    return f"{tribe_label(t)}: camps with 2 or more women?"
+    return _("{tribe}: camps with 2 or more women?").format(tribe=tribe_label(t))
 
 
 def hunger(t: Tribe, n: int) -> str:
-    return f"{tribe_label(t)} removes {n}. Warriors? Rest women."
+    return _("{tribe} removes {n}. Warriors? Rest women.").format(tribe=tribe_label(t), n=n)
 
 
 def hunger_range(t: Tribe, lo: int, hi: int) -> str:
-    return (f"{tribe_label(t)} has {t.warriors} warriors and {t.women} women: remove {lo} to {hi} warriors "
-            f"(and {t.to_remove} tokens in all)")
+    return _("{tribe} has {warriors} warriors and {women} women: remove {lo} to {hi} warriors "
+             "(and {to_remove} tokens in all)").format(tribe=tribe_label(t), warriors=t.warriors, women=t.women, lo=lo,
+                                                      hi=hi, to_remove=t.to_remove)
 
 
-FIGHT_FIRST = "Fight: first tribe?"
-ANOTHER_TRIBE, MORE_TRIBES = "Another tribe", "2+ other tribes"
-TRIBES_IN_FIGHT = "How many tribes fight on this space, this one included?"
-WOMEN_WATCH, WOMEN_FIGHT = "Watch", "Fight (fate card)"
-A_WARRIOR, A_WOMAN = "A warrior", "A woman"
-NOT_IN_CAMP, OWN_VILLAGE, OWN_CAVE = "No", "Own village", "Own cave"
-VILLAGE, CAVE, CAVE_MOUNTAIN = "Village", "Cave", "Cave (mountain)"
-CANNOT_FIGHT_ITSELF = "a tribe cannot fight itself"
-BONUS_AT_MOST = "a bonus of at most 9"
-ANIMALS_AT_MOST = "at most 20 animals"
+# NOTE: max 25 characters (a list question's title)
+FIGHT_FIRST = N_("Fight: first tribe?")
+# NOTE: max 20 characters (a choice)
+ANOTHER_TRIBE = N_("Another tribe")
+# NOTE: max 20 characters (a choice)
+MORE_TRIBES = N_("2+ other tribes")
+TRIBES_IN_FIGHT = N_("How many tribes fight on this space, this one included?")
+# NOTE: max 20 characters (a choice)
+WOMEN_WATCH = N_("Watch")
+# NOTE: max 20 characters (a choice)
+WOMEN_FIGHT = N_("Fight (fate card)")
+# NOTE: max 20 characters (a choice)
+A_WARRIOR = N_("A warrior")
+# NOTE: max 20 characters (a choice)
+A_WOMAN = N_("A woman")
+# NOTE: max 20 characters (a choice)
+NOT_IN_CAMP = N_("No")
+# NOTE: max 20 characters (a choice)
+OWN_VILLAGE = N_("Own village")
+# NOTE: max 20 characters (a choice)
+OWN_CAVE = N_("Own cave")
+# NOTE: max 20 characters (a choice)
+VILLAGE = N_("Village")
+# NOTE: max 20 characters (a choice)
+CAVE = N_("Cave")
+# NOTE: max 20 characters (a choice)
+CAVE_MOUNTAIN = N_("Cave (mountain)")
+CANNOT_FIGHT_ITSELF = N_("a tribe cannot fight itself")
+BONUS_AT_MOST = N_("a bonus of at most 9")
+ANIMALS_AT_MOST = N_("at most 20 animals")
 
 
 def animals_choice(animal: str) -> str:
-    return ANIMAL_PLURAL[animal].capitalize()
+    """Animals as a choice of the fight's opponent ("Bears"; max 20 characters, see `texts.animals`)."""
+    return capital(animals(animal))
 
 
 def fight_warriors(t: Tribe) -> str:
-    return f"{tribe_label(t)} warriors in the fight?"
+    return _("{tribe} warriors in the fight?").format(tribe=tribe_label(t))
 
 
 def fight_women(t: Tribe) -> str:
-    return f"{tribe_label(t)} women in the fight?"
+    return _("{tribe} women in the fight?").format(tribe=tribe_label(t))
 
 
 def in_own_camp(t: Tribe) -> str:
-    return f"{tribe_label(t)} in its own camp?"
+    # NOTE: max 25 characters (a list question's title; {tribe} up to 7)
+    return _("{tribe} in its own camp?").format(tribe=tribe_label(t))
 
 
 def only_warriors(t: Tribe, value: int) -> str:
-    return f"{tribe_label(t)} has only {t.warriors} warriors, not {value}"
+    return _("{tribe} has only {warriors} warriors, not {value}").format(
+        tribe=tribe_label(t), warriors=t.warriors, value=value)
 
 
 def only_women(t: Tribe, value: int) -> str:
-    return f"{tribe_label(t)} has only {t.women} women, not {value}"
+    return _("{tribe} has only {women} women, not {value}").format(tribe=tribe_label(t), women=t.women, value=value)
 
 
 def fights_what(t: Tribe) -> str:
-    return f"{tribe_label(t)} fights?"
+    # NOTE: max 25 characters (a list question's title; {tribe} up to 7)
+    return _("{tribe} fights?").format(tribe=tribe_label(t))
 
 
 def fights_which_tribe(t: Tribe) -> str:
-    return f"{tribe_label(t)} fights whom?"
+    # NOTE: max 25 characters (a list question's title; {tribe} up to 7)
+    return _("{tribe} fights whom?").format(tribe=tribe_label(t))
 
 
 def tribe_number(k: int) -> str:
-    return f"Side {k}: which tribe?"
+    # NOTE: max 25 characters (a list question's title)
+    return _("Side {k}: which tribe?").format(k=k)
 
 
 def only_tribes(living: int) -> str:
-    return f"{living} tribes are in the game: 3 to {living}"
+    return _("{living} tribes are in the game: 3 to {living}").format(living=living)
 
 
 def women_of(t: Tribe) -> str:
-    return f"Women of {tribe_label(t)}..."
+    # NOTE: max 25 characters (a list question's title; {tribe} up to 7)
+    return _("Women of {tribe}...").format(tribe=tribe_label(t))
 
 
 def lost_round(t: Tribe, mine: int, top: int) -> str:
-    return f"{tribe_label(t)} lost {mine}-{top}: lose"
+    # NOTE: max 25 characters (a list question's title; {tribe} up to 7)
+    return _("{tribe} lost {mine}-{top}: lose").format(tribe=tribe_label(t), mine=mine, top=top)
 
 
 def fate_bonus(t: Tribe) -> str:
-    return f"{tribe_label(t)} fate card bonus?"
+    return _("{tribe} fate card bonus?").format(tribe=tribe_label(t))
 
 
 def how_many_animals(animal: str) -> str:
-    return f"How many {ANIMAL_PLURAL[animal]}?"
+    return _("How many {animals}?").format(animals=animals(animal))
 
 
-CAMP_TAKEN_BY = "Camp taken by tribe?"
-CANNOT_TAKE_OWN_CAMP = "a tribe cannot take its own camp"
-KEEP_OR_BURN, KEEP_IT, BURN_IT = "Keep it or burn it?", "Keep it", "Burn it"
+# NOTE: max 25 characters (a list question's title)
+CAMP_TAKEN_BY = N_("Camp taken by tribe?")
+CANNOT_TAKE_OWN_CAMP = N_("a tribe cannot take its own camp")
+# NOTE: max 25 characters (a list question's title)
+KEEP_OR_BURN = N_("Keep it or burn it?")
+# NOTE: max 20 characters (a choice)
+KEEP_IT = N_("Keep it")
+# NOTE: max 20 characters (a choice)
+BURN_IT = N_("Burn it")
 
 
 def no_warrior_to_take(t: Tribe) -> str:
-    return f"{tribe_label(t)} has no warrior to take a camp"
+    return _("{tribe} has no warrior to take a camp").format(tribe=tribe_label(t))
 
 
 def takes_camp_of(t: Tribe) -> str:
-    return f"{tribe_label(t)} takes whose camp?"
+    # NOTE: max 25 characters (a list question's title; {tribe} up to 7)
+    return _("{tribe} takes whose camp?").format(tribe=tribe_label(t))
 
 
 def no_camp(t: Tribe) -> str:
-    return f"{tribe_label(t)} has no camp"
+    return _("{tribe} has no camp").format(tribe=tribe_label(t))
 
 
 def camp_is_a(t: Tribe) -> str:
-    return f"{tribe_label(t)}'s camp is a?"
+    # NOTE: max 25 characters (a list question's title; {tribe} up to 7)
+    return _("{tribe}'s camp is a?").format(tribe=tribe_label(t))
 
 
-WOMEN_CAPTURED_BY = "Women captured by tribe?"
-CANNOT_CAPTURE_OWN = "a tribe cannot capture its own women"
-THE_WOMEN, JOIN_CAPTOR, MASSACRED = "The women...", "Join the captor", "Are massacred"
+# NOTE: max 25 characters (a list question's title)
+WOMEN_CAPTURED_BY = N_("Women captured by tribe?")
+CANNOT_CAPTURE_OWN = N_("a tribe cannot capture its own women")
+# NOTE: max 25 characters (a list question's title)
+THE_WOMEN = N_("The women...")
+# NOTE: max 20 characters (a choice)
+JOIN_CAPTOR = N_("Join the captor")
+# NOTE: max 20 characters (a choice)
+MASSACRED = N_("Are massacred")
 
 
 def no_warrior(t: Tribe) -> str:
-    return f"{tribe_label(t)} has no warrior"
+    return _("{tribe} has no warrior").format(tribe=tribe_label(t))
 
 
 def captures_women_of(t: Tribe) -> str:
-    return f"{tribe_label(t)} takes women of?"
+    # NOTE: max 25 characters (a list question's title; {tribe} up to 7)
+    return _("{tribe} takes women of?").format(tribe=tribe_label(t))
 
 
 def no_women(t: Tribe) -> str:
-    return f"{tribe_label(t)} has no women"
+    return _("{tribe} has no women").format(tribe=tribe_label(t))
 
 
 def how_many_women(t: Tribe) -> str:
-    return f"How many women of {tribe_label(t)}?"
+    return _("How many women of {tribe}?").format(tribe=tribe_label(t))
 
 
-CAMP_MADE_BY, START_CAMP_OF, THE_CAMP_IS_A = "Camp made by tribe?", "Start camp of tribe?", "The camp is a?"
-CAMP_ABANDONED_BY, ABANDONED_CAMP_IS_A = "Camp abandoned by tribe?", "Abandoned camp is a?"
-REMOVE_TOKENS_OF = "Remove tokens of tribe?"
+# NOTE: max 25 characters (a list question's title)
+CAMP_MADE_BY = N_("Camp made by tribe?")
+# NOTE: max 25 characters (a list question's title)
+START_CAMP_OF = N_("Start camp of tribe?")
+# NOTE: max 25 characters (a list question's title)
+THE_CAMP_IS_A = N_("The camp is a?")
+# NOTE: max 25 characters (a list question's title)
+CAMP_ABANDONED_BY = N_("Camp abandoned by tribe?")
+# NOTE: max 25 characters (a list question's title)
+ABANDONED_CAMP_IS_A = N_("Abandoned camp is a?")
+# NOTE: max 25 characters (a list question's title)
+REMOVE_TOKENS_OF = N_("Remove tokens of tribe?")
 
 
 def warriors_removed(t: Tribe) -> str:
-    return f"{tribe_label(t)}: warriors removed?"
+    return _("{tribe}: warriors removed?").format(tribe=tribe_label(t))
 
 
 def women_removed(t: Tribe) -> str:
-    return f"{tribe_label(t)}: women removed?"
+    return _("{tribe}: women removed?").format(tribe=tribe_label(t))
 
 
 def cannot_remove_warriors(t: Tribe, value: int) -> str:
-    return f"{tribe_label(t)} has only {t.warriors} warriors, cannot remove {value}"
+    return _("{tribe} has only {warriors} warriors, cannot remove {value}").format(
+        tribe=tribe_label(t), warriors=t.warriors, value=value)
 
 
 def cannot_remove_women(t: Tribe, value: int) -> str:
-    return f"{tribe_label(t)} has only {t.women} women, cannot remove {value}"
+    return _("{tribe} has only {women} women, cannot remove {value}").format(
+        tribe=tribe_label(t), women=t.women, value=value)
 
 
-FOOD_FOR = "Food change for tribe?"
-GAINS_FOOD, PAYS_FOOD = "Gains food", "Pays food"
-FOOD_AT_MOST = "at most 99 at a time"
+# NOTE: max 25 characters (a list question's title)
+FOOD_FOR = N_("Food change for tribe?")
+# NOTE: max 20 characters (a choice)
+GAINS_FOOD = N_("Gains food")
+# NOTE: max 20 characters (a choice)
+PAYS_FOOD = N_("Pays food")
+FOOD_AT_MOST = N_("at most 99 at a time")
 
 
 def food_change(t: Tribe) -> str:
-    return f"{tribe_label(t)} food?"
+    # NOTE: max 25 characters (a list question's title; {tribe} up to 7)
+    return _("{tribe} food?").format(tribe=tribe_label(t))
 
 
 def how_much_food(t: Tribe, gain: bool) -> str:
-    return f"{tribe_label(t)} {'gains' if gain else 'pays'} how much food?"
+    return (_("{tribe} gains how much food?") if gain else _("{tribe} pays how much food?")).format(
+        tribe=tribe_label(t))
 
 
 def cannot_pay(t: Tribe, value: int) -> str:
-    return f"{tribe_label(t)} has only {t.food} food, cannot pay {value}"
+    return _("{tribe} has only {food} food, cannot pay {value}").format(tribe=tribe_label(t), food=t.food, value=value)
 
 
-FATE_PLAYED_BY = "Fate cards played by?"
+# NOTE: max 25 characters (a list question's title)
+FATE_PLAYED_BY = N_("Fate cards played by?")
 
 
 def no_fate_card(t: Tribe) -> str:
-    return f"{tribe_label(t)} holds no fate card"
+    return _("{tribe} holds no fate card").format(tribe=tribe_label(t))
 
 
 def cards_played(t: Tribe) -> str:
-    return f"{tribe_label(t)}: cards played?"
+    return _("{tribe}: cards played?").format(tribe=tribe_label(t))
 
 
 def cannot_play(t: Tribe, value: int) -> str:
-    return f"{tribe_label(t)} holds only {t.fate_cards} fate cards, cannot play {value}"
+    return _("{tribe} holds only {cards} fate cards, cannot play {value}").format(
+        tribe=tribe_label(t), cards=t.fate_cards, value=value)
 
 
-FIRE_WHICH = "Fire: which tribe?"
-LOST_FIRE, HAS_FIRE = "Lost its fire", "Has fire"
+# NOTE: max 25 characters (a list question's title)
+FIRE_WHICH = N_("Fire: which tribe?")
+# NOTE: max 20 characters (a choice)
+LOST_FIRE = N_("Lost its fire")
+# NOTE: max 20 characters (a choice)
+HAS_FIRE = N_("Has fire")
 
 
 def fire_now(t: Tribe) -> str:
-    return f"{tribe_label(t)} now..."
+    # NOTE: max 25 characters (a list question's title; {tribe} up to 7)
+    return _("{tribe} now...").format(tribe=tribe_label(t))
 
 
-COMES_BACK = "Which tribe comes back?"
+# NOTE: max 25 characters (a list question's title)
+COMES_BACK = N_("Which tribe comes back?")
 
 
 def cannot_come_back(t: Tribe) -> str:
-    return f"{tribe_label(t)} cannot come back now"
+    return _("{tribe} cannot come back now").format(tribe=tribe_label(t))
 
 
-CROPS_SOWN_BY = "Crops sown by tribe?"
+# NOTE: max 25 characters (a list question's title)
+CROPS_SOWN_BY = N_("Crops sown by tribe?")
 
 
 def crops_sown(t: Tribe) -> str:
-    return f"{tribe_label(t)}: crops sown on plain villages?"
+    return _("{tribe}: crops sown on plain villages?").format(tribe=tribe_label(t))
 
 
 def no_room_to_sow(t: Tribe, room: int) -> str:
-    return f"crops grow only on your villages on a plain: {tribe_label(t)} has {room} villages without one"
+    return _("crops grow only on your villages on a plain: {tribe} has {room} villages without one").format(
+        tribe=tribe_label(t), room=room)
 
 
 def cannot_sow(t: Tribe, room: int, markers_left: int) -> str | None:
     """Why `t` cannot sow now (rulebook: 1 food per crop, on its villages on a plain, one per
     space; the box holds 9 crop markers), or None."""
     if room <= 0:
-        return f"{tribe_label(t)} cannot sow: crops grow only on its villages on a plain, and each has one"
+        return _("{tribe} cannot sow: crops grow only on its villages on a plain, and each has one").format(
+            tribe=tribe_label(t))
     if t.food <= 0:
-        return f"{tribe_label(t)} cannot sow: a crop costs 1 food and it has none"
+        return _("{tribe} cannot sow: a crop costs 1 food and it has none").format(tribe=tribe_label(t))
     if markers_left <= 0:
-        return f"nobody can sow: all {R.CROP_MARKERS} crop markers of the box are on the board"
+        return _("nobody can sow: all {markers} crop markers of the box are on the board").format(
+            markers=R.CROP_MARKERS)
     return None
 
 
 def sowing_costs(t: Tribe, crops: int) -> str:
-    return f"sowing {crops} crops costs {crops} food: {tribe_label(t)} has only {t.food}"
+    return _("sowing {crops} crops costs {crops} food: {tribe} has only {food}").format(
+        crops=crops, tribe=tribe_label(t), food=t.food)
 
 
-ADD_TOKENS_TO = "Tokens added to tribe?"
+# NOTE: max 25 characters (a list question's title)
+ADD_TOKENS_TO = N_("Tokens added to tribe?")
 
 
 def warriors_added(t: Tribe) -> str:
-    return f"{tribe_label(t)}: warriors added (a card)?"
+    return _("{tribe}: warriors added (a card)?").format(tribe=tribe_label(t))
 
 
 def women_added(t: Tribe) -> str:
-    return f"{tribe_label(t)}: women added (a card)?"
+    return _("{tribe}: women added (a card)?").format(tribe=tribe_label(t))
 
 
 def warriors_room(t: Tribe) -> str:
-    return f"{tribe_label(t)} has {t.warriors} warriors: at most {R.MAX_WARRIORS - t.warriors} more"
+    return _("{tribe} has {warriors} warriors: at most {more} more").format(
+        tribe=tribe_label(t), warriors=t.warriors, more=R.MAX_WARRIORS - t.warriors)
 
 
 def women_room(t: Tribe) -> str:
-    return f"{tribe_label(t)} has {t.women} women: at most {R.MAX_WOMEN - t.women} more"
+    return _("{tribe} has {women} women: at most {more} more").format(
+        tribe=tribe_label(t), women=t.women, more=R.MAX_WOMEN - t.women)
 
 
-REGION_OF = "The card's region is..."
+# NOTE: max 25 characters (a list question's title)
+REGION_OF = N_("The card's region is...")
 
 
-def note_until(season: str) -> str:
-    return f"Until {SEASON[season]} ends:"
+def note_until(key: str) -> str:
+    # NOTE: max 25 characters (a list question's title)
+    return _("Until {season} ends:").format(season=season(key))
 
 
 def already_noted(note: str) -> str:
-    return f"{NOTE[note]} is already noted until the end of the season"
+    return _("{note} is already noted until the end of the season").format(note=note_word(note))

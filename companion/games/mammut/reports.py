@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 
+from companion.i18n import _
+
 from . import rules as R
 from . import survival as S
 from .books import Books, short_text, whole_number
@@ -26,16 +28,16 @@ class Reports(Books):
             self._need_phase(Phase.TRIBES_MOVE)
             t = self._alive(tribe)
             if kind not in R.CAMP_KINDS:
-                raise MammutError(f"a camp is a {R.VILLAGE} or a {R.CAVE}, not {kind!r}")
+                raise MammutError(_("a camp is a {village} or a {cave}, not {kind}").format(
+                    village=R.VILLAGE, cave=R.CAVE, kind=repr(kind)))
             if t.camps >= R.MAX_CAMPS:
-                raise MammutError(f"{t.label} already has all {R.MAX_CAMPS} camps on the board")
+                raise MammutError(_("{tribe} already has all {n} camps on the board").format(
+                    tribe=t.label, n=R.MAX_CAMPS))
             if t.warriors < 1:
-                raise MammutError(f"{t.label} has no warrior: a camp needs a warrior and a woman")
+                raise MammutError(_("{tribe} has no warrior: a camp needs a warrior and a woman").format(tribe=t.label))
             if t.women <= t.camps:
-                raise MammutError(
-                    f"{t.label} has {t.women} women for {t.camps} camps: every camp keeps a woman, "
-                    "so a new camp needs one more"
-                )
+                raise MammutError(_("{tribe} has {women} women for {camps} camps: every camp keeps a woman, "
+                                    "so a new camp needs one more").format(tribe=t.label, women=t.women, camps=t.camps))
             if kind == R.VILLAGE:
                 t.villages += 1
             else:
@@ -66,11 +68,13 @@ class Reports(Books):
             w = whole_number(warriors, "warriors removed")
             f = whole_number(women, "women removed")
             if w + f == 0:
-                raise MammutError("remove at least one warrior or woman")
+                raise MammutError(_("remove at least one warrior or woman"))
             if w > t.warriors:
-                raise MammutError(f"{t.label} has only {t.warriors} warriors, cannot remove {w}")
+                raise MammutError(_("{tribe} has only {warriors} warriors, cannot remove {n}").format(
+                    tribe=t.label, warriors=t.warriors, n=w))
             if f > t.women:
-                raise MammutError(f"{t.label} has only {t.women} women, cannot remove {f}")
+                raise MammutError(_("{tribe} has only {women} women, cannot remove {n}").format(
+                    tribe=t.label, women=t.women, n=f))
             t.warriors -= w
             t.women -= f
             t.to_remove = max(0, t.to_remove - w - f)
@@ -87,11 +91,13 @@ class Reports(Books):
             w = whole_number(warriors, "warriors added")
             f = whole_number(women, "women added")
             if w + f == 0:
-                raise MammutError("add at least one warrior or woman")
+                raise MammutError(_("add at least one warrior or woman"))
             if t.warriors + w > R.MAX_WARRIORS:
-                raise MammutError(f"{t.label} has {t.warriors} warriors: at most {R.MAX_WARRIORS - t.warriors} more")
+                raise MammutError(_("{tribe} has {warriors} warriors: at most {more} more").format(
+                    tribe=t.label, warriors=t.warriors, more=R.MAX_WARRIORS - t.warriors))
             if t.women + f > R.MAX_WOMEN:
-                raise MammutError(f"{t.label} has {t.women} women: at most {R.MAX_WOMEN - t.women} more")
+                raise MammutError(_("{tribe} has {women} women: at most {more} more").format(
+                    tribe=t.label, women=t.women, more=R.MAX_WOMEN - t.women))
             t.warriors += w
             t.women += f
 
@@ -105,9 +111,11 @@ class Reports(Books):
             short_text(reason)
             t = self._alive(tribe)
             if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
-                raise MammutError(f"food change must be a whole number other than 0, not {delta!r}")
+                raise MammutError(_("food change must be a whole number other than 0, not {delta}").format(
+                    delta=repr(delta)))
             if t.food + delta < 0:
-                raise MammutError(f"{t.label} has only {t.food} food, cannot pay {-delta}")
+                raise MammutError(_("{tribe} has only {food} food, cannot pay {n}").format(
+                    tribe=t.label, food=t.food, n=-delta))
             t.food += delta
 
         self._run("adjust_food", {"tribe": tribe, "delta": delta, "reason": reason}, do)
@@ -120,9 +128,10 @@ class Reports(Books):
             t = self._alive(tribe)
             n = whole_number(count, "cards played")
             if n == 0:
-                raise MammutError("play at least one card")
+                raise MammutError(_("play at least one card"))
             if n > t.fate_cards:
-                raise MammutError(f"{t.label} holds only {t.fate_cards} fate cards, cannot play {n}")
+                raise MammutError(_("{tribe} holds only {cards} fate cards, cannot play {n}").format(
+                    tribe=t.label, cards=t.fate_cards, n=n))
             t.fate_cards -= n
 
         self._run("play_fate_card", {"tribe": tribe, "count": count}, do)
@@ -133,12 +142,12 @@ class Reports(Books):
         def do() -> None:
             self._in_turn()
             if not self.advanced:
-                raise MammutError("fire is part of the advanced rules, which this game does not use")
+                raise MammutError(_("fire is part of the advanced rules, which this game does not use"))
             t = self._alive(tribe)
             if not isinstance(has_fire, bool):
-                raise MammutError("fire is yes or no")
+                raise MammutError(_("fire is yes or no"))
             if has_fire and t.camps == 0:
-                raise MammutError(f"{t.label} has no camp to keep the fire in")
+                raise MammutError(_("{tribe} has no camp to keep the fire in").format(tribe=t.label))
             t.fire = has_fire
 
         self._run("set_fire", {"tribe": tribe, "has_fire": has_fire}, do)
@@ -161,16 +170,17 @@ class Reports(Books):
             self._need_phase(Phase.SURVIVAL)
             t = self._alive(tribe)
             if t.survival is not None:
-                raise MammutError(f"{t.label} has already reported survival this turn")
+                raise MammutError(_("{tribe} has already reported survival this turn").format(tribe=t.label))
             for name, v in (("fishing", fishing), ("gathering", gathering),
                             ("crops_intact", crops_intact), ("crops_damaged", crops_damaged)):  # fmt: skip
                 n = whole_number(v, name.replace("_", " "))
                 if n > t.people:
-                    raise MammutError(
-                        f"{t.label} has {t.people} warriors and women: it cannot occupy {n} spaces for {name.replace('_', ' ')}"
-                    )
+                    raise MammutError(_("{tribe} has {people} warriors and women: it cannot occupy {n} spaces for "
+                                        "{what}").format(
+                                            tribe=t.label, people=t.people, n=n, what=name.replace("_", " ")))
             if crops_intact + crops_damaged > t.people:
-                raise MammutError(f"{t.label} has {t.people} warriors and women: it cannot occupy {crops_intact + crops_damaged} crops")
+                raise MammutError(_("{tribe} has {people} warriors and women: it cannot occupy {crops} crops").format(
+                    tribe=t.label, people=t.people, crops=crops_intact + crops_damaged))
             income = S.food_income(
                 self.season, R.is_last_summer_turn(self.season, self.turn),
                 fishing, gathering, crops_intact, crops_damaged, t.kills_food,
@@ -200,17 +210,18 @@ class Reports(Books):
             self._need_phase(Phase.BIRTHS)
             t = self._alive(tribe)
             if t.births is not None:
-                raise MammutError(f"{t.label} has already had its births this season")
+                raise MammutError(_("{tribe} has already had its births this season").format(tribe=t.label))
             one = whole_number(camps_one_woman, "camps with one woman")
             two = whole_number(camps_two_plus, "camps with two or more women")
             if one + two > t.camps:
-                raise MammutError(f"{t.label} has only {t.camps} camps, not {one + two}")
+                raise MammutError(_("{tribe} has only {camps} camps, not {n}").format(
+                    tribe=t.label, camps=t.camps, n=one + two))
             if one + two != t.camps:  # rulebook: "Devi sempre tenere almeno una donna nell'Accampamento"
                 raise MammutError(R.every_camp_a_woman(t.label, t.camps, one + two))
             if one + 2 * two > t.women:
-                raise MammutError(
-                    f"{t.label} has only {t.women} women: {one} camps with one and {two} with two or more need {one + 2 * two}"
-                )
+                raise MammutError(_("{tribe} has only {women} women: {one} camps with one and {two} with two or more "
+                                    "need {need}").format(
+                                        tribe=t.label, women=t.women, one=one, two=two, need=one + 2 * two))
             babies, dice = S.roll_births(S.births_due(one, two), self._die)
             out = S.apply_births(t.warriors, t.women, babies)
             t.warriors, t.women = out.warriors, out.women
@@ -242,7 +253,7 @@ class Reports(Books):
             t = self._alive(tribe)
             n = whole_number(crops, "crops")
             if n == 0:
-                raise MammutError("sow at least one crop")
+                raise MammutError(_("sow at least one crop"))
             left = self.crop_markers_left()
             if n > left:
                 raise MammutError(R.no_crop_markers(left, n))

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from companion.i18n import _
 from companion.table.errors import CompanionError
 
 Roll = Callable[[], int]
@@ -90,13 +91,14 @@ NO_EVENT_TURNS = 2  # no event card in the first two turns of the game
 
 def every_camp_a_woman(label: str, camps: int, reported: int) -> str:
     """Births: the camps with one woman plus those with two or more are all the tribe's camps."""
-    return (f"every camp keeps at least 1 woman: camps with 1 woman plus camps with 2 or more "
-            f"must be {label}'s {camps} camps, not {reported}")
+    return _("every camp keeps at least 1 woman: camps with 1 woman plus camps with 2 or more "
+             "must be {tribe}'s {camps} camps, not {reported}").format(tribe=label, camps=camps, reported=reported)
 
 
 def no_crop_markers(left: int, crops: int) -> str:
     """Sowing beyond the box's crop markers."""
-    return f"the box has only {CROP_MARKERS} crop markers: {left} left, not {crops}"
+    return _("the box has only {markers} crop markers: {left} left, not {crops}").format(
+        markers=CROP_MARKERS, left=left, crops=crops)
 
 
 def turn_number(year: int, season: str, turn: int) -> int:

@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import _
 from companion.table.effects import Outbox
 from companion.table.info import InfoPager
 
@@ -80,7 +81,7 @@ class Session:
         self.info.show(title[:TITLE_COLS], paragraphs, name)
 
     def refuse(self, message: str) -> None:
-        self.show(T.REFUSED_TITLE, [T.refusal(message)], "error")
+        self.show(_(T.REFUSED_TITLE), [T.refusal(message)], "error")
 
     def title(self) -> str:
         return T.title(self.state.game)

@@ -1,17 +1,24 @@
 """Every sentence the Mammut table sees, as constants and functions with named fields.
 
 The controller and the forms build screens from these and never assemble words
-themselves, so a translation plugs in here (and speech can say the same messages).
-Sections: words, titles, the phase (its screen and its help), the tribes' books, the
+themselves, so a translation plugs in here (and speech can say the same messages). Every
+text goes through `companion.i18n` when a screen is built: constants are marked `N_` and
+shown with `_`; game words (seasons, terrains, colors, phases, notes) are `N_` dicts keyed
+by the rules' ids, translated where shown. Sections: words, titles, the phase (its screen;
+its help pages are in `help_texts`), the tribes' books, the
 lists and the menu, information and questions, reports after an action, undo. The
 questions of the forms and their refusals are in `prompts`, beside these. The engine's
-own refusals (`MammutError` messages) and a fight's summary (`fight(...)["message"]`)
-are still the engine's words.
+own refusals (`MammutError` messages the table can meet) go through `_` where they are
+raised, naming a tribe by the engine's label (its color id); a fight's summary
+(`fight(...)["message"]`) is stored with the game, so it stays the engine's English words.
+Nothing stored (the game log, records, the journal) ever holds a translated text.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
+
+from companion.i18n import N_, _, ngettext, pgettext
 
 from . import rules as R
 from . import survival as S
@@ -23,54 +30,162 @@ if TYPE_CHECKING:  # type names only
 
 
 # ----- words ---------------------------------------------------------------------------------------
-def count(n: int, word: str, plural: str | None = None) -> str:
-    """3 "camp" -> "3 camps"; `plural` for irregular words."""
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
-
-
 def warriors(n: int) -> str:
-    return count(n, "warrior")
+    return ngettext("{n} warrior", "{n} warriors", n).format(n=n)
 
 
 def women(n: int) -> str:
-    return count(n, "woman", "women")
+    return ngettext("{n} woman", "{n} women", n).format(n=n)
 
 
 def camps(n: int) -> str:
-    return count(n, "camp")
+    return ngettext("{n} camp", "{n} camps", n).format(n=n)
 
 
-ANIMAL = {a: a for a in R.ANIMALS}  # "mammoth" ...: the rules' names are the table's words
-ANIMAL_PLURAL = {"wolf": "wolves", "tiger": "tigers", "bear": "bears", "bison": "bison", "rhino": "rhinos",
-                 "mammoth": "mammoths"}  # fmt: skip
-SEASON = {R.SUMMER: "summer", R.WINTER: "winter"}
-TERRAIN = {R.PLAIN: "Plain", R.FOREST: "Forest", R.MOUNTAIN: "Mountain/volcano"}
-NOTE = {"drought": "drought", "flood": "flood", "fire": "fire", "sickness": "sickness", "cold": "cold",
-        "card": "card on the board"}  # rules.SEASON_NOTES, as the table reads them
-SEASON_SHORT = {R.SUMMER: "Sum", R.WINTER: "Win"}
-CAMP_KIND = {R.VILLAGE: "village", R.CAVE: "cave"}
-ORDER_REASON = {"placed first": "placed first", "most camps": "most camps", "die roll": "die roll",
-                "most warriors and women": "most warriors and women", "most food": "most food"}  # fmt: skip
+# the rules' names are the table's words; shown through `_` (rule 1 of the i18n conventions)
+ANIMAL = {"wolf": N_("wolf"), "tiger": N_("tiger"), "bear": N_("bear"), "bison": N_("bison"), "rhino": N_("rhino"),
+          "mammoth": N_("mammoth")}  # fmt: skip
+SEASON = {R.SUMMER: N_("summer"), R.WINTER: N_("winter")}
+TERRAIN = {  # a choice
+    # NOTE: max 20 characters (a choice)
+    R.PLAIN: N_("Plain"),
+    # NOTE: max 20 characters (a choice)
+    R.FOREST: N_("Forest"),
+    # NOTE: max 20 characters (a choice)
+    R.MOUNTAIN: N_("Mountain/volcano"),
+}
+TERRAIN_WORD = {R.PLAIN: N_("plain"), R.FOREST: N_("forest"), R.MOUNTAIN: N_("mountain/volcano")}  # in a sentence
+NOTE = {  # rules.SEASON_NOTES, as the table reads them (a choice, and in a sentence)
+    # NOTE: max 20 characters (a choice)
+    "drought": N_("drought"),
+    # NOTE: max 20 characters (a choice)
+    "flood": N_("flood"),
+    # NOTE: max 20 characters (a choice)
+    "fire": N_("fire"),
+    # NOTE: max 20 characters (a choice)
+    "sickness": N_("sickness"),
+    # NOTE: max 20 characters (a choice)
+    "cold": N_("cold"),
+    # NOTE: max 20 characters (a choice)
+    "card": N_("card on the board"),
+}
+CAMP_KIND = {R.VILLAGE: N_("village"), R.CAVE: N_("cave")}
+ORDER_REASON = {"placed first": N_("placed first"), "most camps": N_("most camps"), "die roll": N_("die roll"),
+                "most warriors and women": N_("most warriors and women"), "most food": N_("most food")}  # fmt: skip
 
 
-COLOR = {"red": "Red", "yellow": "Yellow", "green": "Green", "blue": "Blue", "black": "Black", "white": "White"}
-COLOR_TAG = {"red": "Red", "yellow": "Yel", "green": "Grn", "blue": "Blu", "black": "Blk", "white": "Wht"}
+def animal(kind: str) -> str:
+    """One animal of a kind in the table's language ("bear")."""
+    return _(ANIMAL[kind]) if kind in ANIMAL else str(kind)
+
+
+def animals(kind: str) -> str:
+    """Animals of a kind in the table's language ("bears")."""
+    plural = {
+        # NOTE: max 20 characters (a choice of the fight's opponent)
+        "wolf": lambda: pgettext("animals", "wolves"),
+        # NOTE: max 20 characters (a choice of the fight's opponent)
+        "tiger": lambda: pgettext("animals", "tigers"),
+        # NOTE: max 20 characters (a choice of the fight's opponent)
+        "bear": lambda: pgettext("animals", "bears"),
+        # NOTE: max 20 characters (a choice of the fight's opponent)
+        "bison": lambda: pgettext("animals", "bison"),
+        # NOTE: max 20 characters (a choice of the fight's opponent)
+        "rhino": lambda: pgettext("animals", "rhinos"),
+        # NOTE: max 20 characters (a choice of the fight's opponent)
+        "mammoth": lambda: pgettext("animals", "mammoths"),
+    }
+    return plural[kind]() if kind in plural else str(kind)
+
+
+def animals_killed(kind: str, n: int) -> str:
+    """ "1 bear", "3 wolves" (each language's plural)."""
+    counts = {
+        "wolf": lambda: ngettext("{n} wolf", "{n} wolves", n), "tiger": lambda: ngettext("{n} tiger", "{n} tigers", n),
+        "bear": lambda: ngettext("{n} bear", "{n} bears", n), "bison": lambda: ngettext("{n} bison", "{n} bison", n),
+        "rhino": lambda: ngettext("{n} rhino", "{n} rhinos", n),
+        "mammoth": lambda: ngettext("{n} mammoth", "{n} mammoths", n),
+    }  # fmt: skip
+    return counts[kind]().format(n=n) if kind in counts else f"{n} {kind}"
+
+
+def capital(word: str) -> str:
+    """The first letter in capitals, the rest as translated (str.capitalize would lower it)."""
+    return word[:1].upper() + word[1:]
+
+
+def season(key: str) -> str:
+    return _(SEASON[key])
+
+
+def season_short(key: str) -> str:
+    """ "Sum", "Win" in the title bar."""
+    if key == R.SUMMER:
+        # NOTE: max 3 characters (the title bar: "Y1 Sum 2 6.Survival")
+        return pgettext("short season", "Sum")
+    # NOTE: max 3 characters (the title bar: "Y1 Win 2 6.Survival")
+    return pgettext("short season", "Win")
+
+
+def note_word(key: str) -> str:
+    return _(NOTE[key]) if key in NOTE else key
+
+
+COLOR = {
+    # NOTE: max 7 characters (a choice, and a tribe's name in titles)
+    "red": N_("Red"),
+    # NOTE: max 7 characters (a choice, and a tribe's name in titles)
+    "yellow": N_("Yellow"),
+    # NOTE: max 7 characters (a choice, and a tribe's name in titles)
+    "green": N_("Green"),
+    # NOTE: max 7 characters (a choice, and a tribe's name in titles)
+    "blue": N_("Blue"),
+    # NOTE: max 7 characters (a choice, and a tribe's name in titles)
+    "black": N_("Black"),
+    # NOTE: max 7 characters (a choice, and a tribe's name in titles)
+    "white": N_("White"),
+}
 TAG_COLS = 4  # a tribe's tag in the books and the dice lines
 NAME_COLS = 7  # a short name, as long as "Tribe 6", so every question naming a tribe fits the title bar
+
+
+def color_tag(color: str) -> str:
+    """A color in 3-4 letters ("Grn")."""
+    tags = {
+        # NOTE: max 4 characters (a tribe's tag in the books and dice lines)
+        "red": lambda: pgettext("short color", "Red"),
+        # NOTE: max 4 characters (a tribe's tag in the books and dice lines)
+        "yellow": lambda: pgettext("short color", "Yel"),
+        # NOTE: max 4 characters (a tribe's tag in the books and dice lines)
+        "green": lambda: pgettext("short color", "Grn"),
+        # NOTE: max 4 characters (a tribe's tag in the books and dice lines)
+        "blue": lambda: pgettext("short color", "Blu"),
+        # NOTE: max 4 characters (a tribe's tag in the books and dice lines)
+        "black": lambda: pgettext("short color", "Blk"),
+        # NOTE: max 4 characters (a tribe's tag in the books and dice lines)
+        "white": lambda: pgettext("short color", "Wht"),
+    }
+    return tags[color]()
 
 
 def tribe_label(t: Tribe) -> str:
     """The tribe as the table calls it: its short name, its color ("Red"), or "Tribe 3"."""
     if t.name:
         return t.name[:NAME_COLS]
-    return COLOR[t.color] if t.color in COLOR else f"Tribe {t.number}"
+    if t.color in COLOR:
+        return _(COLOR[t.color])
+    # NOTE: max 7 characters
+    return _("Tribe {number}").format(number=t.number)
 
 
 def tribe_tag(t: Tribe) -> str:
     """A tribe in 3-4 letters for tight lines: "Red", "Grn", "T3", or its name's start."""
     if t.name:
         return t.name[:TAG_COLS]
-    return COLOR_TAG[t.color] if t.color in COLOR_TAG else f"T{t.number}"
+    if t.color in COLOR:
+        return color_tag(t.color)
+    # NOTE: max 4 characters (a numbered tribe: "T3")
+    return pgettext("short tribe", "T{number}").format(number=t.number)
 
 
 def tribe_labels(game: MammutGame, numbers: Sequence[int]) -> str:
@@ -78,29 +193,56 @@ def tribe_labels(game: MammutGame, numbers: Sequence[int]) -> str:
 
 
 # ----- titles --------------------------------------------------------------------------------------
-NEW_GAME_TITLE = "New game"
+# NOTE: max 25 characters (a title)
+NEW_GAME_TITLE = N_("New game")
 PHASE_SHORT = {
-    Phase.SETUP: "Setup",
-    Phase.EVENTS: "1.Events",
-    Phase.NEW_ANIMALS: "2.Animals",
-    Phase.ANIMAL_MOVEMENT: "3.Movement",
-    Phase.TRIBES_MOVE: "4.Tribes",
-    Phase.COMBAT: "5.Combat",
-    Phase.SURVIVAL: "6.Survival",
-    Phase.BIRTHS: "7.Births",
-    Phase.SOWING: "8.Sowing",
-    Phase.FATE_CARDS: "9.Fate",
-    Phase.END_OF_TURN: "10.End",
-    Phase.GAME_OVER: "Game over",
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.SETUP: N_("Setup"),
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.EVENTS: N_("1.Events"),
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.NEW_ANIMALS: N_("2.Animals"),
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.ANIMAL_MOVEMENT: N_("3.Movement"),
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.TRIBES_MOVE: N_("4.Tribes"),
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.COMBAT: N_("5.Combat"),
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.SURVIVAL: N_("6.Survival"),
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.BIRTHS: N_("7.Births"),
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.SOWING: N_("8.Sowing"),
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.FATE_CARDS: N_("9.Fate"),
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.END_OF_TURN: N_("10.End"),
+    # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
+    Phase.GAME_OVER: N_("Game over"),
 }
-PHASE_NAME = {p: p.value.replace("_", " ") for p in Phase}  # "animal movement"
+PHASE_NAME = {
+    Phase.SETUP: N_("setup"), Phase.EVENTS: N_("events"), Phase.NEW_ANIMALS: N_("new animals"),
+    Phase.ANIMAL_MOVEMENT: N_("animal movement"), Phase.TRIBES_MOVE: N_("tribes move"), Phase.COMBAT: N_("combat"),
+    Phase.SURVIVAL: N_("survival"), Phase.BIRTHS: N_("births"), Phase.SOWING: N_("sowing"),
+    Phase.FATE_CARDS: N_("fate cards"), Phase.END_OF_TURN: N_("end of turn"), Phase.GAME_OVER: N_("game over"),
+}  # fmt: skip
+
+
+def phase_in_words(p: Phase) -> str:
+    """A phase as a sentence names it: "phase 5 (combat)", or "setup", "game over"."""
+    if not p.number:
+        return _(PHASE_NAME[p])
+    return _("phase {number} ({phase})").format(number=p.number, phase=_(PHASE_NAME[p]))
 
 
 def title(game: MammutGame | None) -> str:
     """Year, season, turn within the season and the phase: "Y1 Sum 2 6.Survival"."""
     if game is None:
-        return NEW_GAME_TITLE
-    return f"Y{game.year} {SEASON_SHORT[game.season]} {game.turn} {PHASE_SHORT[game.phase]}"
+        return _(NEW_GAME_TITLE)
+    # NOTE: max 25 characters with the phase (Y = year; season short; the turn within the season)
+    return _("Y{year} {season} {turn} {phase}").format(year=game.year, season=season_short(game.season),
+                                                       turn=game.turn, phase=_(PHASE_SHORT[game.phase]))
 
 
 # ----- the phase: its screen (short) and its help (long), one place for both -----------------------
@@ -109,180 +251,98 @@ def phase_summary(g: MammutGame) -> list[str]:
     p = g.phase
     if p == Phase.SETUP:
         food = R.FIRST_GAME_FOOD if g.first_game else R.START_FOOD
-        return [f"{tribe_label(g.tribe(g.first_player))} places first (drawn at random): each 1 camp, 2 women, "
-                "5 warriors.",
-                f"{food} food, {R.hand_size(g.n_tribes)} cards each.", "#: caves, crops, start",
-                f"{g.n_tribes} tribes, {'advanced' if g.advanced else 'standard'} rules."]
+        return [_("{tribe} places first (drawn at random): each 1 camp, 2 women, 5 warriors.").format(
+                    tribe=tribe_label(g.tribe(g.first_player))),
+                _("{food} food, {cards} cards each.").format(food=food, cards=R.hand_size(g.n_tribes)),
+                _("# opens the list: report caves and crops, then start turn 1."),
+                (_("{n} tribes, advanced rules.") if g.advanced else _("{n} tribes, standard rules.")).format(
+                    n=g.n_tribes)]
     if p == Phase.GAME_OVER:
         if g.extinct:
-            return ["Only animals are left: everybody loses.", "#: new game"]
-        who = tribe_labels(g, g.winners)
-        return [f"{who} {'wins' if len(g.winners) == 1 else 'share the victory'}!",
-                "#: new game"]
+            return [_("Only animals are left: everybody loses."), _("#: new game")]
+        return [ngettext("{tribes} wins!", "{tribes} share the victory!", len(g.winners)).format(
+                    tribes=tribe_labels(g, g.winners)), _("#: new game")]
     out: list[str] = []
     if p == Phase.EVENTS:
-        out += ["Remove fire and flood markers."] + event_draw(g) + ["#: list"]
+        out += [_("Remove fire and flood markers.")] + event_draw(g) + [_("#: list")]
     elif p == Phase.NEW_ANIMALS:
-        out += [f"Draw {g.animals_to_draw} animal tokens; place them on their edge spaces."]
+        # the English singular is the plural as the table always said it (English stays byte-identical)
+        out += [ngettext("Draw {n} animal tokens; place them on their edge spaces.",
+                         "Draw {n} animal tokens; place them on their edge spaces.", g.animals_to_draw).format(
+                    n=g.animals_to_draw)]
     elif p == Phase.ANIMAL_MOVEMENT:
-        out += [f"Direction die: {g.direction}", "Wolf, tiger 3; bear, bison 2; rhino, mammoth 1."]
+        out += [_("Direction die: {die}").format(die=g.direction), _("Wolf, tiger 3; bear, bison 2; rhino, mammoth 1.")]
     elif p == Phase.TRIBES_MOVE:
-        dice = "; ".join(" ".join(f"{tribe_tag(g.tribe(int(t)))}:{d}" for t, d in r.items()) for r in g.order_rolls)
-        out += ["Order: " + " ".join(tribe_tag(g.tribe(n)) for n in g.play_order) + f" ({ORDER_REASON[g.order_reason]}"
-                + (f" {dice}" if dice else "") + ")", "#: camps made"]
+        out += [order_line(g), _("#: camps made")]
     elif p == Phase.COMBAT:
-        out += [f"{tribe_labels(g, g.play_order[:1]) or '-'} fights first, then clockwise.", "#: list"]
+        out += [_("{tribe} fights first, then clockwise.").format(tribe=tribe_labels(g, g.play_order[:1]) or "-"),
+                _("#: list")]
         if g.fights:
-            out.append(f"{count(len(g.fights), 'fight')} so far.")
+            out.append(ngettext("{n} fight so far.", "{n} fights so far.", len(g.fights)).format(n=len(g.fights)))
     elif p == Phase.SURVIVAL:
-        what = ["fishing"] + (["forests"] if g.season == R.SUMMER else []) \
-            + (["crops"] if R.is_last_summer_turn(g.season, g.turn) else [])
-        out += [f"Each tribe: {', '.join(what)}. Eating: 1 each"
-                + (" (1.5 in winter without fire)." if g.advanced and g.winter else ".")]
+        what = [_("fishing")] + ([_("forests")] if g.season == R.SUMMER else []) \
+            + ([_("crops")] if R.is_last_summer_turn(g.season, g.turn) else [])
+        out += [(_("Each tribe: {what}. Eating: 1 each (1.5 in winter without fire).") if g.advanced and g.winter
+                 else _("Each tribe: {what}. Eating: 1 each.")).format(what=", ".join(what))]
     elif p == Phase.BIRTHS:
-        out += ["Births per camp: 1 woman 1, 2+ women 2. I roll."]
+        out += [_("Births per camp: 1 woman 1, 2+ women 2. I roll.")]
     elif p == Phase.SOWING:
-        out += ["Crops on plain villages, 1 food each. #: list"]
+        out += [_("Crops on plain villages, 1 food each. #: list")]
     elif p == Phase.FATE_CARDS:
         if g.fate_drawn:
-            out += ["Draw 1 fate card: " + tribe_labels(g, g.fate_drawn) + "."]
+            out += [_("Draw 1 fate card: {tribes}.").format(tribes=tribe_labels(g, g.fate_drawn))]
         else:
-            out += ["Every hand is full: nobody draws."]
+            out += [_("Every hand is full: nobody draws.")]
     elif p == Phase.END_OF_TURN:
-        out += ["Move the season marker."]
-        out += [f"{tribe_label(g.tribe(n))} announces {g.tribe(n).camps} camps!" for n in g.announced] \
-            or [f"No tribe holds {R.VICTORY_CAMPS} camps."]
+        out += [_("Move the season marker.")]
+        out += [_("{tribe} announces {n} camps!").format(tribe=tribe_label(g.tribe(n)), n=g.tribe(n).camps)
+                for n in g.announced] \
+            or [_("No tribe holds {n} camps.").format(n=R.VICTORY_CAMPS)]
     back = g.can_resurrect()
     if back:
-        out.append(f"{tribe_labels(g, back)} may come back (#).")
+        out.append(_("{tribes} may come back (#).").format(tribes=tribe_labels(g, back)))
     if g.notes:
         out.append(season_notes(g))
     return out
 
 
+def order_line(g: MammutGame) -> str:
+    """The play order, its reason and the dice: "Order: Red Blu (die roll Red:4 Blu:2)"."""
+    order = " ".join(tribe_tag(g.tribe(n)) for n in g.play_order)
+    reason = _(ORDER_REASON[g.order_reason])
+    dice = "; ".join(" ".join(f"{tribe_tag(g.tribe(int(t)))}:{d}" for t, d in r.items()) for r in g.order_rolls)
+    if dice:
+        return _("Order: {order} ({reason} {dice})").format(order=order, reason=reason, dice=dice)
+    return _("Order: {order} ({reason})").format(order=order, reason=reason)
+
+
 def event_draw(g: MammutGame) -> list[str]:
     """This turn's event card: from which deck, a reshuffle first, the cards left after it."""
     deck = g.event_decks[g.season]
-    out = [f"The {SEASON[g.season]} deck was empty: shuffle its {deck['left'] + 1} discards first."] \
-        if g.event_reshuffled else []
-    return out + [f"Draw a {SEASON[g.season]} event card, resolve it, discard it ({deck['left']} left)."]
+    out = [_("The {season} deck was empty: shuffle its {n} discards first.").format(
+        season=season(g.season), n=deck["left"] + 1)] if g.event_reshuffled else []
+    return out + [_("Draw a {season} event card, resolve it, discard it ({n} left).").format(
+        season=season(g.season), n=deck["left"])]
 
 
 def season_notes(g: MammutGame) -> str:
     """The reminder of the lasting effects: "Until winter ends: drought, flood"."""
-    return f"Until {SEASON[g.season]} ends: " + ", ".join(NOTE.get(n, n) for n in g.notes) + "."
+    return _("Until {season} ends: {notes}.").format(season=season(g.season),
+                                                     notes=", ".join(note_word(n) for n in g.notes))
 
 
 def phase_heading(g: MammutGame) -> str:
     """The phase in full words: "Year 1, summer turn 2 (game turn 1) - phase 2: new animals"."""
     if g.phase == Phase.SETUP:
-        return "Setup"
+        return _("Setup")
     if g.phase == Phase.GAME_OVER:
-        return "Game over"
-    return (f"Year {g.year}, {SEASON[g.season]} turn {g.turn} (game turn {g.turn_number}) - "
-            f"phase {g.phase.number}: {PHASE_NAME[g.phase]}")
+        return _("Game over")
+    return _("Year {year}, {season} turn {turn} (game turn {number}) - phase {phase_number}: {phase}").format(
+        year=g.year, season=season(g.season), turn=g.turn, number=g.turn_number, phase_number=g.phase.number,
+        phase=_(PHASE_NAME[g.phase]))
 
 
-def phase_help(g: MammutGame) -> list[str]:
-    """The phase's help pages (the list's "Phase help"): what the table does, in full."""
-    p, L = g.phase, tribe_labels
-    if p == Phase.SETUP:
-        return ["Clockwise from the first player, each tribe places 1 camp, 2 women and 5 warriors on a free space "
-                "(no camp next to another tribe's camp unless a river divides them).",
-                f"Each tribe starts with {R.FIRST_GAME_FOOD if g.first_game else R.START_FOOD} food "
-                f"and {R.hand_size(g.n_tribes)} fate cards.",
-                "Tell me who placed first and every camp placed on a mountain (a cave).",
-                "A village on a plain may sow a crop now for 1 food.",
-                "The season marker goes on the 2nd summer turn."]
-    if p == Phase.GAME_OVER:
-        if g.extinct:
-            return ["Only animals are left: mankind is extinct and everybody loses."]
-        return [f"{L(g, g.winners)} {'wins' if len(g.winners) == 1 else 'share the victory'}: "
-                f"{R.VICTORY_CAMPS} or more camps at the end of two turns running{' and fire' if g.advanced else ''}."]
-    lines: list[str] = []
-    if p == Phase.EVENTS:
-        lines += ["Remove all fire and flood markers.",
-                  f"Draw one {SEASON[g.season]} event card, show it and resolve it now, then put it on the "
-                  f"discards: {g.event_decks[g.season]['left']} cards left in the deck, "
-                  f"{g.event_decks[g.season]['discards']} discarded; an empty deck is reshuffled from its discards.",
-                  "Tell me every change of food, warriors, women, camps or fire. A region: I roll it (region 1-6 of "
-                  "the plains, forests or mountains the card names; volcanoes are mountains).",
-                  "An effect lasting until the end of the season: note it (Season note) and I remind you every turn."]
-    elif p == Phase.NEW_ANIMALS:
-        lines += [f"Draw {g.animals_to_draw} animal tokens from the bag.",
-                  "Place each on the edge space its back shows: a brown capital letter is a mountain, "
-                  "a small green letter a plain or forest."]
-    elif p == Phase.ANIMAL_MOVEMENT:
-        lines += [f"Direction die: {g.direction}. Read it on the die compass.",
-                  "Animals sharing a space with people stay. All others move their full distance that way: "
-                  "wolves 3, sabre-tooth tigers 3, bears 2, bison 2, rhinos 1, mammoths 1.",
-                  "Blocked at the start: the opposite way. They stop at an obstacle, at people, or on their own kind "
-                  "(a horde). Bison, rhinos and mammoths trample crops."]
-    elif p == Phase.TRIBES_MOVE:
-        lines += [f"Play order: {L(g, g.play_order)} ({ORDER_REASON[g.order_reason]}"
-                  + (f", dice {g.order_rolls}" if g.order_rolls else "") + ").",
-                  "In turn, each tribe moves its people 1 or 2 spaces (stop on a mountain, no crossing a lake or a "
-                  "river).",
-                  "A warrior and a woman alone on a free space may make a camp instead of moving: "
-                  "tell me every camp made or abandoned" + (" and every fire caught." if g.advanced else ".")]
-    elif p == Phase.COMBAT:
-        lines += [f"Fight wherever tribes meet each other or animals: all of {L(g, g.play_order[:1])}'s fights "
-                  f"first, then clockwise ({L(g, g.play_order)}).",
-                  "Tell me each fight's sides (warriors, women, own village or cave; animal kind and number) and I roll.",
-                  "Women alone with enemy warriors are captured without a fight. Tell me every camp taken or burnt."]
-        lines += [f"Fought: {f['message']}" for f in g.fights]
-    elif p == Phase.SURVIVAL:
-        asks = ["spaces on a lake shore or river (fishing)"]
-        if g.season == R.SUMMER:
-            asks.append("forest spaces (gathering)")
-        if R.is_last_summer_turn(g.season, g.turn):
-            asks.append(f"occupied intact and damaged crops (harvest {R.HARVEST_INTACT} and {R.HARVEST_DAMAGED} food)")
-        lines.append("For each tribe tell me the spaces it occupies: " + "; ".join(asks) + ".")
-        for t in g.living():
-            if t.survival is None:
-                eat = S.food_eaten(t.people, g.winter, g.advanced, t.fire)
-                lines.append(f"{tribe_label(t)}: {t.food} food, kills {t.kills_food}, {t.people} people eat {eat}.")
-            elif t.to_remove:
-                lines.append(f"{tribe_label(t)}: not enough food, remove {t.to_remove} warriors or women "
-                             "(your choice).")
-            else:
-                lines.append(f"{tribe_label(t)}: fed, {t.food} food left.")
-    elif p == Phase.BIRTHS:
-        lines.append("For each tribe tell me its camps with exactly one woman and with two or more; I roll the births.")
-        for t in g.living():
-            if not t.camps:
-                continue
-            if t.births is None:
-                lines.append(f"{tribe_label(t)}: {t.camps} camps, {t.women} women - waiting.")
-            else:
-                b = t.births
-                lost = b["warriors_lost"] + b["women_lost"]
-                lines.append(f"{tribe_label(t)}: {b['warriors_born']} warriors and {b['women_born']} women born"
-                             + (f", {lost} lost (no tokens left)" if lost else "") + ".")
-    elif p == Phase.SOWING:
-        lines.append("Each tribe may plant a crop on each of its villages on a plain, for 1 food per crop. "
-                     "Tell me the crops sown.")
-    elif p == Phase.FATE_CARDS:
-        size = R.hand_size(g.n_tribes)
-        if g.fate_drawn:
-            lines.append(f"Draw one fate card each: {L(g, g.fate_drawn)} (hand below {size}).")
-        else:
-            lines.append(f"Every hand holds {size} cards or more: nobody draws.")
-    elif p == Phase.END_OF_TURN:
-        lines.append("Move the season marker one space.")
-        for n in g.announced:
-            lines.append(f"{tribe_label(g.tribe(n))} holds {g.tribe(n).camps} camps and announces it: still "
-                         f"{R.VICTORY_CAMPS} at the end of next turn" + (" with fire" if g.advanced else "") + " wins.")
-        if not g.announced:
-            lines.append(f"No tribe holds {R.VICTORY_CAMPS} camps.")
-    back = g.can_resurrect()
-    if back:
-        lines.append(f"{L(g, back)} may come back once: 3 warriors and 1 woman on a free edge space, 8 food, "
-                     "3 fate cards.")
-    return lines
-
-
-NOTHING_TO_ADD = "Nothing to add."
+NOTHING_TO_ADD = N_("Nothing to add.")
 
 
 # ----- the tribes' books ---------------------------------------------------------------------------
@@ -291,52 +351,112 @@ def books(g: MammutGame) -> list[str]:
     out = []
     for t in g.tribes:
         if t.eliminated:
-            out.append(f"{tribe_tag(t)}: out" + ("" if t.resurrection_used else " (may come back in year 1)"))
+            out.append(_("{tribe}: out").format(tribe=tribe_tag(t)) if t.resurrection_used
+                       else _("{tribe}: out (may come back in year 1)").format(tribe=tribe_tag(t)))
             continue
-        out.append(f"{tribe_tag(t)}: {t.warriors}war {t.women}wom {t.villages}vil {t.caves}cave {t.food}food "
-                   f"{t.fate_cards}cards" + (" fire" if t.fire else "") + (" ANNOUNCED" if t.announced_turn else ""))
+        # NOTE: war, wom, vil, cave, food, cards: warriors, women, villages, caves, food, fate cards (a book line)
+        line = _("{tribe}: {warriors}war {women}wom {villages}vil {caves}cave {food}food {cards}cards").format(
+            tribe=tribe_tag(t), warriors=t.warriors, women=t.women, villages=t.villages, caves=t.caves, food=t.food,
+            cards=t.fate_cards)
+        if t.fire:
+            line += " " + pgettext("books", "fire")
+        if t.announced_turn:
+            line += " " + pgettext("books", "ANNOUNCED")
+        out.append(line)
     return out
 
 
 # ----- the phase's list and the menu ---------------------------------------------------------------
-START_TURN = "Start turn 1"
-NEXT_PHASE = "Next phase"
-CONTINUE_REPORTS = "Continue reports"
-PHASE_HELP = "Phase help"
-NEW_GAME = "New game"
-ROLL_DIE = "Roll a die"
+# NOTE: max 20 characters (a list item)
+START_TURN = N_("Start turn 1")
+# NOTE: max 20 characters (a list item)
+NEXT_PHASE = N_("Next phase")
+# NOTE: max 20 characters (a list item)
+CONTINUE_REPORTS = N_("Continue reports")
+# NOTE: max 20 characters (a list item)
+PHASE_HELP = N_("Phase help")
+# NOTE: max 20 characters (a list item)
+NEW_GAME = N_("New game")
+# NOTE: max 20 characters (a list item)
+ROLL_DIE = N_("Roll a die")
 LIST_LABEL = {  # the forms opened from the list
-    "start_camp": "Camp on a mountain", "sow": "Sow a crop", "resurrect": "Resurrect a tribe",
-    "make_camp": "Camp made", "fight": "Fight", "capture_camp": "Camp taken", "capture_women": "Women captured",
-    "food": "Food gained/paid", "remove": "Tokens removed", "fate": "Fate cards played",
-    "abandon_camp": "Camp abandoned", "fire": "Fire caught/lost", "add_tokens": "Tokens added",
-    "region": "Region die", "note": "Season note",
+    # NOTE: max 20 characters (a list item)
+    "start_camp": N_("Camp on a mountain"),
+    # NOTE: max 20 characters (a list item)
+    "sow": N_("Sow a crop"),
+    # NOTE: max 20 characters (a list item)
+    "resurrect": N_("Resurrect a tribe"),
+    # NOTE: max 20 characters (a list item)
+    "make_camp": N_("Camp made"),
+    # NOTE: max 20 characters (a list item)
+    "fight": N_("Fight"),
+    # NOTE: max 20 characters (a list item)
+    "capture_camp": N_("Camp taken"),
+    # NOTE: max 20 characters (a list item)
+    "capture_women": N_("Women captured"),
+    # NOTE: max 20 characters (a list item)
+    "food": N_("Food gained/paid"),
+    # NOTE: max 20 characters (a list item)
+    "remove": N_("Tokens removed"),
+    # NOTE: max 20 characters (a list item)
+    "fate": N_("Fate cards played"),
+    # NOTE: max 20 characters (a list item)
+    "abandon_camp": N_("Camp abandoned"),
+    # NOTE: max 20 characters (a list item)
+    "fire": N_("Fire caught/lost"),
+    # NOTE: max 20 characters (a list item)
+    "add_tokens": N_("Tokens added"),
+    # NOTE: max 20 characters (a list item)
+    "region": N_("Region die"),
+    # NOTE: max 20 characters (a list item)
+    "note": N_("Season note"),
 }  # fmt: skip
-SOWING_LABEL = "Crops sown"  # "sow" in the sowing phase
-ACTIONS_HINT = "#=do *=back D=menu"
-MENU_ITEMS = ("Actions", "Tribe books", "Undo last entry", "New game")  # the shell adds its own after these
+# NOTE: max 20 characters (a list item: "sow" in the sowing phase)
+SOWING_LABEL = N_("Crops sown")
+# NOTE: max 25 characters (the hint line under the list; the keys # * D stay as they are)
+ACTIONS_HINT = N_("#=do *=back D=menu")
+MENU_ITEMS = (  # the shell adds its own after these
+    # NOTE: max 20 characters (a menu item)
+    N_("Actions"),
+    # NOTE: max 20 characters (a menu item)
+    N_("Tribe books"),
+    # NOTE: max 20 characters (a menu item)
+    N_("Undo last entry"),
+    # NOTE: max 20 characters (a menu item)
+    N_("New game"),
+)
 
 # ----- information screens and questions -----------------------------------------------------------
-ACTIONS_TITLE = "Actions"
-NO_GAME_YET = "No game yet: answer the new game questions."
-FINISH_QUESTION_FIRST = "Finish or leave (*) the question first."
-BOOKS_TITLE = "Tribe books"
-NO_GAME = "No game yet."
-UNDO_TITLE = "Undo"
-NOTHING_TO_UNDO = "Nothing to undo."
-UNDO_QUESTION_TITLE = "Undo?"
-UNDONE_TITLE = "Undone"
-PUT_BACK = "Put the pieces back as they were."
-NEW_GAME_QUESTION_TITLE = "New game?"
-ABANDON = "This game will be abandoned."
-REFUSED_TITLE = "Not allowed"
-NOBODY_CAN = "nobody can do that now"
+# NOTE: max 25 characters (a title)
+ACTIONS_TITLE = N_("Actions")
+NO_GAME_YET = N_("No game yet: answer the new game questions.")
+FINISH_QUESTION_FIRST = N_("Finish or leave (*) the question first.")
+# NOTE: max 25 characters (a title)
+BOOKS_TITLE = N_("Tribe books")
+NO_GAME = N_("No game yet.")
+# NOTE: max 25 characters (a title)
+UNDO_TITLE = N_("Undo")
+NOTHING_TO_UNDO = N_("Nothing to undo.")
+# NOTE: max 25 characters (a title)
+UNDO_QUESTION_TITLE = N_("Undo?")
+# NOTE: max 25 characters (a title)
+UNDONE_TITLE = N_("Undone")
+PUT_BACK = N_("Put the pieces back as they were.")
+# NOTE: max 25 characters (a title)
+NEW_GAME_QUESTION_TITLE = N_("New game?")
+ABANDON = N_("This game will be abandoned.")
+# NOTE: max 25 characters (a title)
+REFUSED_TITLE = N_("Not allowed")
+NOBODY_CAN = N_("nobody can do that now")
 
 
 def die_rolled(value: int) -> str:
-    return f"Die: {value}"
+    return _("Die: {value}").format(value=value)
 
 
 def refusal(message: str) -> str:
-    """A refusal as a sentence: capitalised, with a full stop."""
+    """A refusal as a sentence: capitalised, with a full stop (`message` already in the table's language)."""
     return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
+
+
+from .help_texts import phase_help  # noqa: E402,F401  (it reads this module's words)

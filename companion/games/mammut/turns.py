@@ -9,6 +9,8 @@ check. A mixin of `game.MammutGame` over `books.Books`.
 
 from __future__ import annotations
 
+from companion.i18n import _
+
 from . import rules as R
 from .books import Books
 from .phases import RESURRECTION_PHASES, TURN_PHASES, Phase, phase_applies
@@ -36,9 +38,11 @@ class TurnWalker(Books):
             self._need_phase(Phase.SETUP)
             t = self.tribe(tribe)
             if kind not in R.CAMP_KINDS:
-                raise MammutError(f"a camp is a {R.VILLAGE} or a {R.CAVE}, not {kind!r}")
+                raise MammutError(_("a camp is a {village} or a {cave}, not {kind}").format(
+                    village=R.VILLAGE, cave=R.CAVE, kind=repr(kind)))
             if kind == R.CAVE and t.sown:
-                raise MammutError(f"{t.label} sowed a crop on its village: a cave cannot hold one")
+                raise MammutError(_("{tribe} sowed a crop on its village: a cave cannot hold one").format(
+                    tribe=t.label))
             t.villages, t.caves = (1, 0) if kind == R.VILLAGE else (0, 1)
 
         self._run("set_start_camp", {"tribe": tribe, "kind": kind}, do)
@@ -75,22 +79,20 @@ class TurnWalker(Books):
     def _check_can_leave(self) -> None:
         for t in self.living():
             if t.to_remove:
-                raise MammutError(
-                    f"{t.label} must still remove {t.to_remove} warriors or women it cannot feed"
-                )
+                raise MammutError(_("{tribe} must still remove {n} warriors or women it cannot feed").format(
+                    tribe=t.label, n=t.to_remove))
             if 0 < t.women < t.camps:
-                raise MammutError(
-                    f"{t.label} holds {t.camps} camps but only {t.women} women: a camp without a woman "
-                    "is abandoned, tell me which (abandon camp)"
-                )
+                raise MammutError(_("{tribe} holds {camps} camps but only {women} women: a camp without a woman "
+                                    "is abandoned, tell me which (abandon camp)").format(
+                    tribe=t.label, camps=t.camps, women=t.women))
         if self.phase == Phase.SURVIVAL:
             missing = [t.label for t in self.living() if t.survival is None]
             if missing:
-                raise MammutError(f"survival not reported yet for {', '.join(missing)}")
+                raise MammutError(_("survival not reported yet for {tribes}").format(tribes=", ".join(missing)))
         if self.phase == Phase.BIRTHS:
             missing = [t.label for t in self.living() if t.camps and t.births is None]
             if missing:
-                raise MammutError(f"births not reported yet for {', '.join(missing)}")
+                raise MammutError(_("births not reported yet for {tribes}").format(tribes=", ".join(missing)))
 
     def _settle(self) -> None:
         """Camps without any woman are abandoned; tribes with nobody left are eliminated."""
@@ -173,10 +175,9 @@ class TurnWalker(Books):
             t = self.tribe(tribe)
             R.check_resurrection(t.eliminated, t.resurrection_used, t.eliminated_year)
             if self.phase not in RESURRECTION_PHASES or self.turn_number != (t.eliminated_turn or 0) + 1:
-                raise MammutError(
-                    f"{t.label} comes back at the start of the turn after its elimination "
-                    f"(turn {(t.eliminated_turn or 0) + 1}), before the tribes move"
-                )
+                raise MammutError(_("{tribe} comes back at the start of the turn after its elimination "
+                                    "(turn {turn}), before the tribes move").format(
+                    tribe=t.label, turn=(t.eliminated_turn or 0) + 1))
             t.eliminated = False
             t.resurrection_used = True
             t.warriors, t.women = R.RESURRECTION_WARRIORS, R.RESURRECTION_WOMEN

@@ -46,6 +46,23 @@ by color, the phase lists gained "Tokens added" (and "Region die", "Season note"
 events phase: the resurrection script's help is now item 9), a fight asks about women
 fighting and "2+ other tribes", and a side that loses a round with warriors and women both
 fighting chooses its token every round (the scripts give a warrior).
+
+Issue 14 re-recorded every stream (`--rerecord` with every name). The shell had already
+changed every stream before any Mammut text did: its menu gained "Language" (Shut down is
+now item 8), menus show that more items are below, and # pages a long message forward.
+The Mammut texts changed on purpose (item 11), all in English:
+
+* the setup screen says what # does ("# opens the list: report caves and crops, then start
+  turn 1." instead of "#: caves, crops, start"), so it has three pages;
+* a fight round names its sides and what was lost ("Red 5, Blue 6: Red loses a warrior",
+  "Red 6, Blue 6: tie, roll again", "Red 8, bear 4: a bear dies" instead of "5 v 6: T2
+  -warrior", "6 v 6: tie", "8 v 4: bear -1");
+* undoing a step names the phase it reached and the phase the table is back in ("Take back
+  the step to phase 5 (combat)?", then "Taken back: the step to phase 5 (combat)." and "You
+  are back in phase 4 (tribes move).").
+
+Every other text of every step is byte-identical to before (checked by replaying the old
+streams with those three changes undone).
 """
 
 from __future__ import annotations

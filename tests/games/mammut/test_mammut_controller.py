@@ -353,7 +353,7 @@ def test_the_games_own_refusals_show_its_message():
     d("#")  # bonus 2: the fight is submitted
     assert d.name == "error" and "women do not fight warriors" in text(d.c.screen()).lower()
     assert state(d.c) == before and d.c.pending_question()["field"] == "bonus2"
-    d("#" + "*" * 12)  # back through the 11 answers and out of the fight
+    d("*" * 13)  # the message goes (# would page it), then back through the 11 answers and out of the fight
     assert d.c.form is None and d.name == "actions"
 
 
@@ -547,7 +547,7 @@ def test_menu_books_brightness_new_game_shutdown():
     d("D")
     assert d.name == "menu" and d.shell.screen().choices == (
         "1 Actions", "2 Tribe books", "3 Undo last entry", "4 New game", "5 Brightness", "6 Play Clans",
-        "7 Shut down")
+        "7 Language", "8 Shut down")
     d("2#")
     assert d.name == "books" and "T1: 5war 2wom 1vil 0cave 15food 5cards" in text(d.shell.screen())
     n = len(d.journal)
@@ -571,9 +571,9 @@ def test_menu_books_brightness_new_game_shutdown():
     assert d.name == "switch?"
     d("*")
     assert d.shell.kind == "mammut" and not any(isinstance(e, SwitchGame) for e in d.effects)
-    d("D7#*")
+    d("D8#*")
     assert not d.shell.shutting_down
-    d("D7##")
+    d("D8##")
     assert d.shell.shutting_down and d.name == "bye" and d.effects[-1] == PowerOff()
 
 

@@ -36,7 +36,9 @@ def test_the_issues_key_stream_gives_6_v_5():
     d = Driver(7)
     new_game(d, tribes=3, first_game=False, first=1)
     s = d("#1####1##2#1#4#0##5###")
-    assert "6 v 5: bear -1" in text(s) and "Tribe 1 wins: 1 bear killed" in text(s)
+    # issue 14 item 11: the round reads in words ("Red 5, Blue 6: Red loses a warrior"); this
+    # game has no colors, so the tribe is "Tribe 1"
+    assert "Tribe 1 6, bear 5: a bear dies" in text(s) and "Tribe 1 wins: 1 bear killed" in text(s)
     assert d.journal[-1]["rolls"] == [2, 4]
 
 
