@@ -31,6 +31,7 @@ from companion.games import GAMES  # noqa: E402
 from companion.games.clans.board import COLORS  # noqa: E402
 from companion.games.clans.controller import Controller  # noqa: E402
 from companion.games.clans.record import Record  # noqa: E402
+from companion.games.mammut.texts import PHASE_SHORT  # noqa: E402
 from companion.table.shell import Shell  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
@@ -114,8 +115,8 @@ def collect(argv: list[str], keys: str, tmp: Path, shots: dict, order: list, see
         if seen is not None:
             seen.append(screen)
         name = screen.name
-        if name == "phase":  # Mammut: one picture per phase ("Y1 Sum 2 3.Animal moves" -> phase-animal-moves)
-            name = "phase-" + screen.title.split(" ", 3)[-1].split(".", 1)[-1].lower().replace(" ", "-")
+        if name == "phase":  # Mammut: one picture per phase, named in English ("3.Movement" -> phase-movement)
+            name = "phase-" + PHASE_SHORT[d.shell.game.game.phase].split(".", 1)[-1].lower().replace(" ", "-")
         if name not in shots:
             order.append(name)
         elif name not in thinking:

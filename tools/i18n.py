@@ -64,7 +64,8 @@ def update() -> None:
     template = read(TEMPLATE)
     for code in TRANSLATED:
         path = po_path(code)
-        catalog = read(path, code) if path.exists() else Catalog(locale=code, domain=DOMAIN, fuzzy=False)
+        catalog = read(path, code) if path.exists() else Catalog(locale=code, domain=DOMAIN, fuzzy=False,
+                                                                 project="clans-companion", creation_date=FIXED_DATE)
         catalog.update(template, no_fuzzy_matching=True, update_creation_date=False)
         catalog.obsolete.clear()
         catalog.revision_date = FIXED_DATE
