@@ -1,9 +1,10 @@
 """Play scripted games headless and write one PNG per distinct screen (scaled 4x, for the README).
 
-    python tools/gallery.py OUTDIR [--seed S] [--scale 4] [--lang CODE | --lang all]
+    python tools/gallery.py OUTDIR [--seed S] [--scale 4] [--lang CODE | --lang all] [--readme README.md]
 
-With `--lang all` each language's frames go to OUTDIR/<code>/ (the README's galleries),
-the same keys in every language, so the pictures line up.
+With `--lang all` each language's frames go to OUTDIR/<code>/, the same keys in every
+language, so the pictures line up; `--readme FILE` rewrites the part of FILE between
+the gallery markers with a table per language (English open, the others folded).
 
 Runs the real daemon (`companion run` on luma's dummy display) with key scripts:
 the new-game questions and setup walkthrough, a whole random game with detours
@@ -169,17 +170,53 @@ def write(out: Path, shots: dict, order: list[str], scale: int) -> None:
     print(f"{len(order)} screens written to {out}")
 
 
+START, END = "<!-- gallery: made by tools/gallery.py --readme -->", "<!-- gallery end -->"
+
+
+def markdown(out: Path, readme: Path, codes: tuple[str, ...], columns: int = 3) -> str:
+    """The README's galleries: one table per language of the frames in out/<code>/."""
+    parts = []
+    for code in codes:
+        frames = sorted((out / code if len(codes) > 1 else out).resolve().glob("*.png"))
+        cells = [f"![{p.stem[3:]}]({p.relative_to(readme.parent).as_posix()})<br>{p.stem[3:]}" for p in frames]
+        cells += [" "] * (-len(cells) % columns)
+        rows = ["| " + " | ".join(cells[i:i + columns]) + " |" for i in range(0, len(cells), columns)]
+        table = "\n".join(["|" + " |" * columns, "|" + "---|" * columns, *rows])
+        if code == "en":
+            parts.append(table)
+        else:
+            parts.append(f"<details><summary>{i18n.NATIVE_NAMES[code]}</summary>\n\n{table}\n\n</details>")
+    return "\n\n".join(parts)
+
+
+def update_readme(readme: Path, text: str) -> None:
+    """Replace what lies between the gallery markers of `readme` with `text`."""
+    whole = readme.read_text()
+    head, _, rest = whole.partition(START)
+    _, _, tail = rest.partition(END)
+    if not rest:
+        raise SystemExit(f"{readme}: no line {START!r} to put the gallery after")
+    readme.write_text(f"{head}{START}\n{text}\n{END}{tail}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--scale", type=int, default=4)
     ap.add_argument("--lang", default="en", choices=(*i18n.LANGUAGES, "all"))
+    ap.add_argument("--readme", type=Path, help="rewrite this file's gallery section")
     args = ap.parse_args(argv)
     out = Path(args.outdir)
-    for code in i18n.LANGUAGES if args.lang == "all" else (args.lang,):
+    codes = i18n.LANGUAGES if args.lang == "all" else (args.lang,)
+    for code in codes:
         shots, order = play_all(args.seed, code)
-        write(out / code if args.lang == "all" else out, shots, order, args.scale)
+        if len(codes) > 1:
+            for stale in (out / code).glob("*.png"):
+                stale.unlink()
+        write(out / code if len(codes) > 1 else out, shots, order, args.scale)
+    if args.readme:
+        update_readme(args.readme, markdown(out, args.readme.resolve(), codes))
     return 0
 
 

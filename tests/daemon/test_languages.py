@@ -136,3 +136,19 @@ def test_a_bad_language_in_the_config_says_what_to_write(tmp_path):
     from companion.config import ConfigError, load_config_text
     with pytest.raises(ConfigError, match="language"):
         load_config_text("language: klingon\n")
+
+
+@pytest.mark.parametrize("code", I18N_TOOL.TRANSLATED)
+def test_the_compiled_catalog_of_the_wheel_says_what_the_po_says(tmp_path, code):
+    """setup.py compiles each .po into the wheel; the standard library reads that .mo alone."""
+    import gettext
+
+    I18N_TOOL.compile_all(tmp_path)
+    compiled = gettext.translation(i18n.DOMAIN, str(tmp_path), [code])
+    catalog = I18N_TOOL.read(I18N_TOOL.po_path(code), code)
+    checked = 0
+    for m in catalog:
+        if m.id and isinstance(m.id, str) and m.string and not m.context:
+            assert compiled.gettext(m.id) == m.string == i18n.catalog(code).gettext(m.id)
+            checked += 1
+    assert checked > 100
