@@ -4,6 +4,7 @@ shutting down (menu or POWER), the switch question, and old journals' brightness
 from __future__ import annotations
 
 import random
+import re
 
 from counter_game import Counter
 
@@ -23,7 +24,8 @@ def shell_with(keys: str = "") -> Shell:
 
 def test_menu_is_the_games_items_then_the_tables():
     s = shell_with("D")
-    assert s.screen().choices == ("1 Reset", "2 Ask", "3 Brightness", "4 Play Other", "5 Shut down")
+    assert s.screen().choices == ("1 Reset", "2 Ask", "3 Brightness", "4 Play Other", "5 Language",
+                                    "6 Shut down")
     s.handle("B", 0.0)
     assert s.screen().selected == 1
     s.handle("*", 0.0)
@@ -60,7 +62,7 @@ def test_power_key_and_menu_shut_down_after_a_yes():
     assert s.screen().name == "shutdown?"
     s.handle("*", 0.0)
     assert not s.shutting_down and s.screen().entry == "> 5_"  # the game's state is untouched
-    for k in "D5#":
+    for k in "D6#":
         s.handle(k, 0.0)
     assert s.screen().name == "shutdown?"
     s.handle("#", 0.0)
@@ -95,7 +97,7 @@ def test_history_is_a_menu_line_when_the_table_keeps_one():
     for k in "D":
         s.handle(k, 0.0)
     choices = s.screen().choices
-    assert choices[-2:] == ("5 History", "6 Shut down")
+    assert choices[-3:] == ("5 History", "6 Language", "7 Shut down")
     for k in "5#":
         s.handle(k, 0.0)
     screen = s.screen()
@@ -107,3 +109,38 @@ def test_history_is_a_menu_line_when_the_table_keeps_one():
         empty.handle(k, 0.0)
     assert "No finished game yet." in " ".join(empty.screen().lines)
     assert "History" not in " ".join(shell_with("D").screen().choices)  # no journal, no history
+
+
+class Shouting:
+    """A stand-in catalog: every text in capitals, placeholders kept (no real catalog needed)."""
+
+    def gettext(self, message: str) -> str:
+        return re.sub(r"\{\w*\}|[^{]+", lambda m: m.group() if m.group()[0] == "{" else m.group().upper(), message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.gettext(singular if n == 1 else plural)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.gettext(message)
+
+
+def test_the_language_item_switches_at_once_and_is_an_effect(monkeypatch):
+    from companion import i18n
+    from companion.table.effects import SetLanguage
+
+    monkeypatch.setitem(i18n._catalogs, "de", Shouting())
+    s = shell_with("D5#")
+    screen = s.screen()
+    assert screen.name == "language" and screen.title == "Language"
+    assert screen.choices == ("1 English *", "2 Italiano", "3 Español", "4 Français", "5 Deutsch")
+    for k in "5#":
+        s.handle(k, 0.0)
+    assert i18n.language() == "de" and s.pop_effects() == [SetLanguage("de")]
+    s.handle("D", 0.0)
+    assert s.screen().title == "MENU" and "5 LANGUAGE" in s.screen().choices  # at once, no restart
+    for k in "5#5#":  # the same language again: nothing to journal
+        s.handle(k, 0.0)
+    assert s.pop_effects() == []
+    for k in "D5#*":  # * leaves the list unchanged
+        s.handle(k, 0.0)
+    assert i18n.language() == "de" and s.pop_effects() == []
