@@ -156,7 +156,8 @@ def play_all(seed: int, lang: str, seen: list | None = None) -> tuple[dict, list
         # a bot seat: the private deal, the bot's proposal, a hint for the person to move
         run(["--players", "3", "--seed", str(seed), "--bots", "2", "--bot", "random"], "#" * 6 + "D3#" + "#" * 6)
         run(["--game", "mammut", "--seed", str(seed)], mammut)
-        run(["--seed", str(seed)], "D8#4#D")  # the language list, then the menu in the language picked
+        # the language list, then the menu in the language picked (this run's own)
+        run(["--seed", str(seed)], f"D8#{i18n.LANGUAGES.index(lang) + 1}#D")
     i18n.set_language("en")
     return shots, order
 

@@ -19,6 +19,8 @@ import textwrap
 from dataclasses import dataclass
 from typing import Sequence
 
+from companion.i18n import _
+
 BODY_COLS = 21  # 6x10 font on 128 px
 BODY_ROWS = 5  # under the 9 px title bar
 SMALL_COLS = 25  # 5x8 font on 128 px
@@ -100,9 +102,9 @@ def text_screen(name: str, title: str, paragraphs: Sequence[str], entry: str | N
     return Screen(TEXT, name, title, tuple(wrap(paragraphs)), entry=entry)
 
 
-def confirm_screen(name: str, title: str, text: str, yes_no: str = "# = yes  * = no") -> Screen:
+def confirm_screen(name: str, title: str, text: str, yes_no: str | None = None) -> Screen:
     """A yes/no question: # = yes, * = no."""
-    return text_screen(name, title, [text, yes_no])
+    return text_screen(name, title, [text, yes_no if yes_no is not None else _("# = yes  * = no")])
 
 
 TITLE_COLS = SMALL_COLS  # the inverted bar, 5x8 font

@@ -194,13 +194,13 @@ def actions(game: MammutGame) -> list[tuple[str, str]]:
     if game.over:
         return [("newgame", _(T.NEW_GAME)), ("help", _(T.PHASE_HELP))]
     if game.phase == Phase.SETUP:
-        return [("next", _(T.START_TURN)), ("start_camp", _(T.LIST_LABEL["start_camp"])),
-                ("sow", _(T.LIST_LABEL["sow"])), ("help", _(T.PHASE_HELP))]  # fmt: skip
+        return [("next", _(T.START_TURN)), ("start_camp", T.list_label("start_camp")),
+                ("sow", T.list_label("sow")), ("help", _(T.PHASE_HELP))]  # fmt: skip
     items = [("next", _(T.CONTINUE_REPORTS) if derived_form(game) else _(T.NEXT_PHASE))]
     if game.can_resurrect():
-        items.append(("resurrect", _(T.LIST_LABEL["resurrect"])))
+        items.append(("resurrect", T.list_label("resurrect")))
     if game.phase == Phase.TRIBES_MOVE:
-        items.append(("make_camp", _(T.LIST_LABEL["make_camp"])))
+        items.append(("make_camp", T.list_label("make_camp")))
     elif game.phase == Phase.COMBAT:
         items += [(kind, _(T.LIST_LABEL[kind])) for kind in ("fight", "capture_camp", "capture_women")]
     elif game.phase == Phase.SOWING:
@@ -209,7 +209,7 @@ def actions(game: MammutGame) -> list[tuple[str, str]]:
         items += [(kind, _(T.LIST_LABEL[kind])) for kind in ("region", "note")]
     items += [(kind, _(T.LIST_LABEL[kind])) for kind in ("food", "remove", "add_tokens", "fate", "abandon_camp")]
     if game.advanced:
-        items.append(("fire", _(T.LIST_LABEL["fire"])))
+        items.append(("fire", T.list_label("fire")))
     items += [("die", _(T.ROLL_DIE)), ("help", _(T.PHASE_HELP))]
     return items
 

@@ -411,6 +411,13 @@ LIST_LABEL = {  # the forms opened from the list
     # NOTE: max 20 characters (a list item)
     "note": N_("Season note"),
 }  # fmt: skip
+
+
+def list_label(key: str) -> str:
+    """The list's line for the form `key`, in the table's language."""
+    return _(LIST_LABEL[key])
+
+
 # NOTE: max 20 characters (a list item: "sow" in the sowing phase)
 SOWING_LABEL = N_("Crops sown")
 # NOTE: max 25 characters (the hint line under the list; the keys # * D stay as they are)
