@@ -152,3 +152,15 @@ def test_the_compiled_catalog_of_the_wheel_says_what_the_po_says(tmp_path, code)
             assert compiled.gettext(m.id) == m.string == i18n.catalog(code).gettext(m.id)
             checked += 1
     assert checked > 100
+
+
+def test_a_missing_or_damaged_catalog_leaves_the_table_in_english(tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(i18n, "_catalogs", {})
+    i18n.set_language("de")
+    assert i18n._("Menu") == "Menu" and "no catalog for language de" in caplog.text
+    broken = tmp_path / "fr" / "LC_MESSAGES" / "companion.mo"
+    broken.parent.mkdir(parents=True)
+    broken.write_bytes(b"not a catalog")
+    i18n.set_language("fr")
+    assert i18n._("Menu") == "Menu" and "unreadable" in caplog.text
