@@ -193,7 +193,8 @@ def build(args: argparse.Namespace) -> Daemon:
     headless = args.keys is not None
     script = read_key_script(args.keys) if headless else None
     cfg = load_config(args.config) if (args.config or not headless or args.display != "dummy") else None
-    if not headless and choose_driver(args, cfg) == "terminal":
+    driver = choose_driver(args, cfg)
+    if not headless and driver == "terminal":
         from companion.hw.terminal import read_piped_keys, stdin_is_tty
 
         if not stdin_is_tty():  # `echo 12#13# | companion run`: the keys as with --keys, then exit
@@ -202,11 +203,8 @@ def build(args: argparse.Namespace) -> Daemon:
     journal = None
     if not args.no_journal and (args.state_dir is not None or not headless):
         journal = open_journal(find_state_dir(args.state_dir, cfg, on_box=is_raspberry_pi()))
-    shell = start_table(args, journal, rng, cfg)
-    driver = choose_driver(args, cfg)
+    shell = start_table(args, journal, rng, cfg, say_resumed=driver == "terminal")
     route_logs(driver, args.log_file)
-    if driver == "terminal" and getattr(args, "resumed_game", None) is not None and not shell.notice.shown:
-        tell_resumed(shell, journal, args.resumed_game)
     sink = open_sink(driver, cfg, args.save_frames if driver == "png" else None)
     panel = Panel.from_config(sink, cfg, headless=headless, brightness=shell.brightness)
     on_frame = FrameSaver(args.save_frames) if args.save_frames and driver != "png" else None
@@ -231,19 +229,14 @@ def start_language(args: argparse.Namespace, cfg: Any, stored: Any) -> None:
     log.info("language %s", code)
 
 
-def tell_resumed(shell: Shell, journal: Any, game_id: int) -> None:
+def tell_resumed(shell: Shell, started: float | None) -> None:
     """In the terminal (a laptop, not the box) a resumed game says so on its first screen,
     with the way to a new game: the next run must never continue a game silently."""
     import time
 
     from companion.i18n import _
 
-    try:
-        started = journal.journal.db.execute("SELECT started FROM games WHERE id=?", (game_id,)).fetchone()[0]
-        date = time.strftime("%Y-%m-%d %H:%M", time.localtime(started))
-    except Exception as exc:  # a journal without the date still resumes
-        log.debug("start of game %s unknown: %s", game_id, exc)
-        date = "?"
+    date = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if started else "?"
     # NOTE: max 25 characters
     title = _("Game resumed")
     # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page)
@@ -252,10 +245,12 @@ def tell_resumed(shell: Shell, journal: Any, game_id: int) -> None:
 
 
 def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: random.Random,
-                cfg: Any = None) -> Shell:
+                cfg: Any = None, say_resumed: bool = False) -> Shell:
     """The shell and its first game: a record (--load), a quick start (--players), the journal's
-    unfinished game, or a new game of --game (the registry's default game without it)."""
+    unfinished game, or a new game of --game (the registry's default game without it).
+    `say_resumed`: an unfinished game taken up from the journal says so on its first screen."""
     kind = args.game or DEFAULT_GAME
+    resumed_at: float | None = None
     stored = journal.journal.setting("brightness") if journal is not None else None
     start_language(args, cfg, journal.journal.setting("language") if journal is not None else None)
     game, journaled = None, []
@@ -275,7 +270,7 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
                 log.info("showing the end of game %s (%d actions)", resumed.game_id, len(resumed.actions))
             else:
                 log.info("resumed game %s (%d actions)", resumed.game_id, len(resumed.actions))
-                args.resumed_game = resumed.game_id
+                resumed_at = journal.journal.started_at(resumed.game_id) or 0.0
     if game is None:
         game = find_game(kind).load().new(rng)
     _, brightness = Shell.split_journal(journaled, stored)
@@ -286,6 +281,8 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
             shell.tell(T.REPAIRED_TITLE, journal.journal.repairs, "repaired")
         else:  # a journal that could not be opened: nothing was repaired, nothing can be saved yet
             shell.tell(T.UNSAVED_TITLE, journal.journal.repairs, "unsaved")
+    elif say_resumed and resumed_at is not None:
+        tell_resumed(shell, resumed_at)
     return shell
 
 

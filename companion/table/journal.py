@@ -254,6 +254,11 @@ class Journal:
         self.game_id, self._seq = (None, 0) if finished else (game_id, len(actions))
         return Resumed(game_id, kind, actions, dropped, finished, result if finished else None)
 
+    def started_at(self, game_id: int) -> float | None:
+        """When game `game_id` was started (seconds since the epoch), or None if unknown."""
+        row = self.db.execute("SELECT started FROM games WHERE id=?", (game_id,)).fetchone()
+        return row[0] if row else None
+
     def set_aside_rows(self) -> list[dict[str, Any]]:
         """The actions kept out of play (salvaged after a hole, or refused by their game)."""
         rows = self.db.execute("SELECT game, seq, payload, reason FROM set_aside ORDER BY game, seq").fetchall()
