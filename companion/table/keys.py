@@ -39,6 +39,22 @@ def is_key(token: object) -> bool:
     return isinstance(token, str) and token in KEYS
 
 
+def step(key: str) -> int:
+    """+1 for DOWN (B), -1 for UP (A)."""
+    return 1 if key == DOWN else -1
+
+
+def select(key: str, selected: int, n: int, wrap: bool = True) -> int | None:
+    """The highlighted row of a list of `n` rows after `key`: A/B move it (round the ends, or
+    stopping there without `wrap`), a digit 1..n jumps to that row; None for any other key."""
+    if key in (UP, DOWN):
+        moved = selected + step(key)
+        return moved % n if wrap else max(0, min(n - 1, moved))
+    if key in DIGITS and 1 <= int(key) <= n:
+        return int(key) - 1
+    return None
+
+
 def tokens_from_bytes(data: bytes | bytearray | Iterable[int],
                       unknown: set[int] | MutableSequence[int] | None = None) -> Iterator[str]:
     """Keypad bytes -> key tokens. Unknown bytes are skipped and added to `unknown` (a set or a list)."""

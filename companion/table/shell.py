@@ -110,10 +110,9 @@ class Shell:
 
     def _key_menu(self, key: str) -> None:
         items = self._menu()
-        if key in (K.UP, K.DOWN):
-            self.menu_sel = (self.menu_sel + (1 if key == K.DOWN else -1)) % len(items)
-        elif key in K.DIGITS and 1 <= int(key) <= len(items):
-            self.menu_sel = int(key) - 1
+        moved = K.select(key, self.menu_sel, len(items))
+        if moved is not None:
+            self.menu_sel = moved
         elif key in (K.BACK, K.MENU):
             self.question = None
         elif key == K.OK:
@@ -137,10 +136,9 @@ class Shell:
             self._switch(what)
 
     def _key_brightness(self, key: str) -> None:
-        if key in (K.UP, K.DOWN):
-            self.bright_sel = max(0, min(BRIGHTNESS_LEVELS - 1, self.bright_sel + (1 if key == K.DOWN else -1)))
-        elif key in K.DIGITS and 1 <= int(key) <= BRIGHTNESS_LEVELS:
-            self.bright_sel = int(key) - 1
+        moved = K.select(key, self.bright_sel, BRIGHTNESS_LEVELS, wrap=False)
+        if moved is not None:
+            self.bright_sel = moved
         elif key == K.OK:
             self.question = None
             if self.bright_sel + 1 != self.brightness:
@@ -150,11 +148,9 @@ class Shell:
             self.question = None
 
     def _key_language(self, key: str) -> None:
-        n = len(i18n.LANGUAGES)
-        if key in (K.UP, K.DOWN):
-            self.lang_sel = (self.lang_sel + (1 if key == K.DOWN else -1)) % n
-        elif key in K.DIGITS and 1 <= int(key) <= n:
-            self.lang_sel = int(key) - 1
+        moved = K.select(key, self.lang_sel, len(i18n.LANGUAGES))
+        if moved is not None:
+            self.lang_sel = moved
         elif key == K.OK:
             self.question = None
             code = i18n.LANGUAGES[self.lang_sel]

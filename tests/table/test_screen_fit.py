@@ -67,3 +67,8 @@ def test_ok_pages_a_long_message_forward_and_closes_it_on_the_last_page():
     assert pager.key(K.OK, (K.OK,)) is True and not pager.shown
     pager.show("Help", ["word " * 60], "help")
     assert pager.key("5", ()) is False and not pager.shown  # a digit dismisses and goes on to the game
+
+
+def test_one_rule_moves_the_highlight_of_every_list():
+    assert [K.select(k, 0, 5) for k in ("A", "B", "3", "0", "6", "#")] == [4, 1, 2, None, None, None]
+    assert K.select("A", 0, 5, wrap=False) == 0 and K.select("B", 4, 5, wrap=False) == 4

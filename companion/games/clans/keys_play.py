@@ -14,7 +14,6 @@ from companion.games.clans import texts_setup as TS
 from companion.games.clans.actions import move_action
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import Outcome
-from companion.games.clans.keys_setup import step
 from companion.games.clans.screens import bot_pages, final_pages
 from companion.games.clans.session import UNDO_QUESTION, Session
 from companion.i18n import _
@@ -37,7 +36,7 @@ def browse(s: Session, items: list[int], key: str) -> None:
     ui = s.ui
     current = int(ui.buf) if ui.browsing and ui.buf else None
     if current in items:
-        i = (items.index(current) + step(key)) % len(items)
+        i = (items.index(current) + K.step(key)) % len(items)
     else:
         i = 0 if key == K.DOWN else len(items) - 1
     ui.buf, ui.browsing = str(items[i]), True
@@ -134,7 +133,7 @@ def key_bot(s: Session, key: str) -> None:
         return  # the search is still running
     elif key in (K.UP, K.DOWN):
         pages = bot_pages(s.state)
-        s.ui.bot_page = max(0, min(len(pages) - 1, s.ui.bot_page + step(key)))
+        s.ui.bot_page = max(0, min(len(pages) - 1, s.ui.bot_page + K.step(key)))
     elif key == K.OK:
         finish_move(s, proposal.frm, proposal.to, list(proposal.order) if proposal.order is not None else None)
 
@@ -169,7 +168,7 @@ def key_reveal(s: Session, key: str) -> None:
 def key_final(s: Session, key: str) -> None:
     if key in (K.UP, K.DOWN):
         pages = final_pages(s.state)
-        s.ui.final_page = max(0, min(len(pages) - 1, s.ui.final_page + step(key)))
+        s.ui.final_page = max(0, min(len(pages) - 1, s.ui.final_page + K.step(key)))
     elif key == K.OK:
         s.ui.asking_new, s.ui.choice_sel = True, 1
 
@@ -223,7 +222,7 @@ def key_huts(s: Session, key: str) -> None:
         ui.huts_shown, ui.buf = int(ui.buf), ""
     elif key in (K.UP, K.DOWN):
         t = ui.huts_shown or 0
-        ui.huts_shown = (t + step(key) - 1) % 60 + 1
+        ui.huts_shown = (t + K.step(key) - 1) % 60 + 1
     elif key == K.BACK:
         if ui.buf:
             ui.buf = ""

@@ -20,11 +20,6 @@ from companion.i18n import _
 from companion.table import keys as K
 
 
-def step(key: str) -> int:
-    """+1 for DOWN (B), -1 for UP (A)."""
-    return 1 if key == K.DOWN else -1
-
-
 def key_players(s: Session, key: str) -> None:
     ui = s.ui
     if key in K.DIGITS:
@@ -33,7 +28,7 @@ def key_players(s: Session, key: str) -> None:
         else:
             ui.note = _(TS.PLAYERS_NOTE)
     elif key in (K.UP, K.DOWN):
-        ui.choice_sel = (ui.choice_sel + step(key)) % 3
+        ui.choice_sel = (ui.choice_sel + K.step(key)) % 3
     elif key == K.OK:
         s.do({"a": "players", "n": ui.choice_sel + 2})
         ui.asking_new, ui.choice_sel, ui.note = False, 0, ""
@@ -50,7 +45,7 @@ def key_first(s: Session, key: str) -> None:
         else:
             ui.note = TS.first_note(n)
     elif key in (K.UP, K.DOWN):
-        ui.choice_sel = (ui.choice_sel + step(key)) % (n + 1)
+        ui.choice_sel = (ui.choice_sel + K.step(key)) % (n + 1)
     elif key == K.OK:
         ui.first_pick = ui.choice_sel - 1 if ui.choice_sel else None
         ui.bot_choice, ui.choice_sel, ui.note = [False] * n, n, ""
@@ -70,7 +65,7 @@ def key_bots(s: Session, key: str) -> None:
         else:
             ui.note = TS.bots_note(n)
     elif key in (K.UP, K.DOWN):
-        ui.choice_sel = (ui.choice_sel + step(key)) % (n + 1)
+        ui.choice_sel = (ui.choice_sel + K.step(key)) % (n + 1)
     elif key == K.OK:
         if ui.choice_sel < n:
             toggle_bot(s, ui.choice_sel)

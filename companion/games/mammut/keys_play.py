@@ -55,11 +55,9 @@ def key_form(s: Session, form: OpenForm, key: str) -> None:
         return
     ui = s.ui
     if f.is_choice:
-        n = len(f.choices)
-        if key in (K.UP, K.DOWN):
-            ui.sel = (ui.sel + (1 if key == K.DOWN else -1)) % n
-        elif key in K.DIGITS and 1 <= int(key) <= n:
-            ui.sel = int(key) - 1
+        moved = K.select(key, ui.sel, len(f.choices))
+        if moved is not None:
+            ui.sel = moved
         elif key == K.OK:
             answer(s, form, f, f.choices[ui.sel][0])
         elif key == K.BACK:
@@ -218,10 +216,9 @@ def key_list(s: Session, game: MammutGame, key: str) -> None:
     ui = s.ui
     items = actions(game)
     ui.list_sel = min(ui.list_sel, len(items) - 1)
-    if key in (K.UP, K.DOWN):
-        ui.list_sel = (ui.list_sel + (1 if key == K.DOWN else -1)) % len(items)
-    elif key in K.DIGITS and 1 <= int(key) <= min(9, len(items)):
-        ui.list_sel = int(key) - 1
+    moved = K.select(key, ui.list_sel, len(items))
+    if moved is not None:
+        ui.list_sel = moved
     elif key == K.BACK:
         ui.view, ui.page = PHASE, 0
     elif key == K.OK:
