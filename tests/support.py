@@ -1,7 +1,9 @@
-"""Helpers several test folders share: key scripts for whole games, a daemon on luma's dummy display."""
+"""Helpers several test folders share: key scripts for whole games, a daemon on luma's dummy display,
+a stand-in catalog that shouts (every text in capitals)."""
 
 from __future__ import annotations
 
+import gettext
 import random
 from typing import Any
 
@@ -45,3 +47,26 @@ def headless_daemon(game: TableGame, kind: str = "clans") -> Any:
     shell = Shell(list(GAMES.values()), kind, game, random.Random(0))
     panel = Panel(open_display(DisplayConfig(driver="dummy")))
     return daemon.Daemon(shell, panel, headless=True)
+
+
+def shout(message: str) -> str:
+    """A text in capitals, its {placeholders} kept."""
+    out, depth = [], 0
+    for ch in message:
+        depth += ch == "{"
+        out.append(ch if depth else ch.upper())
+        depth -= ch == "}"
+    return "".join(out)
+
+
+class Shouting(gettext.NullTranslations):
+    """A stand-in catalog: every text in capitals, so a text that skips the catalogs shows up."""
+
+    def gettext(self, message: str) -> str:
+        return shout(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return shout(singular if n == 1 else plural)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return shout(message)

@@ -99,6 +99,6 @@ def _entry(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
                 draw.text((cx - (5 * len(value)) // 2, 28), value, font=small, fill=1)
         draw.line((0, 37, WIDTH - 1, 37), fill=1)
     if screen.entry is not None:
-        draw.text((1, 39), screen.entry[:14], font=font("9x15B"), fill=1)
+        draw.text((1, 39), screen.entry[:S.ENTRY_COLS], font=font("9x15B"), fill=1)
     if screen.hint:
         draw.text((1, 56), screen.hint[:S.SMALL_COLS], font=small, fill=1)

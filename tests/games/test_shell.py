@@ -4,9 +4,9 @@ shutting down (menu or POWER), the switch question, and old journals' brightness
 from __future__ import annotations
 
 import random
-import re
 
 from counter_game import Counter
+from support import Shouting
 
 from companion.table.effects import Persist, PowerOff, SetBrightness, SwitchGame
 from companion.table.protocol import GameEntry
@@ -109,19 +109,6 @@ def test_history_is_a_menu_line_when_the_table_keeps_one():
         empty.handle(k, 0.0)
     assert "No finished game yet." in " ".join(empty.screen().lines)
     assert "History" not in " ".join(shell_with("D").screen().choices)  # no journal, no history
-
-
-class Shouting:
-    """A stand-in catalog: every text in capitals, placeholders kept (no real catalog needed)."""
-
-    def gettext(self, message: str) -> str:
-        return re.sub(r"\{\w*\}|[^{]+", lambda m: m.group() if m.group()[0] == "{" else m.group().upper(), message)
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return self.gettext(singular if n == 1 else plural)
-
-    def pgettext(self, context: str, message: str) -> str:
-        return self.gettext(message)
 
 
 def test_the_language_item_switches_at_once_and_is_an_effect(monkeypatch):

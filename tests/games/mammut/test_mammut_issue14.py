@@ -3,7 +3,6 @@ text going through `companion.i18n` when the screen is built (never stored trans
 
 from __future__ import annotations
 
-import gettext
 import json
 import random
 import re
@@ -19,6 +18,7 @@ from companion.games.mammut.phases import Phase as P
 from test_mammut_controller import Driver, new_game, text, to_phase
 
 import screens_golden as G
+from support import Shouting
 
 STREAMS = json.loads(G.GOLDEN.read_text())
 
@@ -76,29 +76,6 @@ def test_other_undos_read_as_before():
 
 
 # ----- every text through the catalogs, at call time -----------------------------------------------
-def shout(message: str) -> str:
-    """A text in capitals, its {placeholders} kept."""
-    out, depth = [], 0
-    for ch in message:
-        depth += ch == "{"
-        out.append(ch if depth else ch.upper())
-        depth -= ch == "}"
-    return "".join(out)
-
-
-class Shouting(gettext.NullTranslations):
-    """A stand-in catalog: every text in capitals, so a text that skips the catalogs shows up."""
-
-    def gettext(self, message: str) -> str:
-        return shout(message)
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return shout(singular if n == 1 else plural)
-
-    def pgettext(self, context: str, message: str) -> str:
-        return shout(message)
-
-
 @pytest.fixture
 def shouting(monkeypatch):
     """Call it to make the table speak `Shouting` from then on (undone after the test)."""
