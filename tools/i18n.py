@@ -105,8 +105,11 @@ def problems(code: str) -> list[str]:
                 break
             wanted = set(PLACEHOLDER.findall(english[min(i, len(english) - 1)]))
             got = set(PLACEHOLDER.findall(form))
-            plural = len(english) > 1
-            if (got != wanted) if not plural else not got <= set(PLACEHOLDER.findall(" ".join(english))):
+            if len(english) > 1:  # a plural form may leave out the count ("un" for {n}), never add one
+                kept = got <= set(PLACEHOLDER.findall(" ".join(english)))
+            else:
+                kept = got == wanted
+            if not kept:
                 out.append(f"{where}: placeholders {sorted(got)} where the English has {sorted(wanted)}")
     return out
 
