@@ -164,3 +164,19 @@ def test_a_missing_or_damaged_catalog_leaves_the_table_in_english(tmp_path, monk
     broken.write_bytes(b"not a catalog")
     i18n.set_language("fr")
     assert i18n._("Menu") == "Menu" and "unreadable" in caplog.text
+
+
+def test_the_check_finds_a_lost_placeholder_an_empty_text_and_a_missing_glossary(tmp_path, monkeypatch):
+    po = I18N_TOOL.po_path("de").read_text(encoding="utf-8")
+    broken = po.replace("# Glossary", "# Wörter", 1)
+    broken = broken.replace('msgid "Play {game}"\nmsgstr "', 'msgid "Play {game}"\nmsgstr "{spiel} ', 1)
+    broken = broken.replace('msgid "Menu"\nmsgstr "Menü"', 'msgid "Menu"\nmsgstr ""', 1)
+    assert broken.count("{spiel}") == 1
+    target = tmp_path / "de" / "LC_MESSAGES" / "companion.po"
+    target.parent.mkdir(parents=True)
+    target.write_text(broken, encoding="utf-8")
+    monkeypatch.setattr(I18N_TOOL, "LOCALE", tmp_path)
+    found = I18N_TOOL.problems("de")
+    assert any("Glossary" in p for p in found)
+    assert any("'Play {game}'" in p and "placeholders" in p for p in found)
+    assert any("'Menu'" in p and "not translated" in p for p in found)
