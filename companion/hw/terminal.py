@@ -26,6 +26,7 @@ import threading
 from typing import Any, Callable, TextIO
 
 from companion.table.keys import BACK, DOWN, MENU, OK, QUIT, UNDO, UP, KeyFilter
+from companion.table.keyscript import MAX_KEY_SCRIPT_BYTES, read_capped
 
 log = logging.getLogger(__name__)
 
@@ -214,23 +215,13 @@ def stdin_is_tty(stream: Any = None) -> bool:
         return False
 
 
-def read_piped_keys(stream: Any = None, max_bytes: int = 1 << 20) -> list[str]:
+def read_piped_keys(stream: Any = None, max_bytes: int = MAX_KEY_SCRIPT_BYTES) -> list[str]:
     """Every key of a non-tty `stream` (default sys.stdin: a pipe or a file), read to its end with
     the terminal's pipe mapping (line ends skipped, u/m/q as undo/menu/quit). At most `max_bytes`,
     like a key script: UsageError in one line for more, or when the stream cannot be read."""
-    from companion.table.errors import UsageError
-
     stream = sys.stdin if stream is None else stream
     raw = getattr(stream, "buffer", stream)
-    try:
-        data = raw.read(max_bytes + 1) if raw is not None else b""
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"stdin: cannot read keys: {exc}") from None
-    if isinstance(data, str):
-        data = data.encode("utf-8", "replace")
-    if len(data) > max_bytes:
-        raise UsageError(f"stdin: more than {max_bytes // 1024} KB of keys: "
-                         f"keys typed on the keypad, one character a key, are far fewer")
+    data = read_capped(raw, "stdin", max_bytes) if raw is not None else b""
     return KeyDecoder(tty=False).feed(data)
 
 

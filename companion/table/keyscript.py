@@ -11,6 +11,7 @@ decoder's. Every failure is a UsageError in one line (the daemon prints it and e
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from companion.table import keys as K
 from companion.table.errors import UsageError
@@ -21,6 +22,21 @@ MAX_KEY_SCRIPT_BYTES = 1 << 20  # a whole game is a few hundred keys; 1 MB is th
 SHOWN_UNKNOWN = 16  # unknown byte values named in the warning; the rest are counted
 
 
+def read_capped(f: Any, name: str, max_bytes: int = MAX_KEY_SCRIPT_BYTES) -> bytes:
+    """At most `max_bytes` of keys from the open file `f` (a key script, or piped stdin);
+    UsageError in one line naming `name` when there are more or they cannot be read."""
+    try:
+        data = f.read(max_bytes + 1)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{name}: cannot read keys: {getattr(exc, 'strerror', None) or exc}") from None
+    if isinstance(data, str):
+        data = data.encode("utf-8", "replace")
+    if len(data) > max_bytes:
+        raise UsageError(f"{name}: key script larger than {max_bytes // 1024} KB: "
+                         f"keys typed on the keypad, one character a key, are far fewer")
+    return data
+
+
 def read_key_script(path: str, max_bytes: int = MAX_KEY_SCRIPT_BYTES) -> list[str]:
     """The key script's tokens; unknown bytes are logged once and dropped.
 
@@ -28,12 +44,9 @@ def read_key_script(path: str, max_bytes: int = MAX_KEY_SCRIPT_BYTES) -> list[st
     than `max_bytes`."""
     try:
         with open(path, "rb") as f:
-            data = f.read(max_bytes + 1)
+            data = read_capped(f, path, max_bytes)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read keys: {exc.strerror or exc}") from None
-    if len(data) > max_bytes:
-        raise UsageError(f"{path}: key script larger than {max_bytes // 1024} KB: "
-                         f"keys typed on the keypad, one character a key, are far fewer")
     unknown: set[int] = set()
     tokens = list(K.tokens_from_bytes(data, unknown))
     if unknown:
