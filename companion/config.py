@@ -190,6 +190,23 @@ class GameConfig:
 
 
 @dataclass
+class SoundConfig:
+    """The table's sound (companion.hw.sound): speech through espeak-ng, an optional buzzer.
+
+    `speech`, `volume` (1-5), `speed` (1-5) are where the table starts; the menu's Sound
+    item changes them and a restart keeps that. `buzzer_pin`: the BCM pin of a buzzer
+    (None: none fitted), `buzzer_type` "active" (sounds by itself) or "passive" (needs a
+    tone). `audio_device`: an ALSA device for espeak-ng (None: the default output)."""
+
+    speech: bool = False
+    volume: int = 3
+    speed: int = 3
+    buzzer_pin: int | None = None
+    buzzer_type: str = "active"
+    audio_device: str | None = None
+
+
+@dataclass
 class Config:
     """The whole configuration. `source` is the file it came from."""
 
@@ -204,6 +221,7 @@ class Config:
     state_dir: str | None = None
     game: GameConfig = field(default_factory=GameConfig)
     language: str | None = None  # it | es | fr | de | en; None: the system locale's, else English
+    sound: SoundConfig = field(default_factory=SoundConfig)
     source: str = "<defaults>"
 
     def resolved_state_dir(self) -> str:
@@ -244,7 +262,9 @@ class Config:
                 f"off {self.idle_off_seconds} s; pixel_shift {self.pixel_shift}; "
                 f"state_dir {self.resolved_state_dir()}; "
                 f"bot {self.game.bot}, bot_move_time {self.game.bot_move_time} s; "
-                f"language {self.language or 'from the locale'}")
+                f"language {self.language or 'from the locale'}; "
+                f"speech {'on' if self.sound.speech else 'off'}, buzzer "
+                f"{'none' if self.sound.buzzer_pin is None else f'{self.sound.buzzer_type} on BCM {self.sound.buzzer_pin}'}")
 
 
 EXAMPLE_YAML = """\
@@ -292,6 +312,13 @@ language: null           # it | es | fr | de | en; null: the system locale's, el
 game:
   bot_move_time: 0.5     # seconds a bot may think per move (and a hint); at most 10
   bot: mcts              # who plays the bot seats: mcts | greedy | random
+sound:                   # the menu's Sound item changes these, and a restart keeps that
+  speech: false          # speak the moves, phases and results (espeak-ng, in the table's language)
+  volume: 3              # 1-5
+  speed: 3               # 1-5, how fast the voice speaks
+  buzzer_pin: null       # BCM pin of a buzzer (e.g. 18); null: none fitted
+  buzzer_type: active    # active (beeps by itself) | passive (needs a tone)
+  audio_device: null     # an ALSA device for the voice (aplay -L), e.g. plughw:CARD=Device; null: the default
 """
 
 

@@ -15,8 +15,8 @@ from typing import Any, Callable
 from companion.config import (ALLOW_LOOP_ENV, BAUDRATES, BOT_NAMES, FORBIDDEN_DIRS, MAX_BCM_PIN, MAX_BOT_MOVE_TIME,
                               MAX_PATH_CHARS, RESERVED_PINS, SERIAL_DEVICE_PREFIXES, SPARE_PINS, STAND_IN_DRIVERS,
                               USB_KEYPAD_PREFIX, WATCHDOG_SEC, _DEVICE_CHARS, _EVDEV_NAME, ButtonsConfig, Config,
-                              ConfigError, DisplayConfig, EncoderConfig, GameConfig, KeypadConfig, UsbKeypadConfig,
-                              display_drivers, oled_drivers)
+                              ConfigError, DisplayConfig, EncoderConfig, GameConfig, KeypadConfig, SoundConfig,
+                              UsbKeypadConfig, display_drivers, oled_drivers)
 from companion.i18n import LANGUAGES, N_, _
 from companion.table.bounded import clip, shorten
 from companion.table.keys import KEYS
@@ -30,7 +30,7 @@ class _Ctx:
         self.source = source
 
     def fail(self, path: str, msg: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {shorten(path, 60)}: {msg}")
+        return ConfigError(f"{self.source}: {shorten(path, 32)}: {msg}")
 
 
 def _is_int(v: Any) -> bool:
@@ -166,6 +166,14 @@ def _serial_port(ctx: _Ctx, path: str, v: Any) -> str:
     return v
 
 
+def _audio_device(ctx: _Ctx, path: str, v: Any) -> str:
+    v = _text(ctx, path, v)
+    if not _DEVICE_CHARS.fullmatch(v) or v.startswith("-"):
+        raise ctx.fail(path, _("{value} has characters a device name does not: "
+                               "use the name listed by {command}").format(value=clip(v, 40), command="aplay -L"))
+    return v
+
+
 def _bot_move_time(ctx: _Ctx, path: str, v: Any) -> float:
     if not _is_num(v) or v < 0:
         raise ctx.fail(path, _("{value} is not a number of seconds ({lo}-{hi})").format(
@@ -284,6 +292,14 @@ _ENCODER_CHECKS = {"a": _pin, "b": _pin, "push": _opt(_pin)}
 _KEYPAD_CHECKS = {"port": _serial_port, "baudrate": _choice(BAUDRATES)}
 _USB_KEYPAD_CHECKS = {"device": _input_device, "grab": _bool, "keymap": _keymap}
 _GAME_CHECKS = {"bot_move_time": _bot_move_time, "bot": _choice(BOT_NAMES)}
+_SOUND_CHECKS = {
+    "speech": _bool,
+    "volume": _int_range(1, 5, N_("{value} is not a level ({lo}-{hi})")),
+    "speed": _int_range(1, 5, N_("{value} is not a level ({lo}-{hi})")),
+    "buzzer_pin": _opt(_pin),
+    "buzzer_type": _choice(("active", "passive")),
+    "audio_device": _opt(_audio_device),
+}
 
 
 def from_mapping(raw: Any, source: str) -> Config:
@@ -310,6 +326,8 @@ def from_mapping(raw: Any, source: str) -> Config:
                               else _section(ctx, key, value or {}, UsbKeypadConfig, _USB_KEYPAD_CHECKS))
         elif key == "game":
             cfg.game = _section(ctx, key, value or {}, GameConfig, _GAME_CHECKS)
+        elif key == "sound":
+            cfg.sound = _section(ctx, key, value or {}, SoundConfig, _SOUND_CHECKS)
         elif key in ("idle_dim_seconds", "idle_off_seconds"):
             setattr(cfg, key, _opt(_seconds(1, 7 * 86400))(ctx, key, value))
         elif key == "pixel_shift":
@@ -348,6 +366,11 @@ def _cross_checks(ctx: _Ctx, cfg: Config) -> None:
                 raise ctx.fail(f"encoder.{role}", _("pin {pin} is already used by {user}").format(
                     pin=pin, user=used[pin]))
             used[pin] = f"encoder.{role}"
+    if cfg.sound.buzzer_pin is not None:
+        pin = cfg.sound.buzzer_pin
+        if pin in used:
+            raise ctx.fail("sound.buzzer_pin", _("pin {pin} is already used by {user}").format(pin=pin, user=used[pin]))
+        used[pin] = "sound.buzzer_pin"
     for pin, where in sorted(used.items(), key=lambda item: item[1]):
         if pin in RESERVED_PINS:
             spare = [p for p in SPARE_PINS if p not in used][:4]

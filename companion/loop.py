@@ -4,7 +4,8 @@
           -> drain the effects: Persist / GameOver / SetBrightness -> journal (durable
              before anything is shown), Search / Hint -> the game's searcher (on a worker
              thread while this one keeps the watchdog and the panel alive), SetBrightness ->
-             panel, PowerOff -> stop and power off
+             panel, PowerOff -> stop and power off, Announce / SetSound / Repeat -> the announcer
+             (companion.announce: the announce log, the voice and the buzzer, on their own threads)
           -> render the screen -> panel (brightness, idle dim, pixel shift) -> display sink
 
 Set-up (arguments, config, adapters, the first game) is `companion.daemon`; this
@@ -26,8 +27,9 @@ from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
 from companion.table import keys as K
 from companion.table import texts as T
-from companion.table.effects import Announce, Effect, GameOver, Hint, Persist, PowerOff, Search, SetBrightness, \
-    SetLanguage, SwitchGame
+from companion.announce import Announcer
+from companion.table.effects import Announce, Effect, GameOver, Hint, Persist, PowerOff, Repeat, Search, \
+    SetBrightness, SetLanguage, SetSound, SwitchGame
 from companion.table.bounded import clip
 from companion.table.journal import JournalWriter, Resumed
 from companion.table.protocol import TableGame
@@ -45,7 +47,8 @@ class Daemon:
 
     def __init__(self, shell: Shell, panel: Panel, *, headless: bool, journal: JournalWriter | None = None,
                  record_out: str | None = None, on_frame: Callable[[Any, Any], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic, search_options: dict | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, search_options: dict | None = None,
+                 announcer: Announcer | None = None) -> None:
         self.shell = shell
         self.panel = panel
         self.headless = headless
@@ -54,6 +57,7 @@ class Daemon:
         self.on_frame = on_frame
         self.clock = clock
         self.search_options = search_options or {}
+        self.announcer = announcer if announcer is not None else Announcer(shell.sound.settings)
         self.searchers: dict[str, Any] = {}
         self.queue: queue.Queue = queue.Queue()
         self.inputs: list[Any] = []
@@ -80,12 +84,14 @@ class Daemon:
             return False
         if self.panel.key():  # the key that wakes the panel is swallowed
             return True
+        self.announcer.key_pressed()
         try:
             self.shell.handle(key, self.clock())
         except Exception:
             log.exception("key %r failed; state kept", key)
         self.drain()
         self.show()
+        self.announcer.flush()
         return not self.power_off
 
     def drain(self) -> None:
@@ -138,11 +144,16 @@ class Daemon:
         elif isinstance(effect, PowerOff):
             self.shut_down()
         elif isinstance(effect, Announce):
-            log.info("announce %s: %s", effect.event, effect.text)
+            self.announcer.add(effect)
+        elif isinstance(effect, SetSound):
+            self.announcer.set(effect.settings)
+        elif isinstance(effect, Repeat):
+            self.announcer.repeat()
 
     def search(self, effect: Search | Hint) -> None:
         """A bot's move or a hint: shown as "Thinking..." while the game's searcher runs here."""
         self.show()
+        self.announcer.flush()  # the table hears the last move while the bot thinks
         kind = self.shell.kind
         if kind not in self.searchers:
             self.searchers[kind] = find_game(kind).make_searcher(self.search_options)
@@ -199,6 +210,7 @@ class Daemon:
         self.show()
         self.drain()  # a loaded game's first actions; a bot may be to move in a new or resumed game
         self.show()
+        self.announcer.flush()  # whose turn it is (or the phase), after a power cut too
         for adapter in self.inputs:
             adapter.start()
         notify.ready("refereeing")
@@ -230,6 +242,7 @@ class Daemon:
                     log.exception("closing %r", adapter)
             if self.worker is not None:
                 self.worker.shutdown(wait=False, cancel_futures=True)
+            self.announcer.close()
             self.write_record()
             if self.journal is not None:
                 self.journal.journal.close()  # checkpoints the WAL: nothing pending before power-off

@@ -70,3 +70,10 @@ class Shouting(gettext.NullTranslations):
 
     def pgettext(self, context: str, message: str) -> str:
         return shout(message)
+
+
+def quiet(effects: list) -> list:
+    """`effects` without the announcements (what the table hears is tested in tests/daemon/test_sound*.py)."""
+    from companion.table.effects import Announce
+
+    return [e for e in effects if not isinstance(e, Announce)]

@@ -20,9 +20,10 @@ _CLANS_COMMANDS = {
 
 GAMES: dict[str, GameEntry] = {
     "clans": GameEntry("clans", "Clans", "companion.games.clans.controller", "Clans (Leo Colovini)",
-                       searcher="companion.games.clans.bots.runner:make_searcher", commands=_CLANS_COMMANDS),
+                       searcher="companion.games.clans.bots.runner:make_searcher", commands=_CLANS_COMMANDS,
+                       speech="companion.games.clans.speech"),
     "mammut": GameEntry("mammut", "Mammut", "companion.games.mammut.controller",
-                        "Valley of the Mammoths (Bruno Faidutti)"),
+                        "Valley of the Mammoths (Bruno Faidutti)", speech="companion.games.mammut.speech"),
 }
 DEFAULT_GAME = "clans"
 

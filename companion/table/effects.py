@@ -13,7 +13,10 @@ compare them and a log can print them (secrets are kept out of `repr`).
     SetBrightness  the panel's brightness level 1..5 (kept across games)
     SetLanguage    the table's language (kept across games and restarts)
     PowerOff     the table asked to shut the box down safely
-    Announce     something the table should hear (sound arrives in a later issue)
+    SetSound     the table's sound settings: speech, buzzer, volume, speed (kept across games and restarts)
+    Announce     something the table should hear: a message id of a game's (or the table's) speech
+                 texts and its fields, never finished text; spoken or beeped by companion.announce
+    Repeat       say the last announcement again (menu item, a long press)
 """
 
 from __future__ import annotations
@@ -93,16 +96,40 @@ class PowerOff:
 
 
 @dataclass(frozen=True)
+class SetSound:
+    """The table's sound settings (companion.table.sound.SoundSettings), kept across games and restarts."""
+
+    settings: Any
+
+
+@dataclass(frozen=True)
 class Announce:
-    """`event` names what happened ("move", "village", ...); `text` is the sentence shown for it."""
+    """Something the table should hear. `source` names whose speech texts say it (a game's kind,
+    or "table"), `event` the message ("move", "village", "epoch" ...), `fields` its values: numbers
+    and codes ("forest", "red"), never a sentence, so it is said in the language of the moment.
+    `kind` "beep" asks the buzzer for the pattern named `event` ("refused", "village", "epoch", "end").
+    Only public information goes in: a secret color is announced only once revealed."""
 
+    source: str
     event: str
-    text: str
-    kind: str = "speech"  # or "beep"
+    fields: dict = field(default_factory=dict, hash=False)
+    kind: str = "speech"
 
 
-Effect = Union[Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, SetLanguage, PowerOff, Announce]
-EFFECT_TYPES = (Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, SetLanguage, PowerOff, Announce)
+def beep(event: str) -> Announce:
+    """The buzzer's pattern for `event` ("refused", "village", "epoch", "end")."""
+    return Announce("table", event, {}, "beep")
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """Say the last announcement again."""
+
+
+Effect = Union[Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, SetLanguage, SetSound, PowerOff,
+               Announce, Repeat]
+EFFECT_TYPES = (Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, SetLanguage, SetSound, PowerOff,
+                Announce, Repeat)
 
 
 class Outbox:

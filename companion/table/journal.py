@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from companion.table.effects import Effect, GameOver, Persist, SetBrightness, SetLanguage
+from companion.table.effects import Effect, GameOver, Persist, SetBrightness, SetLanguage, SetSound
 from companion.table.journal_repair import (SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
                                             valid_action)
 
@@ -291,7 +291,7 @@ def _json_or_none(text: Any) -> Any:
 
 confirmed_log = logging.getLogger("companion.run")  # tests outside the repo read these lines
 
-JOURNAL_EFFECTS = (Persist, GameOver, SetBrightness, SetLanguage)
+JOURNAL_EFFECTS = (Persist, GameOver, SetBrightness, SetLanguage, SetSound)
 
 
 class JournalWriter:
@@ -316,6 +316,8 @@ class JournalWriter:
             self.journal.set_setting("brightness", effect.level)
         elif isinstance(effect, SetLanguage):
             self.journal.set_setting("language", effect.code)
+        elif isinstance(effect, SetSound):
+            self.journal.set_setting("sound", effect.settings.as_dict())
 
     def write_all(self, effects: Iterable[Effect]) -> list[Effect]:
         """Write every journal effect of `effects` (Persist, GameOver, SetBrightness) in ONE

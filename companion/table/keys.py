@@ -1,7 +1,8 @@
 """Key tokens: what every input (keypad, buttons, terminal, key script) turns into, and the ONE byte decoder.
 
 A key is a one-character string from the 4x4 keypad (spec section 4) or the word
-"POWER" (a configured long press asking for a safe shutdown). Bytes from the serial
+"POWER" (a configured long press asking for a safe shutdown) or "REPEAT" (a long press of
+MENU: say the last announcement again). Bytes from the serial
 keypad or a key script become tokens with `tokens_from_bytes`, with the same mapping
 as the serial keypad reader (companion.hw.keys uses these): CR, LF and space are skipped, a-d
 read as A-D, anything else is dropped and reported to the caller (who logs it once),
@@ -25,10 +26,11 @@ DOWN = "B"
 UNDO = "C"
 MENU = "D"
 POWER = "POWER"
+REPEAT = "REPEAT"  # say the last announcement again (a long press of MENU; the menu has the item too)
 QUIT = "QUIT"
 
 KEYPAD = DIGITS + "#*ABCD"
-KEYS: frozenset[str] = frozenset(KEYPAD) | {POWER}
+KEYS: frozenset[str] = frozenset(KEYPAD) | {POWER, REPEAT}
 SKIPPED_BYTES = frozenset(b"\r\n ")
 # byte -> token; lowercase a-d count as A-D (some keypad firmwares send them)
 BYTE_TO_KEY = {ord(k): k for k in KEYPAD} | {ord(k.lower()): k for k in "ABCD"}

@@ -87,13 +87,16 @@ class TableGameBase:
         """A table at the game's new-game questions."""
         return cls(rng)  # type: ignore[call-arg]
 
-    def report_over(self, finished: bool, outbox: Outbox) -> None:
-        """Put `GameOver` in `outbox` once when the game has just finished (again after an undo of its end)."""
+    def report_over(self, finished: bool, outbox: Outbox) -> bool:
+        """Put `GameOver` in `outbox` once when the game has just finished (again after an undo of its
+        end); True when it did (the game then announces its end)."""
         if not finished:
             self._over_reported = False
         elif not self._over_reported:
             self._over_reported = True
             outbox.put(GameOver(self.KIND, self.finished_result()))  # type: ignore[arg-type]
+            return True
+        return False
 
     def deliver(self, effect: Effect, answer: Any) -> None:
         return None
@@ -136,7 +139,8 @@ class GameEntry:
     Modules are named, not imported, so start-up loads only the game being played.
     `module` defines `TABLE_GAME` (the class); `searcher`, when given, is
     "module:function" returning an object with `run(effect) -> answer` for Search
-    and Hint effects, made from the daemon's bot options.
+    and Hint effects, made from the daemon's bot options; `speech`, when given, names
+    the module whose `say(event, fields)` speaks the game's `Announce` effects.
     """
 
     kind: str
@@ -145,9 +149,16 @@ class GameEntry:
     description: str = ""
     searcher: str | None = None
     commands: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    speech: str | None = None  # a module with say(event, fields) -> str: the game's spoken sentences
 
     def load(self) -> type:
         return importlib.import_module(self.module).TABLE_GAME
+
+    def say(self, event: str, fields: dict) -> str:
+        """The game's sentence for an `Announce` of its (KeyError when it has none)."""
+        if self.speech is None:
+            raise KeyError(event)
+        return importlib.import_module(self.speech).say(event, fields)
 
     def make_searcher(self, options: Mapping[str, Any]) -> Any:
         if self.searcher is None:

@@ -3,9 +3,12 @@
 Composition, not inheritance: the shell holds the current `TableGame` and a
 catalog of registered games (`GameEntry`, handed in by the daemon: the table
 imports no game). It owns
-- the D menu's frame: the game's items, then Brightness, "Play <other game>" for
-  every other registered game, History, Language and Shut down;
-- the brightness (1..5) and the language, which survive a game switch and a restart;
+- the D menu's frame: the game's items, then Brightness, "Play <other game>" for every
+  other registered game, History, Language, Shut down, Sound and, last (D then A reaches
+  it), Say again (the last announcement);
+- the brightness (1..5), the sound settings (companion.table.sound) and the language,
+  which survive a game switch and a restart; a REPEAT key (a long press of MENU) says
+  the last announcement again, whatever shows;
 - the shut-down question (also from a POWER long press) and the switch question;
 - the table's own messages (`tell`: a write that failed, a journal repaired), shown over
   everything until a key, and the history of finished games (`history`, when the daemon
@@ -13,7 +16,8 @@ imports no game). It owns
 
 Keys go to the shell's own open question first, else to the game; a D or POWER the
 game leaves unused opens the menu or the shut-down question. Effects come out of
-`pop_effects()`: the shell's own (SetBrightness, SetLanguage, SwitchGame, PowerOff) and the game's.
+`pop_effects()`: the shell's own (SetBrightness, SetSound, SetLanguage, SwitchGame, PowerOff, Repeat,
+Announce) and the game's.
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ from typing import Any, Callable, Iterable, Sequence
 from companion import i18n
 from companion.table import keys as K
 from companion.table import texts as T
-from companion.table.effects import Effect, PowerOff, SetBrightness, SetLanguage, SwitchGame
+from companion.table.effects import Effect, PowerOff, Repeat, SetBrightness, SetLanguage, SwitchGame
 from companion.table.info import InfoPager
 from companion.table.protocol import GameEntry, TableGame
 from companion.table.screen import MENU, TEXT, Screen, confirm_screen, wrap
+from companion.table.sound import SoundMenu, SoundSettings
 
 BRIGHTNESS_LEVELS = 5
 DEFAULT_BRIGHTNESS = 4
@@ -38,7 +43,7 @@ LEGACY_BRIGHTNESS = "brightness"  # journals before the shell kept brightness am
 class Shell:
     def __init__(self, catalog: Sequence[GameEntry], kind: str, game: TableGame,
                  rng: random.Random | None = None, brightness: int = DEFAULT_BRIGHTNESS,
-                 history: Callable[[], list[dict]] | None = None) -> None:
+                 history: Callable[[], list[dict]] | None = None, sound: SoundSettings | None = None) -> None:
         self.catalog = list(catalog)
         self.history = history
         self.notice = InfoPager()
@@ -46,8 +51,9 @@ class Shell:
         self.game = game
         self.rng = rng if rng is not None else random.Random()
         self.brightness = brightness
+        self.sound = SoundMenu(sound if sound is not None else SoundSettings())
         self.shutting_down = False
-        self.question: str | None = None  # menu | brightness | language | shutdown | switch
+        self.question: str | None = None  # menu | brightness | sound | language | shutdown | switch
         self.menu_sel = 0
         self.bright_sel = 0
         self.lang_sel = 0
@@ -82,13 +88,17 @@ class Shell:
     def handle(self, key: str, now: float) -> None:
         if self.shutting_down or not K.is_key(key):
             return
+        if key == K.REPEAT:  # whatever shows stays: only the voice says the last announcement again
+            self._effects.append(Repeat())
+            return
         if self.notice.shown and key != K.POWER:
             self.notice.key(key, ())  # A/B page it; any other key only dismisses it
             return
         self.notice.clear()
         if self.question is not None:
-            {"menu": self._key_menu, "brightness": self._key_brightness, "language": self._key_language,
-             "shutdown": self._key_shutdown, "switch": self._key_switch}[self.question](key)
+            {"menu": self._key_menu, "brightness": self._key_brightness, "sound": self._key_sound,
+             "language": self._key_language, "shutdown": self._key_shutdown,
+             "switch": self._key_switch}[self.question](key)
             return
         if self.game.handle(key, now):
             return
@@ -106,6 +116,8 @@ class Shell:
             items.append((T.HISTORY, "history"))
         items.append((T.LANGUAGE, "language"))
         items.append((T.SHUT_DOWN, "shutdown"))
+        items.append((T.SOUND, "sound"))  # after the items key scripts count on
+        items.append((T.REPEAT, "repeat"))  # last: D, A (round to the end), # says it again
         return items
 
     def _key_menu(self, key: str) -> None:
@@ -124,6 +136,10 @@ class Shell:
             self.game.menu_choose(what)
         elif what == "brightness":
             self.question, self.bright_sel = "brightness", self.brightness - 1
+        elif what == "sound":
+            self.question, self.sound.selected = "sound", 0
+        elif what == "repeat":
+            self._effects.append(Repeat())
         elif what == "language":
             self.question, self.lang_sel = "language", i18n.LANGUAGES.index(i18n.language())
         elif what == "shutdown":
@@ -145,6 +161,12 @@ class Shell:
                 self.brightness = self.bright_sel + 1
                 self._effects.append(SetBrightness(self.brightness))
         elif key == K.BACK:
+            self.question = None
+
+    def _key_sound(self, key: str) -> None:
+        still_open, effects = self.sound.key(key)
+        self._effects += effects
+        if not still_open:
             self.question = None
 
     def _key_language(self, key: str) -> None:
@@ -226,6 +248,8 @@ class Shell:
             return Screen(MENU, "brightness", T.BRIGHTNESS, selected=self.bright_sel,
                           choices=tuple(T.brightness_choice(i, i == self.brightness)
                                         for i in range(1, BRIGHTNESS_LEVELS + 1)))
+        if self.question == "sound":
+            return self.sound.screen()
         if self.question == "language":
             return Screen(MENU, "language", T.LANGUAGE, selected=self.lang_sel,
                           choices=tuple(T.language_choice(i + 1, i18n.NATIVE_NAMES[code], code == i18n.language())

@@ -17,6 +17,10 @@ _CONSTANTS = {
     "BRIGHTNESS": N_("Brightness"),
     # NOTE: menu item and title, max 18 characters
     "LANGUAGE": N_("Language"),
+    # NOTE: menu item, max 18 characters: the table says its last announcement again
+    "REPEAT": N_("Say again"),
+    # NOTE: menu item and title, max 18 characters
+    "SOUND": N_("Sound"),
     # NOTE: menu item, max 18 characters
     "SHUT_DOWN": N_("Shut down"),
     # NOTE: title bar, max 25 characters

@@ -41,7 +41,7 @@ def test_a_failed_batch_is_rolled_back_whole_and_writing_works_again(tmp_path, c
     w.write(Persist("clans", ({"a": "new"},), new_game=True))
     game = j.game_id
     j.db = FailingDb(j.db, "UPDATE games SET finished")
-    batch = [Persist("clans", ({"a": "move", "n": 1},)), Announce("end", "Game over"),
+    batch = [Persist("clans", ({"a": "move", "n": 1},)), Announce("clans", "end", {"reason": "twelfth"}),
              GameOver("clans", {"totals": [3, 4]}), SetBrightness(4)]
     with pytest.raises(JournalWriteError) as err:
         w.write_all(batch)
@@ -49,7 +49,7 @@ def test_a_failed_batch_is_rolled_back_whole_and_writing_works_again(tmp_path, c
     assert j.game_id == game and [m for m in caplog.messages if m.startswith("confirmed")] == ['confirmed {"a":"new"}']
     assert j.resume().actions == [{"a": "new"}] and j.setting("brightness") is None  # nothing of the batch
     j.db.armed = False
-    assert w.write_all(batch) == [Announce("end", "Game over")]  # the effects it did not take, in order
+    assert w.write_all(batch) == [Announce("clans", "end", {"reason": "twelfth"})]  # the effects it did not take, in order
     assert j.game_id is None and j.history()[0]["result"] == {"totals": [3, 4]} and j.setting("brightness") == 4
     r = j.resume(include_finished=True)
     assert r.finished and r.actions == [{"a": "new"}, {"a": "move", "n": 1}]

@@ -35,6 +35,7 @@ import random
 from typing import Any, Callable, Iterable
 
 from companion.games.clans import keys_play, keys_setup
+from companion.games.clans import speech as S
 from companion.games.clans import texts as T
 from companion.games.clans.actions import START_ACTIONS, TableState, move_action
 from companion.games.clans.game import Game, Move
@@ -67,6 +68,7 @@ class Controller(TableGameBase):
         self._search_version = -1  # the state's version when it was asked for
         self._search_failed = False  # the last search gave no move: ask again after the next key
         self._hint: Hint | None = None
+        self._turn_said: tuple | None = None  # the turn last announced: (game, ply, seat)
         self._menu: tuple[Callable[[], None], ...] = (
             self._menu_new, self._menu_undo, self._ask_hint, self._menu_scores, self._menu_huts)
 
@@ -188,8 +190,15 @@ class Controller(TableGameBase):
         return self.session.outbox.pop()
 
     def _derive(self) -> None:
-        """After every event: announce the end once, ask for a bot's move when one is due."""
-        self.report_over(self.mode() == "final", self.session.outbox)
+        """After every event: announce the end once and whose turn it is when that changed, ask for a
+        bot's move when one is due."""
+        game = self.state.game
+        if self.report_over(self.mode() == "final", self.session.outbox) and game is not None:
+            self.session.outbox.extend(S.final(game, self.final_colors()))
+        turn = (id(game), game.ply, game.to_move) if game is not None and self.mode() in ("move", "bot") else None
+        if turn is not None and turn != self._turn_said:
+            self.session.outbox.put(S.turn(game, self.state.bots))
+        self._turn_said = turn
         if self._search is not None and self._search_version != self.state.version:
             self._search = None  # the position changed: its answer will be dropped
         game = self.state.game
@@ -220,6 +229,7 @@ class Controller(TableGameBase):
             self.session.do(move_action(move.frm, move.to, move.order, kind="bot"))
         except (ActionError, AttributeError, TypeError):
             return False
+        self.session.outbox.put(S.bot_move(move, self.state.need_game().to_move))
         self.ui.bot_page = 0
         return True
 

@@ -9,6 +9,7 @@ why and changes nothing. On a bot's turn digits do nothing: # makes the proposed
 
 from __future__ import annotations
 
+from companion.games.clans import speech as S
 from companion.games.clans import texts as T
 from companion.games.clans import texts_setup as TS
 from companion.games.clans.actions import move_action
@@ -53,14 +54,14 @@ def key_move(s: Session, key: str) -> None:
         if ui.frm is None:
             why = game.illegal_reason(n)
             if why:
-                s.show(_(T.NOT_ALLOWED), [T.illegal_text(*why)], "illegal")
+                refuse_move(s, why)
             else:
                 ui.frm = n
         else:
             frm, ui.frm = ui.frm, None
             why = game.illegal_reason(frm, n)
             if why:
-                s.show(_(T.NOT_ALLOWED), [T.illegal_text(*why)], "illegal")
+                refuse_move(s, why)
             else:
                 start_move(s, frm, n)
     elif key == K.BACK:
@@ -74,12 +75,19 @@ def key_move(s: Session, key: str) -> None:
         ask_undo(s)
 
 
+def refuse_move(s: Session, why: tuple[str, dict]) -> None:
+    """An illegal move: why, on the screen and aloud, and nothing changed."""
+    s.show(_(T.NOT_ALLOWED), [T.illegal_text(*why)], "illegal")
+    s.outbox.extend(S.illegal(*why))
+
+
 def start_move(s: Session, frm: int, to: int) -> None:
     """A legal move: played at once, or pending while its founding order matters."""
     game = s.state.need_game()
     if game.order_matters(len(game.isolated_by(frm, to)), 0):
         s.do({"a": "pending", "from": frm, "to": to})
         s.ui.buf, s.ui.browsing, s.ui.note = "", False, ""
+        s.outbox.put(S.order(game.to_move, s.state.remaining()))
     else:
         finish_move(s, frm, to, None)
 
@@ -92,6 +100,7 @@ def finish_move(s: Session, frm: int, to: int, order: list[int] | None) -> None:
     if game.is_over:
         name, s.ui.choice_sel, s.ui.final_page = "game-over", 0, 0
     s.show(T.move_title(outcome.player, frm, to), T.outcome_paragraphs(game, outcome, s.state.bots), name)
+    s.outbox.extend(S.outcome(game, outcome))
 
 
 def key_order(s: Session, key: str) -> None:
@@ -153,6 +162,7 @@ def key_reveal(s: Session, key: str) -> None:
         color = COLORS[d - 1]
         if color in colors:
             s.show(_(T.REFUSED_TITLE), [T.color_taken(color, colors.index(color))], "refused")
+            s.outbox.extend(S.refused_color(color, colors.index(color)))
             return
         s.do({"a": "reveal", "player": len(colors), "color": color})
         ui.final_page, ui.note = 0, ""
@@ -200,6 +210,7 @@ def key_undo_question(s: Session, key: str) -> None:
         ui.buf, ui.frm, ui.browsing = "", None, False
         s.show(T.undone_title(outcome.move.frm, outcome.move.to),
                T.undo_paragraphs(s.state.need_game(), outcome), "undone")
+        s.outbox.put(S.undone(outcome.move.frm, outcome.move.to))
     elif key == K.BACK:
         ui.overlay = None
 

@@ -36,6 +36,7 @@ from companion.table.screen import Screen
 
 from . import keys_play
 from . import outcomes as O
+from . import speech as S
 from . import texts as T
 from .actions import KIND, START_ACTIONS, TableState
 from .forms import OpenForm
@@ -58,6 +59,7 @@ class MammutTable(TableGameBase):
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.session = Session(self.rng)
+        self._phase_said: tuple | None = None  # (year, season, turn, phase) last announced
         self._menu: tuple[Callable[[], None], ...] = (
             self._menu_actions, self._menu_books, self._menu_undo, self._menu_new)
 
@@ -134,8 +136,12 @@ class MammutTable(TableGameBase):
         return self.session.outbox.pop()
 
     def _derive(self) -> None:
-        """After every event: announce the end of a game once."""
+        """After every event: report the end of a game once; say the phase when it changed."""
         self.report_over(self.game is not None and self.game.over, self.session.outbox)
+        key = S.phase_key(self.game) if self.game is not None else None
+        if key is not None and key != self._phase_said:
+            self.session.outbox.extend(S.phase(self.game))
+        self._phase_said = key
 
     # ----- the menu --------------------------------------------------------------------------
     def menu_items(self) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from companion.i18n import _
 from companion.table.effects import Outbox
 from companion.table.info import InfoPager
 
+from . import speech as S
 from . import texts as T
 from .actions import KIND, TableState, starts_game
 from .forms import Field, OpenForm, next_field
@@ -67,6 +68,8 @@ class Session:
             assert self.state.game is not None
             action = {**action, "rolls": list(self.state.game.log[-1]["rolls"])}
         self.outbox.action(action)
+        if action.get("rolls"):
+            self.outbox.put(S.dice(action["rolls"]))
         return result
 
     def reset_ui(self) -> None:
@@ -82,6 +85,7 @@ class Session:
 
     def refuse(self, message: str) -> None:
         self.show(_(T.REFUSED_TITLE), [T.refusal(message)], "error")
+        self.outbox.extend(S.refused(message))
 
     def title(self) -> str:
         return T.title(self.state.game)

@@ -61,6 +61,11 @@ The Mammut texts changed on purpose (item 11), all in English:
   the step to phase 5 (combat)?", then "Taken back: the step to phase 5 (combat)." and "You
   are back in phase 4 (tribes move).").
 
+Issue 15 re-recorded every stream (`--rerecord` with every name): the shell's menu gained
+"Sound" (item 9) and "Say again" (item 10, last), so every menu screen lists them and a
+storm's 9 in the menu now opens the Sound list. The games' announcements are effects the
+streams do not hash.
+
 Every other text of every step is byte-identical to before (checked by replaying the old
 streams with those three changes undone).
 """
