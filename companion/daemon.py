@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import i18n
+from companion.announce import Announcer
 from companion.config import BOT_NAMES, MAX_BOT_MOVE_TIME, display_drivers
 from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
@@ -37,6 +38,7 @@ from companion.table.keyscript import read_key_script
 from companion.table.errors import UsageError
 from companion.table.journal import JournalWriter, find_state_dir
 from companion.table.shell import Shell
+from companion.table.sound import SoundSettings
 
 log = logging.getLogger("companion.run")
 
@@ -65,6 +67,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--key-delay", type=float, default=0.0, metavar="S",
                     help="with --keys: pause S seconds before each key (a typing pace, for demos and crash tests)")
     ap.add_argument("--save-frames", metavar="DIR", help="write each distinct frame as a PNG into DIR")
+    ap.add_argument("--announce-log", metavar="FILE",
+                    help="append one JSON line per announcement the table makes (kind, event, lang, text), "
+                         "spoken or not, headless too")
     ap.add_argument("--config", metavar="PATH", help="config file (default /etc/companion/config.yaml if present)")
     ap.add_argument("--state-dir", metavar="DIR", help="journal directory (default: the config's state_dir)")
     ap.add_argument("--no-journal", action="store_true", help="do not journal nor resume")
@@ -208,8 +213,9 @@ def build(args: argparse.Namespace) -> Daemon:
     sink = open_sink(driver, cfg, args.save_frames if driver == "png" else None)
     panel = Panel.from_config(sink, cfg, headless=headless, brightness=shell.brightness)
     on_frame = FrameSaver(args.save_frames) if args.save_frames and driver != "png" else None
+    announcer = open_announcer(args.announce_log, cfg, shell.sound.settings, outputs=not headless)
     daemon = Daemon(shell, panel, headless=headless, journal=journal, record_out=args.record_out,
-                    on_frame=on_frame, search_options=search_options(args, cfg))
+                    on_frame=on_frame, search_options=search_options(args, cfg), announcer=announcer)
     if script is not None:
         daemon.key_delay = max(0.0, args.key_delay)
         for token in script:
@@ -275,7 +281,9 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
         game = find_game(kind).load().new(rng)
     _, brightness = Shell.split_journal(journaled, stored)
     history = journal.journal.history if journal is not None else None
-    shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history)
+    sound = SoundSettings.from_stored(journal.journal.setting("sound") if journal is not None else None,
+                                      sound_defaults(cfg))
+    shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history, sound)
     if journal is not None and journal.journal.repairs:
         if isinstance(journal, JournalWriter):
             shell.tell(T.REPAIRED_TITLE, journal.journal.repairs, "repaired")
@@ -284,6 +292,35 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     elif say_resumed and resumed_at is not None:
         tell_resumed(shell, resumed_at)
     return shell
+
+
+def sound_defaults(cfg: Any) -> SoundSettings:
+    """Where the sound starts before the menu changed anything: the config's `sound:` section."""
+    c = getattr(cfg, "sound", None)
+    if c is None:
+        return SoundSettings()
+    return SoundSettings(speech=c.speech, volume=c.volume, speed=c.speed)
+
+
+def open_announcer(log_path: str | None, cfg: Any, settings: SoundSettings, outputs: bool) -> Announcer:
+    """The announce log (UsageError when FILE cannot be opened) and, at a real table (`outputs`),
+    the voice and the configured buzzer; a missing espeak-ng or buzzer is logged and left silent."""
+    log_file = None
+    if log_path:
+        try:
+            log_file = open(log_path, "a", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"--announce-log {log_path}: cannot open it ({exc.strerror or exc}); "
+                             "give a file in a directory you can write") from None
+    voice = buzzer = None
+    if outputs:
+        from companion.hw.sound import open_buzzer, open_voice
+
+        c = getattr(cfg, "sound", None)
+        voice = open_voice(getattr(c, "audio_device", None))
+        if c is not None and c.buzzer_pin is not None:
+            buzzer = open_buzzer(c.buzzer_pin, passive=c.buzzer_type == "passive")
+    return Announcer(settings, log_file, voice, buzzer)
 
 
 def search_options(args: argparse.Namespace, cfg: Any) -> dict:

@@ -36,9 +36,9 @@ from companion.i18n import N_, _, ngettext
 OK, WARN, FAIL = "ok", "warn", "fail"
 SERVICE = "companion"
 USER = "companion"
-# group -> what needs it (the unit's SupplementaryGroups= gives gpio i2c dialout)
+# group -> what needs it (the unit's SupplementaryGroups= gives gpio i2c dialout input audio)
 GROUPS = {"gpio": N_("GPIO buttons"), "i2c": N_("the OLED"), "dialout": N_("a serial keypad"),
-          "input": N_("a USB keypad")}
+          "input": N_("a USB keypad"), "audio": N_("the voice (speech)")}
 # the level word that starts each line of `companion doctor`
 # NOTE: max 4 characters (the lines are aligned)
 LEVELS = {OK: N_("OK"), WARN: N_("WARN"), FAIL: N_("FAIL")}

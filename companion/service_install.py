@@ -35,7 +35,7 @@ DEFAULT_CONFIG = Path("/etc/companion/config.yaml")
 DEFAULT_POLKIT_DIR = Path("/etc/polkit-1/rules.d")
 POLKIT_RULE_NAME = "50-companion-poweroff.rules"
 # The unit's SupplementaryGroups= (install-service creates the missing ones).
-HARDWARE_GROUPS = ("gpio", "i2c", "dialout", "input")
+HARDWARE_GROUPS = ("gpio", "i2c", "dialout", "input", "audio")
 
 # Keep identical to systemd/companion.service.
 UNIT_TEMPLATE = """# The Clans companion kiosk: referees the game beside the board.
@@ -71,7 +71,7 @@ User=companion
 Group=companion
 # Raspberry Pi OS has these groups; install-service creates the ones that are
 # missing (plain Debian has no gpio or i2c), else the unit fails with 216/GROUP.
-SupplementaryGroups=gpio i2c dialout input
+SupplementaryGroups=gpio i2c dialout input audio
 
 # Game journal (SQLite); the daemon reads $STATE_DIRECTORY.
 StateDirectory=companion
@@ -100,7 +100,8 @@ CapabilityBoundingSet=
 # So fixed majors (Linux's Documentation/admin-guide/devices.txt) wherever the
 # kernel has one: 89 i2c-dev (/dev/i2c-*), 166 USB ACM (/dev/ttyACM*, native
 # USB boards), 188 USB serial (/dev/ttyUSB*, CH340/FTDI), 13 input
-# (/dev/input/event*, a USB numeric keypad; read only). gpiochip has no fixed
+# (/dev/input/event*, a USB numeric keypad; read only), 116 ALSA (/dev/snd/*,
+# the voice through a USB speaker, an I2S amplifier or HDMI; audio group). gpiochip has no fixed
 # major; it is built into the Pi kernel, so its name is always there.
 DevicePolicy=closed
 DeviceAllow=char-89 rw
@@ -108,6 +109,7 @@ DeviceAllow=char-gpiochip rw
 DeviceAllow=char-166 rw
 DeviceAllow=char-188 rw
 DeviceAllow=char-13 r
+DeviceAllow=char-116 rw
 ProtectKernelModules=yes
 ProtectKernelLogs=yes
 # /sys read-only: fine for lgpio (character device); the old sysfs GPIO

@@ -211,7 +211,7 @@ def test_install_skips_the_firmware_off_a_pi_and_starts_the_unit(box: Box) -> No
     assert not box.sh("test -e /etc/modules-load.d/companion.conf", check=False).returncode == 0
     assert "Reboot" not in out
     # Plain Debian has no gpio group: install-service made it, so no 216/GROUP.
-    assert box.sh("getent group gpio i2c dialout input | wc -l").stdout.strip() == "4"
+    assert box.sh("getent group gpio i2c dialout input audio | wc -l").stdout.strip() == "5"
     groups = box.sh("grep -E '^(Supplementary)?Groups:' /proc/$(systemctl show -P MainPID companion)/status").stdout
     assert groups.strip()
     assert "216/GROUP" not in box.sh("journalctl -u companion --no-pager -o cat").stdout
@@ -226,7 +226,7 @@ def test_ready_with_a_status_and_the_game_resumed(box: Box) -> None:
 
 def test_device_allow_uses_majors(box: Box) -> None:
     allowed = box.sh("systemctl show -P DeviceAllow companion").stdout
-    for entry in ("char-89 rw", "char-166 rw", "char-188 rw", "char-13 r", "char-gpiochip rw"):
+    for entry in ("char-89 rw", "char-166 rw", "char-188 rw", "char-13 r", "char-116 rw", "char-gpiochip rw"):
         assert entry in allowed, allowed
 
 
