@@ -141,11 +141,12 @@ esac
 
 # --- apt --------------------------------------------------------------------------------------
 # python3-venv: the venv; i2c-tools: i2cdetect, to see the OLED; polkitd: lets the service
-# power the machine off (the rule install-service writes). On a Pi, python3-lgpio (from the
+# power the machine off (the rule install-service writes); espeak-ng: the table's voice (offline,
+# en it es fr de; off until the config or the menu turns speech on). On a Pi, python3-lgpio (from the
 # Raspberry Pi archive): the only GPIO backend that works on the Pi 5, with its C library.
 # Off x86_64, python3-evdev (the USB number pad): PyPI has no wheel there, so pip would need
 # gcc and python3-dev; the venv sees apt's (--system-site-packages) and takes it instead.
-PKGS=(python3 python3-venv i2c-tools polkitd)
+PKGS=(python3 python3-venv i2c-tools polkitd espeak-ng)
 [ $PI = 1 ] && PKGS+=(python3-lgpio)
 [ "$ARCH" != x86_64 ] && PKGS+=(python3-evdev)
 MISSING=()

@@ -46,7 +46,7 @@ LEVELS = {OK: N_("OK"), WARN: N_("WARN"), FAIL: N_("FAIL")}
 # NOTE: the name of a check of `companion doctor`, one short word
 CHECK_NAMES = {"config": N_("config"), "i2c": N_("i2c"), "oled": N_("oled"), "groups": N_("groups"),
                "gpio": N_("gpio"), "keypad": N_("keypad"), "service": N_("service"), "journal": N_("journal"),
-               "keys": N_("keys")}
+               "keys": N_("keys"), "sound": N_("sound")}
 
 
 def enable_i2c() -> str:
@@ -338,8 +338,30 @@ def check_journal(p: Probe) -> Result:
         n=len(lines), last=lines[-1][:120], command=f"journalctl -u {SERVICE} -p warning"))
 
 
+def check_sound(p: Probe) -> Result:
+    """The voice's espeak-ng and an audio output (when speech is on in the config), the buzzer's pin."""
+    s = _cfg(p).sound
+    buzzer = (_("buzzer ({kind}) on BCM {pin}").format(kind=s.buzzer_type, pin=s.buzzer_pin)
+              if s.buzzer_pin is not None else _("no buzzer"))
+    if not s.speech:
+        return Result(OK, "sound", _("speech off (the menu's Sound item turns it on); {buzzer}").format(buzzer=buzzer))
+    try:
+        status, _out = p.run(["espeak-ng", "--version"])
+    except FileNotFoundError:
+        status = 127
+    if status != 0:
+        return Result(WARN, "sound", _("speech is on but espeak-ng is missing: {command}").format(
+            command="sudo apt install espeak-ng"))
+    outputs = _listing(p, "/dev/snd", "pcmC*p")
+    if not outputs:
+        return Result(WARN, "sound", _("speech is on but there is no audio output in /dev/snd: plug in a USB "
+                                       "speaker, or see hardware.md (I2S amplifier, HDMI)"))
+    return Result(OK, "sound", _("speech on, audio output {devices}; {buzzer}").format(
+        devices=", ".join(outputs), buzzer=buzzer))
+
+
 CHECKS: tuple[Callable[[Probe], Result], ...] = (
-    check_config, check_i2c, check_oled, check_groups, check_gpio, check_keypad,
+    check_config, check_i2c, check_oled, check_groups, check_gpio, check_keypad, check_sound,
     check_service, check_journal)
 
 

@@ -2,8 +2,9 @@
 
 Buttons are wired from a BCM pin to ground (internal pull-up, active low):
 UP -> "A", DOWN -> "B", OK -> "#", BACK -> "*", MENU -> "D". A long press on
-BACK (``long_press_s``) gives "D" (the menu) instead of "*"; holding BACK or
-MENU for ``power_press_s`` gives "POWER" (safe shutdown) while still held.
+BACK (``long_press_s``) gives "D" (the menu) instead of "*", a long press on MENU
+"REPEAT" (the last announcement again) instead of "D"; holding BACK or MENU for
+``power_press_s`` gives "POWER" (safe shutdown) while still held.
 An encoder turn gives "B" (clockwise, next choice) or "A" (counter-clockwise),
 its push switch "#".
 
@@ -26,7 +27,7 @@ from typing import Any, Callable
 
 from companion.config import ButtonsConfig, Config, EncoderConfig
 from companion.hw.platform import is_raspberry_pi
-from companion.table.keys import BACK, DOWN, MENU, OK, POWER, UP
+from companion.table.keys import BACK, DOWN, MENU, OK, POWER, REPEAT, UP
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +162,7 @@ class Buttons:
                 kw.update(on_release=True, long_key=MENU, long_s=b.long_press_s,
                           power_s=b.power_press_s)
             elif role == "menu":
-                kw.update(on_release=True, power_s=b.power_press_s)
+                kw.update(on_release=True, long_key=REPEAT, long_s=b.long_press_s, power_s=b.power_press_s)
             self._add_switch(role, pin, kw)
         log.info("buttons on BCM %s", ", ".join(f"{r}={p}" for r, p in b.pins().items()))
 

@@ -4,7 +4,8 @@ On a tty the terminal is put in cbreak mode (single keys, no echo; Ctrl-C
 still interrupts) and restored on `close()`, at exit, and when the reader
 thread ends for any reason. Keys: the keypad characters themselves (0-9 # *
 A-D, a-d), Up/Down arrows -> "A"/"B", Enter -> "#", Backspace or a lone Esc
--> "*", u -> "C" (undo), m -> "D" (menu), q -> "QUIT".
+-> "*", u -> "C" (undo), m -> "D" (menu), r -> "REPEAT" (say the last announcement
+again, a long press of MENU at the table), q -> "QUIT".
 
 When the stream is not a tty (a pipe, a file) it is read line by line with
 the same mapping, except that line ends are ignored rather than read as
@@ -25,7 +26,7 @@ import sys
 import threading
 from typing import Any, Callable, TextIO
 
-from companion.table.keys import BACK, DOWN, MENU, OK, QUIT, UNDO, UP, KeyFilter
+from companion.table.keys import BACK, DOWN, MENU, OK, QUIT, REPEAT, UNDO, UP, KeyFilter
 from companion.table.keyscript import MAX_KEY_SCRIPT_BYTES, read_capped
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ Put = Callable[[str], Any]
 
 ESC = 0x1B
 # Letters the keypad does not have: terminal shortcuts.
-_SHORTCUTS = {ord("u"): UNDO, ord("m"): MENU, ord("q"): QUIT}
+_SHORTCUTS = {ord("u"): UNDO, ord("m"): MENU, ord("r"): REPEAT, ord("q"): QUIT}
 _TTY_ONLY = {ord("\r"): OK, ord("\n"): OK, 0x7F: BACK, 0x08: BACK}
 _ARROWS = {ord("A"): UP, ord("B"): DOWN}
 

@@ -88,8 +88,9 @@ def render(image: Any, mode: str) -> list[str]:
 def legend() -> str:
     """Which keyboard keys are the keypad's (the screens name keypad keys: #=ok, *=back, A/B, D=menu)."""
     # NOTE: max 66 characters (one line under the 66-column screen). Key names stay as they are:
-    # Enter, Esc, Bksp (Backspace), Up/Down (arrow keys), u, m, q and the keypad keys # * A/B C D.
-    return _("Enter=#  Esc/Bksp=*  Up/Down=A/B  u=C undo  m=D menu  q=quit")
+    # Enter, Esc, Bksp (Backspace), Up/Down (arrow keys), u, m, r, q and the keypad keys # * A/B.
+    # r says the last announcement again.
+    return _("Enter=#  Esc/Bksp=*  Up/Down=A/B  u=undo  m=menu  r=again  q=quit")
 
 
 def too_small(columns: int, rows: int, need_columns: int, need_rows: int) -> str:

@@ -6,7 +6,9 @@ background thread.
 Only key-down events count (value 1). Releases (0) and the keyboard's
 auto-repeat while a key is held (2) are ignored for every key, A and B
 included: one press is one key, as with the serial keypad and the buttons
-(a held key repeating at 30 per second would overshoot any menu).
+(a held key repeating at 30 per second would overshoot any menu). The one
+exception is the key mapped to MENU ("D"): it counts on release, as "D", or
+as "REPEAT" (say the last announcement again) when held `LONG_PRESS_S`.
 
 Default key map (evdev key name -> key token, companion.table.keys):
 
@@ -55,13 +57,15 @@ import select
 from typing import Any, Callable, Iterable, Mapping
 
 from companion.hw.keypad import Put, SerialKeypad
-from companion.table.keys import is_key
+from companion.table.keys import MENU, REPEAT, is_key
 
 log = logging.getLogger(__name__)
 
 BY_ID_GLOB = "/dev/input/by-id/*-event-kbd"
 READ_TIMEOUT_S = 0.2
 VALUE_DOWN = 1        # evdev key event values: 0 up, 1 down, 2 auto-repeat
+VALUE_UP = 0
+LONG_PRESS_S = 1.0    # the MENU key held this long gives REPEAT (as the buttons' long_press_s)
 
 DEFAULT_KEYMAP: dict[str, str] = {
     **{f"KEY_KP{d}": str(d) for d in range(10)},
@@ -158,6 +162,7 @@ class UsbKeypad(SerialKeypad):
         self._dev_opener = opener or _open_evdev
         self._wait = wait or self._select
         self._codes: dict[int, str] | None = None
+        self._menu_down: float | None = None  # when the MENU key went down (it counts on release)
         self._ecodes: Any = None
         self.ignored = 0           # key-down events of keys not in the map
         self.path: str | None = None   # the device last opened
@@ -205,10 +210,20 @@ class UsbKeypad(SerialKeypad):
     def handle_event(self, event: Any) -> str | None:
         """One evdev event: the key token it gives (already passed to `put`), or None."""
         ecodes = self._load_ecodes()
-        if event.type != ecodes.EV_KEY or event.value != VALUE_DOWN:
+        if event.type != ecodes.EV_KEY or event.value not in (VALUE_DOWN, VALUE_UP):
             return None
         assert self._codes is not None
         key = self._codes.get(event.code)
+        if key == MENU:  # decided on release: held LONG_PRESS_S or more it says the last announcement again
+            if event.value == VALUE_DOWN:
+                self._menu_down = event.timestamp()
+                return None
+            if self._menu_down is None:
+                return None
+            held, self._menu_down = event.timestamp() - self._menu_down, None
+            key = REPEAT if held >= LONG_PRESS_S else MENU
+        elif event.value != VALUE_DOWN:
+            return None
         if key is None:
             self.ignored += 1
             log.debug("usb keypad: ignored key %s", ecodes.KEY.get(event.code, event.code))

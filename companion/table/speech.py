@@ -24,7 +24,7 @@ BEEPS = {
     # NOTE: the announce log's words for a buzzer pattern (not spoken)
     "end": N_("Beep: game over."),
 }
-SETTING_SAID = {
+SETTING_SAID = {  # a changed setting said aloud; {value} is "on", "off" or a level 1-5
     "speech": N_("Speech {value}."),
     "buzzer": N_("Buzzer {value}."),
     "volume": N_("Volume {value}."),
@@ -53,5 +53,6 @@ def say(event: str, fields: dict) -> str:
             word = _("on") if value else _("off")
         else:
             word = str(value)
-        return _(SETTING_SAID[fields["item"]]).format(value=word)
+        sentence = SETTING_SAID[fields["item"]]
+        return _(sentence).format(value=word)
     raise KeyError(event)

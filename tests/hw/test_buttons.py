@@ -158,6 +158,23 @@ def test_menu_hold_gives_power_and_short_gives_menu(factory, clock):
         b.close()
 
 
+def test_menu_long_press_says_the_last_announcement_again(factory, clock):
+    """MENU held long_press_s (and released before power_press_s) gives REPEAT, decided on release."""
+    keys = []
+    b = make(clock, keys)
+    try:
+        menu = factory.pin(24)
+        menu.drive_low()
+        step(b, clock, 0.6)
+        step(b, clock, 0.6)          # held 1.2 s
+        assert keys == []            # decided only on release
+        menu.drive_high()
+        step(b, clock, 0.05)
+        assert keys == ["REPEAT"]
+    finally:
+        b.close()
+
+
 def test_menu_null_leaves_pin_free(factory, clock):
     keys = []
     b = make(clock, keys, menu=None)

@@ -106,9 +106,9 @@ def test_fixed_modes_and_a_bad_one():
 
 def test_the_legend_names_the_keys_the_terminal_reads():
     from companion.hw.terminal import KeyDecoder
-    from companion.table.keys import BACK, DOWN, MENU, OK, QUIT, UNDO, UP
+    from companion.table.keys import BACK, DOWN, MENU, OK, QUIT, REPEAT, UNDO, UP
 
     d = KeyDecoder(tty=True)
-    assert d.feed(b"\r\x7f\x1b[A\x1b[Bumq") == [OK, BACK, UP, DOWN, UNDO, MENU, QUIT]
-    for word in ("Enter=#", "Esc/Bksp=*", "Up/Down=A/B", "u=C", "m=D", "q=quit"):
+    assert d.feed(b"\r\x7f\x1b[A\x1b[Bumrq") == [OK, BACK, UP, DOWN, UNDO, MENU, REPEAT, QUIT]
+    for word in ("Enter=#", "Esc/Bksp=*", "Up/Down=A/B", "u=undo", "m=menu", "r=again", "q=quit"):
         assert word in legend()

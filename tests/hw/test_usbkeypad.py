@@ -35,9 +35,10 @@ def ec():
     return evdev.ecodes
 
 
-def ev(ec, name, value=1, type_=None):
+def ev(ec, name, value=1, type_=None, sec=1, usec=0):
     from evdev import InputEvent
-    return InputEvent(1, 0, ec.EV_KEY if type_ is None else type_, ec.ecodes[name] if isinstance(name, str) else name, value)
+    return InputEvent(sec, usec, ec.EV_KEY if type_ is None else type_,
+                      ec.ecodes[name] if isinstance(name, str) else name, value)
 
 
 class FakeDevice:
@@ -132,9 +133,25 @@ def test_every_default_key_gives_its_token(ec):
     got = []
     kp = adapter(got.append)
     for name, token in DOCUMENTED.items():
-        assert kp.handle_event(ev(ec, name)) == token, name
+        if token == "D":  # the MENU key counts on release (a long press is REPEAT)
+            assert kp.handle_event(ev(ec, name)) is None
+            assert kp.handle_event(ev(ec, name, 0, usec=200_000)) == token, name
+        else:
+            assert kp.handle_event(ev(ec, name)) == token, name
     assert got == list(DOCUMENTED.values())
     assert kp.ignored == 0
+
+
+def test_menu_held_a_second_says_the_last_announcement_again(ec):
+    """The MENU key decides on release: short is D, held LONG_PRESS_S (its auto-repeats in between
+    ignored) is REPEAT; a release without its press (the pad plugged in mid-press) gives nothing."""
+    got = []
+    kp = adapter(got.append)
+    kp.handle_events([ev(ec, "KEY_KPSLASH", 1, sec=5), ev(ec, "KEY_KPSLASH", 2, sec=5, usec=500_000),
+                      ev(ec, "KEY_KPSLASH", 0, sec=6, usec=100_000)])
+    kp.handle_events([ev(ec, "KEY_KPSLASH", 1, sec=7), ev(ec, "KEY_KPSLASH", 0, sec=7, usec=900_000)])
+    kp.handle_events([ev(ec, "KEY_KPSLASH", 0, sec=9)])
+    assert got == ["REPEAT", "D"]
 
 
 def test_releases_and_repeats_are_ignored(ec):
@@ -280,7 +297,7 @@ def test_auto_finds_grabs_and_reads_in_order(ec, running):
     assert dev.leds == {ec.LED_NUML: 1}
     assert kp.path == pads.plugged
     dev.feed(ev(ec, "KEY_KP1"), ev(ec, "KEY_KP1", 0), ev(ec, "KEY_KP2"), ev(ec, "KEY_KP2", 2))
-    dev.feed(ev(ec, "KEY_KPENTER"), ev(ec, "KEY_NUMLOCK"), ev(ec, "KEY_KPSLASH"))
+    dev.feed(ev(ec, "KEY_KPENTER"), ev(ec, "KEY_NUMLOCK"), ev(ec, "KEY_KPSLASH"), ev(ec, "KEY_KPSLASH", 0))
     assert take(q, 4) == ["1", "2", "#", "D"]
     assert q.empty()
 

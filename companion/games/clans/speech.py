@@ -85,6 +85,11 @@ def seat(n: int) -> str:
     return _("Player {number}").format(number=n + 1)
 
 
+def capital(text: str) -> str:
+    """The first letter in capitals, the rest as it is (German nouns keep theirs)."""
+    return text[:1].upper() + text[1:]
+
+
 def _village(f: dict) -> list[str]:
     where = terrain(f["terrain"])
     if f["bonus"] and not f["destroyed"]:
@@ -109,7 +114,7 @@ def _village(f: dict) -> list[str]:
             out.append(_("Hostile terrain: nobody scores."))
     elif f["value"]:
         out.append(ngettext("{colors} scores {value}.", "{colors} score {value}.", len(f["colors"])).format(
-            colors=spoken_list(color(c) for c in f["colors"]).capitalize(), value=f["value"]))
+            colors=capital(spoken_list(color(c) for c in f["colors"])), value=f["value"]))
     else:
         out.append(_("No hut is left: nobody scores."))
     return out

@@ -41,6 +41,7 @@ from . import texts as T
 from .actions import KIND, START_ACTIONS, TableState
 from .forms import OpenForm
 from .game import MammutGame
+from .phases import Phase
 from .rules import MammutError
 from .screens import build_screen
 from .session import CHOICE_COLS, LIST, NEW_QUESTION, TITLE_COLS, Session, Ui
@@ -140,7 +141,9 @@ class MammutTable(TableGameBase):
         self.report_over(self.game is not None and self.game.over, self.session.outbox)
         key = S.phase_key(self.game) if self.game is not None else None
         if key is not None and key != self._phase_said:
-            self.session.outbox.extend(S.phase(self.game))
+            last = self._phase_said
+            new_turn = last is None or key[:3] != last[:3] or last[3] == Phase.SETUP
+            self.session.outbox.extend(S.phase(self.game, new_turn))
         self._phase_said = key
 
     # ----- the menu --------------------------------------------------------------------------

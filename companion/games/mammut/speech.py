@@ -41,10 +41,11 @@ def phase_key(game: MammutGame) -> tuple:
     return game.year, game.season, game.turn, game.phase
 
 
-def phase(game: MammutGame) -> list[Announce]:
-    """The phase the table is in now, with what to do in it."""
+def phase(game: MammutGame, new_turn: bool) -> list[Announce]:
+    """The phase the table is in now, with what to do in it; `new_turn`: the year, season and turn first."""
     p, out = game.phase, []
-    fields: dict = {"phase": p.value, "year": game.year, "season": game.season, "turn": game.turn}
+    fields: dict = {"phase": p.value, "year": game.year, "season": game.season, "turn": game.turn,
+                    "new_turn": new_turn}
     if p == Phase.SETUP:
         fields["first"] = _tribes(game, [game.first_player])
     elif p == Phase.GAME_OVER:
@@ -93,9 +94,10 @@ def _phase(f: dict) -> str:
         return ngettext("Game over. {tribes} wins.", "Game over. {tribes} share the victory.",
                         len(f["winners"])).format(tribes=_names(f["winners"]))
     head = _("Phase {number}, {phase}.").format(number=p.number, phase=_(T.PHASE_NAME[p]))
-    if p == Phase.EVENTS:
+    if f["new_turn"]:
         head = _("Year {year}, {season}, turn {turn}.").format(
             year=f["year"], season=T.season(f["season"]), turn=f["turn"]) + " " + head
+    if p == Phase.EVENTS:
         return head + " " + _("Draw an event card and resolve it.")
     if p == Phase.NEW_ANIMALS:
         return head + " " + ngettext("Draw {n} animal token.", "Draw {n} animal tokens.", f["animals"]).format(
