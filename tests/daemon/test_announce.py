@@ -207,3 +207,28 @@ def test_no_espeak_ng_at_a_real_table_is_a_log_line_and_the_game_goes_on(tmp_pat
         assert announcer.voice.worker.idle.wait(5)
     finally:
         announcer.close()
+
+
+def test_the_table_hears_the_last_move_while_a_bot_thinks(tmp_path):
+    """The announcements before a bot's search go out before it starts, not after its move."""
+    log, keys = tmp_path / "b.jsonl", tmp_path / "k"
+    keys.write_text("")
+    d = daemon.build(daemon.parse_args(["--display", "dummy", "--players", "2", "--seed", "1", "--bots", "2",
+                                        "--keys", str(keys), "--announce-log", str(log), "--bot", "random"]))
+    heard_while_thinking = []
+
+    class Searcher:
+        name = "stand-in"
+
+        def run(self, effect):
+            heard_while_thinking.append([a["event"] for a in lines(log)])
+            return None  # no move: the bot is asked again after the next key
+
+    d.searchers["clans"] = Searcher()
+    while d.shell.screen().name != "move" and d.shell.game.mode() != "move":
+        d.step("#")  # through the dealing of the persons' colors
+    frm, to = d.shell.game.game.random_move(random.Random(2).random)
+    for key in f"{frm}#{to}#":
+        d.step(key)
+    d.announcer.close()
+    assert heard_while_thinking and heard_while_thinking[0][-2:] == ["move", "turn"]
