@@ -19,6 +19,7 @@ from companion.table import keys as K
 from companion.table import texts as T
 from companion.table.effects import Announce, Effect, SetSound, beep
 from companion.table.screen import MENU, Screen
+from companion.table.speech import on_off
 
 LEVELS = 5
 ITEMS = ("speech", "buzzer", "volume", "speed")
@@ -67,10 +68,7 @@ LABELS = {
 
 
 def value_text(value: bool | int) -> str:
-    if isinstance(value, bool):
-        # NOTE: max 5 characters; a setting that is on
-        return _("on") if value else _("off")
-    return f"{value}/{LEVELS}"
+    return on_off(value) if isinstance(value, bool) else f"{value}/{LEVELS}"
 
 
 class SoundMenu:

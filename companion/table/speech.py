@@ -32,6 +32,11 @@ SETTING_SAID = {  # a changed setting said aloud; {value} is "on", "off" or a le
 }
 
 
+def on_off(value: bool) -> str:
+    # NOTE: max 5 characters; a setting that is on / off
+    return _("on") if value else _("off")
+
+
 def spoken_list(items: Iterable[object]) -> str:
     """"a", "a and b", "a, b and c" in the table's language."""
     words = [str(i) for i in items]
@@ -49,10 +54,7 @@ def say(event: str, fields: dict) -> str:
     """The table's own spoken messages."""
     if event == "sound":
         value = fields["value"]
-        if isinstance(value, bool):
-            word = _("on") if value else _("off")
-        else:
-            word = str(value)
-        sentence = SETTING_SAID[fields["item"]]
-        return _(sentence).format(value=word)
+        word = on_off(value) if isinstance(value, bool) else str(value)
+        said = SETTING_SAID[fields["item"]]
+        return _(said).format(value=word)
     raise KeyError(event)

@@ -54,6 +54,16 @@ def __getattr__(name: str) -> str:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def capital(text: str) -> str:
+    """The first letter in capitals, the rest as translated (str.capitalize would lower it)."""
+    return text[:1].upper() + text[1:]
+
+
+def sentence(text: str) -> str:
+    """`text` as a sentence: capitalised, with a full stop."""
+    return capital(text) + ("" if text.endswith(".") else ".")
+
+
 def play_item(title: str) -> str:
     # NOTE: menu item, max 18 characters with the game's title
     return _("Play {game}").format(game=title)

@@ -18,6 +18,7 @@ from companion.games.clans.words import color, terrain
 from companion.i18n import _, ngettext
 from companion.table.effects import Announce, beep
 from companion.table.speech import spoken_list
+from companion.table.texts import capital, sentence
 
 if TYPE_CHECKING:
     from companion.games.clans.game import Game, Move, Outcome
@@ -83,11 +84,6 @@ def undone(frm: int, to: int) -> Announce:
 # ----- the sentences --------------------------------------------------------------------------
 def seat(n: int) -> str:
     return _("Player {number}").format(number=n + 1)
-
-
-def capital(text: str) -> str:
-    """The first letter in capitals, the rest as it is (German nouns keep theirs)."""
-    return text[:1].upper() + text[1:]
 
 
 def _village(f: dict) -> list[str]:
@@ -158,8 +154,7 @@ def say(event: str, f: dict) -> str:
         return _("{player}, choose the order of the villages: {territories}.").format(
             player=seat(f["seat"]), territories=spoken_list(f["territories"]))
     if event == "illegal":
-        text = T.illegal_text(f["reason"], f["values"])
-        return text[:1].upper() + text[1:] + "."
+        return sentence(T.illegal_text(f["reason"], f["values"]))
     if event == "color-taken":
         return T.color_taken(f["color"], f["owner"])
     if event == "end":

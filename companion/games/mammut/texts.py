@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from companion.i18n import N_, _, ngettext, pgettext
+from companion.table.texts import capital, sentence  # noqa: F401  (capital: prompts and forms read it here)
 
 from . import rules as R
 from . import survival as S
@@ -107,11 +108,6 @@ def animals_killed(kind: str, n: int) -> str:
         "mammoth": lambda: ngettext("{n} mammoth", "{n} mammoths", n),
     }  # fmt: skip
     return counts[kind]().format(n=n) if kind in counts else f"{n} {kind}"
-
-
-def capital(word: str) -> str:
-    """The first letter in capitals, the rest as translated (str.capitalize would lower it)."""
-    return word[:1].upper() + word[1:]
 
 
 def season(key: str) -> str:
@@ -463,7 +459,7 @@ def die_rolled(value: int) -> str:
 
 def refusal(message: str) -> str:
     """A refusal as a sentence: capitalised, with a full stop (`message` already in the table's language)."""
-    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
+    return sentence(message)
 
 
 from .help_texts import phase_help  # noqa: E402,F401  (it reads this module's words)
