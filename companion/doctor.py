@@ -191,28 +191,25 @@ def check_oled(p: Probe) -> Result:
         driver=d.driver, found=shown, port=d.port))
 
 
+def _account_rows(p: Probe, file: str, number: int) -> list[list[str]]:
+    """The colon-separated rows of <root>/etc/group or /etc/passwd whose field `number` is
+    numeric (a gid); none when the file cannot be read."""
+    try:
+        text = p.path(file).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    rows = [line.split(":") for line in text.splitlines()]
+    return [r for r in rows if len(r) >= 4 and r[number].isdigit()]
+
+
 def _groups(p: Probe) -> dict[str, tuple[int, set[str]]]:
     """group name -> (gid, members) from <root>/etc/group."""
-    out: dict[str, tuple[int, set[str]]] = {}
-    try:
-        text = p.path("/etc/group").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return out
-    for line in text.splitlines():
-        parts = line.split(":")
-        if len(parts) >= 4 and parts[2].isdigit():
-            out[parts[0]] = (int(parts[2]), {m for m in parts[3].split(",") if m})
-    return out
+    return {r[0]: (int(r[2]), {m for m in r[3].split(",") if m}) for r in _account_rows(p, "/etc/group", 2)}
 
 
 def _primary_gid(p: Probe) -> int | None:
-    try:
-        text = p.path("/etc/passwd").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in text.splitlines():
-        parts = line.split(":")
-        if len(parts) >= 4 and parts[0] == p.user and parts[3].isdigit():
+    for parts in _account_rows(p, "/etc/passwd", 3):
+        if parts[0] == p.user:
             return int(parts[3])
     return None
 
