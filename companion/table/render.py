@@ -2,11 +2,14 @@
 
 Fixed-width bitmap fonts (X11 misc-fixed, public domain, in companion/table/fonts) drawn at
 their real pixel sizes: 5x8 for the status block, titles and hints, 6x10 for text
-and menus, 9x15 bold for the move being typed. Three layouts, one per screen kind; no game is named here:
+and menus, 9x15 bold for the move being typed. Four layouts, one per screen kind; no game is named here:
 
-    entry: the game's header (bar, one line, labelled columns), the number typed, a hint
-    text:  inverted title bar (with "page/pages"), up to 5 lines, or 4 and an input line
-    menu:  inverted title bar, a scrolling list with the choice highlighted
+    entry:   the game's header (bar, one line, labelled columns), the number typed, a hint
+    text:    inverted title bar (with "page/pages"), up to 5 lines, or 4 and an input line
+    menu:    inverted title bar, a scrolling list with the choice highlighted
+    picture: on the left half a title bar and up to 6 lines (5x8); on the right a lit 64x64
+             square with the picture's dark cells centred on it (a QR code: dark on light,
+             as phone readers expect)
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ def render(screen: S.Screen) -> Image.Image:
     elif screen.kind == S.MENU:
         _title(draw, screen)
         _menu(draw, screen)
+    elif screen.kind == S.PICTURE:
+        _picture(draw, screen)
     else:
         _title(draw, screen)
         _text(draw, screen)
@@ -80,6 +85,26 @@ def _menu(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
         draw.text((WIDTH - 6, 10 + 10 * (rows - 1) + 2), "v", font=font("5x8"), fill=0 if last == screen.selected else 1)
     if screen.hint:
         draw.text((1, 56), screen.hint, font=font("5x8"), fill=1)
+
+
+def _picture(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
+    small = font("5x8")
+    half = WIDTH - S.PICTURE_SIZE
+    draw.rectangle((0, 0, half - 2, 8), fill=1)
+    draw.text((1, 1), screen.title[:S.PICTURE_COLS], font=small, fill=0)
+    for i, line in enumerate(screen.lines[:S.PICTURE_ROWS]):
+        draw.text((1, 11 + 9 * i), line[:S.PICTURE_COLS], font=small, fill=1)
+    draw.rectangle((half, 0, WIDTH - 1, S.PICTURE_SIZE - 1), fill=1)
+    rows, scale = screen.picture or (), screen.picture_scale
+    if not rows:
+        return
+    x0 = half + (S.PICTURE_SIZE - scale * max(len(r) for r in rows)) // 2
+    y0 = (S.PICTURE_SIZE - scale * len(rows)) // 2
+    for y, row in enumerate(rows):
+        for x, cell in enumerate(row):
+            if cell == "1":
+                left, top = x0 + scale * x, y0 + scale * y
+                draw.rectangle((left, top, left + scale - 1, top + scale - 1), fill=0)
 
 
 def _entry(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:

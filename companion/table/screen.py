@@ -5,12 +5,14 @@ A game decides *what* is on screen by building a `Screen`; the renderer
 of the fixed-width fonts the renderer uses, so paging ("1/3", A/B) is decided by
 the game and a test can read a screen without looking at pixels.
 
-Three kinds of screen, each with its own layout in the renderer:
+Four kinds of screen, each with its own layout in the renderer:
 
-    ENTRY  a header the game fills in (title bar left/right, one line, labelled
-           columns) + the number being typed + a hint line
-    TEXT   title bar + wrapped lines (+ an input line)
-    MENU   title bar + a list with one highlighted row
+    ENTRY    a header the game fills in (title bar left/right, one line, labelled
+             columns) + the number being typed + a hint line
+    TEXT     title bar + wrapped lines (+ an input line)
+    MENU     title bar + a list with one highlighted row
+    PICTURE  the left half: a short title bar + lines in the small font; the right half:
+             a 64x64 lit square with a picture of dark cells on it (a QR code)
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ SMALL_COLS = 25  # 5x8 font on 128 px
 ENTRY = "entry"
 TEXT = "text"
 MENU = "menu"
+PICTURE = "picture"
+
+PICTURE_SIZE = 64  # the lit square on the right, in pixels
+PICTURE_QUIET = 2  # lit pixels at least around the picture inside its square
+PICTURE_COLS = 12  # 5x8 font on the left half: title bar and lines
+PICTURE_ROWS = 6  # lines under the title bar
 
 
 @dataclass(frozen=True)
@@ -66,6 +74,9 @@ class Screen:
     header: Header | None = None
     choices: tuple[str, ...] = ()
     selected: int = 0
+    picture: tuple[str, ...] | None = None  # PICTURE: rows of cells, "1" dark, "0" lit; None: none
+    picture_scale: int = 1  # pixels per cell, each way
+    alt: str = ""  # what the picture says, in words (text() only, never drawn)
 
     def text(self) -> str:
         """Everything readable on the screen, as text (logs, tests, the terminal fallback)."""
@@ -78,6 +89,8 @@ class Screen:
             parts.append(self.entry)
         if self.hint:
             parts.append(self.hint)
+        if self.alt:
+            parts.append(f"[{self.alt}]")
         return "\n".join(parts)
 
 
@@ -134,6 +147,17 @@ def overflows(screen: Screen) -> list[str]:
         if screen.entry is not None:
             check("entry", screen.entry, ENTRY_COLS)
         check("hint", screen.hint, SMALL_COLS)
+        return out
+    if screen.kind == PICTURE:
+        check("title", screen.title, PICTURE_COLS)
+        for i, line in enumerate(screen.lines):
+            if i >= PICTURE_ROWS:
+                out.append(f"line {i + 1} past the last row: {line}")
+            check("line", line, PICTURE_COLS)
+        rows = screen.picture or ()
+        side = max([len(rows)] + [len(r) for r in rows]) * screen.picture_scale
+        if side > PICTURE_SIZE - 2 * PICTURE_QUIET:
+            out.append(f"picture ({side} px > {PICTURE_SIZE - 2 * PICTURE_QUIET} px)")
         return out
     check("title", screen.title, TITLE_COLS - (len(paging) + 1 if paging else 0))
     if screen.kind == MENU:

@@ -4,8 +4,9 @@ Composition, not inheritance: the shell holds the current `TableGame` and a
 catalog of registered games (`GameEntry`, handed in by the daemon: the table
 imports no game). It owns
 - the D menu's frame: the game's items, then Brightness, "Play <other game>" for every
-  other registered game, History, Language, Shut down, Sound and, last (D then A reaches
-  it), Say again (the last announcement);
+  other registered game, History, Language, Shut down, Sound, Say again (the last
+  announcement) and, last (D then A reaches it), Phone view (the address of the table's
+  web page and its QR code, from `set_phone_url`, shown until a key);
 - the brightness (1..5), the sound settings (companion.table.sound) and the language,
   which survive a game switch and a restart; a REPEAT key (a long press of MENU) says
   the last announcement again, whatever shows;
@@ -31,6 +32,7 @@ from companion.table import keys as K
 from companion.table import texts as T
 from companion.table.effects import Effect, PowerOff, Repeat, SetBrightness, SetLanguage, SwitchGame
 from companion.table.info import InfoPager
+from companion.table.phone import phone_screen
 from companion.table.protocol import GameEntry, TableGame
 from companion.table.screen import MENU, TEXT, Screen, confirm_screen, wrap
 from companion.table.sound import SoundMenu, SoundSettings
@@ -58,6 +60,8 @@ class Shell:
         self.bright_sel = 0
         self.lang_sel = 0
         self.switch_to: str | None = None
+        self.phone_url: str | None = None  # the web service's address; None: not running
+        self.phone_shown = False
         self._effects: list[Effect] = []
 
     @staticmethod
@@ -95,6 +99,10 @@ class Shell:
             self.notice.key(key, ())  # A/B page it; any other key only dismisses it
             return
         self.notice.clear()
+        if self.phone_shown:  # any key only dismisses it (POWER goes on, as over a notice)
+            self.phone_shown = False
+            if key != K.POWER:
+                return
         if self.question is not None:
             {"menu": self._key_menu, "brightness": self._key_brightness, "sound": self._key_sound,
              "language": self._key_language, "shutdown": self._key_shutdown,
@@ -117,7 +125,8 @@ class Shell:
         items.append((T.LANGUAGE, "language"))
         items.append((T.SHUT_DOWN, "shutdown"))
         items.append((T.SOUND, "sound"))  # after the items key scripts count on
-        items.append((T.REPEAT, "repeat"))  # last: D, A (round to the end), # says it again
+        items.append((T.REPEAT, "repeat"))
+        items.append((T.PHONE_VIEW, "phone"))  # last: D, A (round to the end), # shows it
         return items
 
     def _key_menu(self, key: str) -> None:
@@ -144,6 +153,8 @@ class Shell:
             self.question, self.lang_sel = "language", i18n.LANGUAGES.index(i18n.language())
         elif what == "shutdown":
             self.question = "shutdown"
+        elif what == "phone":
+            self.phone_shown = True
         elif what == "history":
             self.tell(T.HISTORY, self.history_lines() or [T.NO_HISTORY], "history")
         elif self.game.in_progress():
@@ -206,7 +217,13 @@ class Shell:
     def tell(self, title: str, paragraphs: Sequence[str], name: str) -> None:
         """A message of the table's over whatever shows; the next key dismisses it."""
         self.question = None
+        self.phone_shown = False
         self.notice.show(title, paragraphs, name)
+
+    def set_phone_url(self, url: str | None) -> None:
+        """The web service's address ("HTTP://192.168.1.23:8080"), None when it is not running;
+        the phone view, if shown, shows the new one at the next `screen()`."""
+        self.phone_url = url or None
 
     def replace_game(self, kind: str, game: TableGame) -> None:
         """Put `game` (rebuilt from the journal) in the place of the current one; its effects are dropped."""
@@ -241,6 +258,8 @@ class Shell:
         notice = self.notice.screen()
         if notice is not None:
             return notice
+        if self.phone_shown:
+            return phone_screen(self.phone_url)
         if self.question == "menu":
             return Screen(MENU, "menu", T.MENU_TITLE, selected=self.menu_sel,
                           choices=tuple(T.menu_choice(i + 1, label) for i, (label, _) in enumerate(self._menu())))

@@ -1,5 +1,5 @@
 """Every sentence of the table's own screens (the shell's): the menu's common items,
-brightness, language, shutting down, switching games. Games keep theirs in their own texts.py.
+brightness, language, shutting down, switching games, the phone view. Games keep theirs in their own texts.py.
 
 The constants are looked up in the table's language when read (`T.MENU_TITLE` goes
 through the module's `__getattr__`), so a language switch shows at once and callers
@@ -45,6 +45,12 @@ _CONSTANTS = {
     "REPAIRED_TITLE": N_("Journal repaired"),
     # NOTE: title bar, max 25 characters
     "NO_POWER_OFF_TITLE": N_("Cannot shut down"),
+    # NOTE: menu item and the title of a half-width bar, max 12 characters: the table's page on a phone
+    "PHONE_VIEW": N_("Phone view"),
+    # NOTE: max 3 lines of 21 characters
+    "PHONE_OFF": N_("Phone view is off."),
+    # NOTE: max 3 lines of 21 characters; keep "README: Phone view" in English (the README's section)
+    "PHONE_HOW": N_("Turn on the web service (see README: Phone view)."),
 }
 
 

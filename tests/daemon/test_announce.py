@@ -145,8 +145,8 @@ def test_say_again_repeats_the_last_announcement_from_the_menu_and_the_key(tmp_p
     keys.write_text("")
     d = daemon.build(daemon.parse_args(["--display", "dummy", "--players", "2", "--seed", "1", "--keys", str(keys),
                                         "--announce-log", str(log)]))
-    for key in ["1", "2", "#", "1", "3", "#", "REPEAT", "D", "A", "#"]:  # a move, a long press of MENU,
-        d.step(key)                                                     # the menu's last item: Say again
+    for key in ["1", "2", "#", "1", "3", "#", "REPEAT", "D", "A", "A", "#"]:  # a move, a long press of MENU,
+        d.step(key)                                                          # the item before the last: Say again
     d.announcer.close()
     said = [(a["event"], a["text"]) for a in lines(log)]
     assert said[0] == ("turn", "Player 1 to move.")  # said at the first key (run() says it at the start)
@@ -158,7 +158,7 @@ def test_say_again_repeats_the_last_announcement_from_the_menu_and_the_key(tmp_p
 
 def test_sound_settings_are_journaled_like_the_brightness(tmp_path):
     state, keys = tmp_path / "state", tmp_path / "k"
-    keys.write_text("DA" + "A#" + "#B#B#*")  # Sound: speech on, buzzer off, volume 3 -> 4, then leave
+    keys.write_text("DAA" + "A#" + "#B#B#*")  # Sound (3rd from the end): speech on, buzzer off, volume 3 -> 4, then leave
     d = run(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state)])
     assert d.shell.sound.settings == SoundSettings(speech=True, buzzer=False, volume=4, speed=3)
     keys.write_text("")

@@ -68,6 +68,10 @@ streams do not hash.
 
 Every other text of every step is byte-identical to before (checked by replaying the old
 streams with those three changes undone).
+
+The phone view re-recorded every stream but resurrection-12 (`--rerecord` with those 18
+names): the shell's menu gained "Phone view" (item 11, after Say again), so only the hashes
+of menu screens changed; the keys, and every other step, are the same.
 """
 
 from __future__ import annotations
