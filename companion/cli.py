@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("companion.daemon:main", "the companion at the table (keys in, screens out)"),
     "install-service": ("companion.service_install:main", "write and enable the systemd unit for this install"),
     "bench": ("companion.bench:main", "benchmarks of the daemon: key-to-frame latency, cold start"),
+    "web": ("companion.web.server:main", "serve the table's page to the phones at the table (spec section 7)"),
     "doctor": ("companion.doctor:main", "check the box's set-up (I2C, OLED, groups, GPIO, keypad, service); --keys"),
 } | game_commands()
 

@@ -207,6 +207,31 @@ class SoundConfig:
 
 
 @dataclass
+class WebConfig:
+    """The table's page (`companion web`, companion.web): read-only unless a PIN file is set.
+
+    `enabled` tells `install-service` to start the web service; `bind` and `port` where it
+    listens; `pin_file` a file holding the PIN (4-12 digits) that allows changes from a
+    phone; `allowed_hosts` more names the page may be reached by (beside the box's own
+    name, address and localhost); `key_socket` the Unix socket the daemon reads keys typed
+    on a phone from (None: $RUNTIME_DIRECTORY/keys.sock under systemd, else none)."""
+
+    enabled: bool = False
+    bind: str = "0.0.0.0"
+    port: int = 8080
+    pin_file: str | None = None
+    allowed_hosts: list[str] = field(default_factory=list)
+    key_socket: str | None = None
+
+    def resolved_key_socket(self) -> str | None:
+        """key_socket, else $RUNTIME_DIRECTORY/keys.sock when systemd gives one (first entry)."""
+        if self.key_socket:
+            return self.key_socket
+        runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+        return os.path.join(runtime, "keys.sock") if runtime else None
+
+
+@dataclass
 class Config:
     """The whole configuration. `source` is the file it came from."""
 
@@ -222,6 +247,7 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     language: str | None = None  # it | es | fr | de | en; None: the system locale's, else English
     sound: SoundConfig = field(default_factory=SoundConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: str = "<defaults>"
 
     def resolved_state_dir(self) -> str:
@@ -319,6 +345,13 @@ sound:                   # the menu's Sound item changes these, and a restart ke
   buzzer_pin: null       # BCM pin of a buzzer (e.g. 18); null: none fitted
   buzzer_type: active    # active (beeps by itself) | passive (needs a tone)
   audio_device: null     # an ALSA device for the voice (aplay -L), e.g. plughw:CARD=Device; null: the default
+web:                     # the table's page for phones (companion web; README: Phone view)
+  enabled: false         # true: install-service starts the page's own service
+  bind: 0.0.0.0          # 0.0.0.0: every network of the box; 127.0.0.1: this box only
+  port: 8080
+  pin_file: null         # a file holding a PIN (4-12 digits): phones may then play keys; null: read-only
+  allowed_hosts: []      # more names the page is reached by (its own name, address and localhost always work)
+  key_socket: null       # null: $RUNTIME_DIRECTORY/keys.sock under systemd (/run/companion/keys.sock)
 """
 
 

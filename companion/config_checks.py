@@ -15,7 +15,7 @@ from typing import Any, Callable
 from companion.config import (ALLOW_LOOP_ENV, BAUDRATES, BOT_NAMES, FORBIDDEN_DIRS, MAX_BCM_PIN, MAX_BOT_MOVE_TIME,
                               MAX_PATH_CHARS, RESERVED_PINS, SERIAL_DEVICE_PREFIXES, SPARE_PINS, STAND_IN_DRIVERS,
                               USB_KEYPAD_PREFIX, WATCHDOG_SEC, _DEVICE_CHARS, _EVDEV_NAME, ButtonsConfig, Config,
-                              ConfigError, DisplayConfig, EncoderConfig, GameConfig, KeypadConfig, SoundConfig,
+                              ConfigError, DisplayConfig, EncoderConfig, GameConfig, KeypadConfig, SoundConfig, WebConfig,
                               UsbKeypadConfig, display_drivers, oled_drivers)
 from companion.i18n import LANGUAGES, N_, _
 from companion.table.bounded import clip, shorten
@@ -302,6 +302,35 @@ _SOUND_CHECKS = {
 }
 
 
+def _file_path(ctx: _Ctx, path: str, v: Any) -> str:
+    """A file the program reads or a socket it opens: an absolute, plain path."""
+    v = _text(ctx, path, v)
+    _no_control_chars(ctx, path, v)
+    _normal_absolute(ctx, path, v)
+    return v
+
+
+def _hosts(ctx: _Ctx, path: str, v: Any) -> list[str]:
+    if not isinstance(v, list):
+        raise ctx.fail(path, _("expected a list of names, e.g. [clans.lan], got {value}").format(value=clip(v)))
+    out = []
+    for i, host in enumerate(v):
+        host = _text(ctx, f"{path}[{i}]", host)
+        _no_control_chars(ctx, f"{path}[{i}]", host)
+        out.append(host.strip().lower())
+    return out
+
+
+_WEB_CHECKS = {
+    "enabled": _bool,
+    "bind": _text,
+    "port": _int_range(1, 65535),
+    "pin_file": _opt(_file_path),
+    "allowed_hosts": _hosts,
+    "key_socket": _opt(_file_path),
+}
+
+
 def from_mapping(raw: Any, source: str) -> Config:
     ctx = _Ctx(source)
     if raw is None:
@@ -328,6 +357,8 @@ def from_mapping(raw: Any, source: str) -> Config:
             cfg.game = _section(ctx, key, value or {}, GameConfig, _GAME_CHECKS)
         elif key == "sound":
             cfg.sound = _section(ctx, key, value or {}, SoundConfig, _SOUND_CHECKS)
+        elif key == "web":
+            cfg.web = _section(ctx, key, value or {}, WebConfig, _WEB_CHECKS)
         elif key in ("idle_dim_seconds", "idle_off_seconds"):
             setattr(cfg, key, _opt(_seconds(1, 7 * 86400))(ctx, key, value))
         elif key == "pixel_shift":

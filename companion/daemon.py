@@ -32,6 +32,7 @@ from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
 from companion.i18n import LANGUAGES
 from companion.hw.platform import is_raspberry_pi
+from companion.hw.keysocket import KeySocket
 from companion.loop import EOF, Daemon, rebuild  # noqa: F401  (tests and tools drive the Daemon from here)
 from companion.table import texts as T
 from companion.table.keyscript import read_key_script
@@ -70,6 +71,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--announce-log", metavar="FILE",
                     help="append one JSON line per announcement the table makes (kind, event, lang, text), "
                          "spoken or not, headless too")
+    ap.add_argument("--key-socket", metavar="PATH",
+                    help="take keys from the table's page on this Unix socket (default: the config's web.key_socket)")
     ap.add_argument("--config", metavar="PATH", help="config file (default /etc/companion/config.yaml if present)")
     ap.add_argument("--state-dir", metavar="DIR", help="journal directory (default: the config's state_dir)")
     ap.add_argument("--no-journal", action="store_true", help="do not journal nor resume")
@@ -223,6 +226,9 @@ def build(args: argparse.Namespace) -> Daemon:
         daemon.put(EOF)
     else:
         open_inputs(daemon, cfg, emulated=driver == "terminal")
+    key_socket = args.key_socket or (cfg.web.resolved_key_socket() if cfg is not None and cfg.web.enabled else None)
+    if key_socket:
+        daemon.inputs.append(KeySocket(key_socket, daemon.put))
     return daemon
 
 

@@ -25,6 +25,7 @@ from typing import Any, Callable
 from companion.games import find_game
 from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
+from companion.hw.keysocket import PhoneUrl
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.announce import Announcer
@@ -82,6 +83,10 @@ class Daemon:
         """Handle one queued item; False when the loop should end."""
         if key is EOF or key == K.QUIT:
             return False
+        if isinstance(key, PhoneUrl):  # the table's page says where it is (or that it is gone)
+            self.shell.set_phone_url(key.url)
+            self.show()
+            return True
         if self.panel.key():  # the key that wakes the panel is swallowed
             return True
         self.announcer.key_pressed()

@@ -21,9 +21,10 @@ _CLANS_COMMANDS = {
 GAMES: dict[str, GameEntry] = {
     "clans": GameEntry("clans", "Clans", "companion.games.clans.controller", "Clans (Leo Colovini)",
                        searcher="companion.games.clans.bots.runner:make_searcher", commands=_CLANS_COMMANDS,
-                       speech="companion.games.clans.speech"),
+                       speech="companion.games.clans.speech", web="companion.games.clans.web"),
     "mammut": GameEntry("mammut", "Mammut", "companion.games.mammut.controller",
-                        "Valley of the Mammoths (Bruno Faidutti)", speech="companion.games.mammut.speech"),
+                        "Valley of the Mammoths (Bruno Faidutti)", speech="companion.games.mammut.speech",
+                        web="companion.games.mammut.web"),
 }
 DEFAULT_GAME = "clans"
 

@@ -150,6 +150,7 @@ class GameEntry:
     searcher: str | None = None
     commands: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     speech: str | None = None  # a module with say(event, fields) -> str: the game's spoken sentences
+    web: str | None = None  # a module for the table's page (companion.web.plugin.GameWeb): public view, map
 
     def load(self) -> type:
         return importlib.import_module(self.module).TABLE_GAME
@@ -159,6 +160,10 @@ class GameEntry:
         if self.speech is None:
             raise KeyError(event)
         return importlib.import_module(self.speech).say(event, fields)
+
+    def web_view(self) -> Any:
+        """The game's module for the table's page (companion.web.plugin); None when it has none."""
+        return importlib.import_module(self.web) if self.web else None
 
     def make_searcher(self, options: Mapping[str, Any]) -> Any:
         if self.searcher is None:

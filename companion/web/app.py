@@ -1,0 +1,287 @@
+"""The table's page as an aiohttp application: routes, the live poll, event streams, the guards.
+
+    GET  /                   the live page (503 "too many viewers" beyond the stream cap)
+    GET  /api/state          the game now (spec section 7)          GET /api/view  its HTML
+    GET  /api/events         Server-Sent Events: `state` on connect and after every change
+    GET  /games              the journal's games      GET /replay/{id}?step=k  a replay step
+    GET  /api/record/{id}    a game's public record (a download `companion replay` accepts)
+    POST /api/login          {"pin": "1234"} -> session cookie + CSRF token (only with a PIN)
+    POST /api/keys           {"keys": "12#13#"} -> the daemon's key socket (session, CSRF, Origin)
+    POST /api/logout
+
+One background task polls the journal (`Views.refresh`, a few times a second) and wakes
+every stream when the view changed; the view is built once per change for everybody.
+Every response carries the security headers and `no-store`; a foreign Host gets 421;
+no error ever shows a traceback. The box's referee is another process: nothing here
+can slow it down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+from aiohttp_sse import sse_response
+
+from companion.table.keys import KEYPAD
+from companion.web import pages
+from companion.web.guard import CSRF_HEADER, SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck, PinGuard
+from companion.web.keylink import KeyLink
+from companion.web.views import Views
+
+log = logging.getLogger(__name__)
+
+MAX_STREAMS = 20
+MAX_BODY = 16 * 1024
+MAX_KEYS = 32
+POLL_S = 0.25
+PING_S = 10.0
+STATIC = {"page.js": "application/javascript", "style.css": "text/css"}
+
+VIEWS = web.AppKey("views", Views)
+GUARD = web.AppKey("guard", PinGuard)
+HOSTS = web.AppKey("hosts", HostCheck)
+KEYS = web.AppKey("keys", KeyLink)
+STATE = web.AppKey("state", dict)
+
+
+def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | None = None, *,
+             max_streams: int = MAX_STREAMS, poll_s: float = POLL_S) -> web.Application:
+    """The application; `keys` None: no key socket (changes answer 503)."""
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[_host_check, _no_traceback])
+    app[VIEWS], app[GUARD], app[HOSTS] = views, guard, hosts
+    app[KEYS] = keys if keys is not None else KeyLink(None, None)
+    app[STATE] = {"streams": 0, "changed": asyncio.Event(), "max_streams": max_streams, "poll_s": poll_s}
+    app.on_response_prepare.append(_headers)
+    app.on_startup.append(_start)
+    app.on_cleanup.append(_stop)
+    app.router.add_get("/", index)
+    app.router.add_get("/api/state", state)
+    app.router.add_get("/api/view", view)
+    app.router.add_get("/api/events", events)
+    app.router.add_get("/games", games)
+    app.router.add_get("/replay/{game_id:[0-9]{1,9}}", replay)
+    app.router.add_get("/api/record/{game_id:[0-9]{1,9}}", record)
+    app.router.add_get("/static/{name}", static)
+    app.router.add_post("/api/login", login)
+    app.router.add_post("/api/logout", logout)
+    app.router.add_post("/api/keys", post_keys)
+    return app
+
+
+# ----- life cycle ----------------------------------------------------------------------------
+async def _start(app: web.Application) -> None:
+    app[VIEWS].refresh()
+    app[STATE]["tasks"] = [asyncio.create_task(_poll(app)), asyncio.create_task(app[KEYS].run())]
+
+
+async def _stop(app: web.Application) -> None:
+    for task in app[STATE].get("tasks", []):
+        task.cancel()
+    app[KEYS].close()
+
+
+async def _poll(app: web.Application) -> None:
+    state = app[STATE]
+    while True:
+        await asyncio.sleep(state["poll_s"])
+        try:
+            changed = app[VIEWS].refresh()
+        except Exception:  # the poll must outlive any one bad read
+            log.exception("web: reading the journal failed")
+            continue
+        if changed:
+            state["changed"].set()
+            state["changed"] = asyncio.Event()
+
+
+# ----- guards --------------------------------------------------------------------------------
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(SECURITY_HEADERS)
+    response.headers["Cache-Control"] = "no-store"
+
+
+def _local_address(request: web.Request) -> str | None:
+    sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
+    return sockname[0] if isinstance(sockname, tuple) and sockname else None
+
+
+@web.middleware
+async def _host_check(request: web.Request, handler: Any) -> web.StreamResponse:
+    if not request.app[HOSTS].allows(request.headers.get("Host"), _local_address(request)):
+        log.warning("web: refused Host %r from %s (DNS rebinding?)", request.headers.get("Host", "")[:80],
+                    request.remote)
+        return web.Response(status=421, text="This page answers only to the box's own name or address.\n")
+    return await handler(request)
+
+
+@web.middleware
+async def _no_traceback(request: web.Request, handler: Any) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except web.HTTPException:
+        raise
+    except (asyncio.CancelledError, ConnectionResetError):
+        raise
+    except Exception:
+        log.exception("web: %s %s failed", request.method, request.path)
+        return _html(pages.message_page("Error", ["The page hit a problem reading the table's journal.",
+                                                  "Reload in a moment; the game at the table is not affected."]),
+                     status=500)
+
+
+def _html(text: str, status: int = 200) -> web.Response:
+    return web.Response(text=text, status=status, content_type="text/html")
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return web.Response(text=json.dumps(data), status=status, content_type="application/json")
+
+
+def _too_many(request: web.Request) -> web.Response:
+    cap = request.app[STATE]["max_streams"]
+    log.warning("web: viewer refused from %s: %d streams open", request.remote, cap)
+    return _html(pages.too_many_page(cap), status=503)
+
+
+# ----- pages -----------------------------------------------------------------------------------
+async def index(request: web.Request) -> web.Response:
+    state = request.app[STATE]
+    if state["streams"] >= state["max_streams"]:
+        return _too_many(request)
+    live = request.app[VIEWS].live
+    html = live.html if live.problem is None else pages.tag("p", pages.esc(live.problem), cls="problem")
+    kind = live.payload["game"] if live.payload else None
+    return _html(pages.live_page(html, live.version, kind, request.app[GUARD].enabled))
+
+
+async def state(request: web.Request) -> web.Response:
+    live = request.app[VIEWS].live
+    if live.payload is None:
+        return _json({"problem": live.problem}, status=503)
+    return web.Response(text=live.json(), content_type="application/json")
+
+
+async def view(request: web.Request) -> web.Response:
+    live = request.app[VIEWS].live
+    kind = live.payload["game"] if live.payload else None
+    html = live.html if live.problem is None else pages.tag("p", pages.esc(live.problem), cls="problem")
+    return _json({"version": live.version, "html": html, "title": pages.game_title(kind) if kind else ""})
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    state = request.app[STATE]
+    if state["streams"] >= state["max_streams"]:
+        return _too_many(request)
+    state["streams"] += 1
+    try:
+        async with sse_response(request, ping_interval=PING_S) as stream:
+            sent = None
+            while stream.is_connected():
+                live = request.app[VIEWS].live
+                if live.version != sent:
+                    await stream.send(live.json(), event="state", retry=2000)
+                    sent = live.version
+                changed = state["changed"]
+                try:
+                    await asyncio.wait_for(changed.wait(), timeout=PING_S)
+                except asyncio.TimeoutError:
+                    pass
+            return stream
+    except ConnectionResetError:  # the phone went away while we wrote
+        return web.Response(status=499)
+    finally:
+        state["streams"] -= 1
+
+
+async def games(request: web.Request) -> web.Response:
+    found = request.app[VIEWS].games()
+    if isinstance(found, str):
+        return _html(pages.message_page("Replays", [found]), status=503)
+    return _html(pages.games_page(found))
+
+
+def _step(request: web.Request, n: int) -> int:
+    try:
+        return max(0, min(n, int(request.query.get("step", n))))
+    except ValueError:
+        return n
+
+
+async def replay(request: web.Request) -> web.Response:
+    game_id = int(request.match_info["game_id"])
+    found = request.app[VIEWS].replay(game_id)
+    if isinstance(found, str):
+        return _html(pages.message_page("Replay", [found]), status=404)
+    k = _step(request, len(found.steps))
+    return _html(pages.replay_page(game_id, found.rows.kind, found.steps, k, found.html(k)))
+
+
+async def record(request: web.Request) -> web.Response:
+    game_id = int(request.match_info["game_id"])
+    found = request.app[VIEWS].replay(game_id)
+    text = None if isinstance(found, str) else found.record()
+    if text is None:
+        return _html(pages.message_page("Record", [found if isinstance(found, str) else "no record yet"]), 404)
+    name = f"{found.rows.kind}-game-{game_id}.json"
+    return web.Response(text=text, content_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def static(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    if name not in STATIC:
+        raise web.HTTPNotFound()
+    body = resources.files("companion.web").joinpath("static", name).read_bytes()
+    return web.Response(body=body, content_type=STATIC[name], charset="utf-8")
+
+
+# ----- changes (PIN) -------------------------------------------------------------------------------
+async def _body(request: web.Request) -> dict:
+    try:
+        data = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        raise web.HTTPBadRequest(text="send a JSON object\n") from None
+    if not isinstance(data, dict):
+        raise web.HTTPBadRequest(text="send a JSON object\n")
+    return data
+
+
+async def login(request: web.Request) -> web.Response:
+    guard = request.app[GUARD]
+    data = await _body(request)
+    answer = guard.login(request.remote or "?", str(data.get("pin", ""))[:16])
+    if answer.token is None:
+        headers = {"Retry-After": str(int(answer.retry_after + 0.999))} if answer.retry_after else None
+        return web.Response(text=json.dumps({"error": answer.message}), status=answer.status,
+                            content_type="application/json", headers=headers)
+    response = _json({"csrf": answer.csrf})
+    response.set_cookie(SESSION_COOKIE, answer.token, max_age=SESSION_TTL_S, httponly=True, samesite="Strict",
+                        path="/")
+    return response
+
+
+async def logout(request: web.Request) -> web.Response:
+    request.app[GUARD].logout(request.cookies.get(SESSION_COOKIE))
+    response = _json({"ok": True})
+    response.del_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+async def post_keys(request: web.Request) -> web.Response:
+    guard = request.app[GUARD]
+    why = guard.may_change(request.cookies.get(SESSION_COOKIE), request.headers.get(CSRF_HEADER),
+                           request.headers.get("Origin"), request.headers.get("Host"))
+    if why is not None:
+        return _json({"error": why}, status=403)
+    data = await _body(request)
+    keys = data.get("keys")
+    if not isinstance(keys, str) or not keys or len(keys) > MAX_KEYS or any(k not in KEYPAD for k in keys.upper()):
+        return _json({"error": f"keys: up to {MAX_KEYS} of the keypad's 0-9 * # A B C D"}, status=400)
+    if not await request.app[KEYS].send_keys(list(keys.upper())):
+        return _json({"error": "the table is not running (its key socket cannot be reached)"}, status=503)
+    return _json({"sent": len(keys)})

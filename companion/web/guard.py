@@ -1,0 +1,186 @@
+"""What keeps the table's page safe on a shared network: Host checks, headers, the PIN and sessions.
+
+- `HostCheck`: a request must name the box itself in `Host` (its address as the client
+  reached it, its host name, `<name>.local`, localhost, or a name the config allows);
+  anything else is a DNS-rebinding attempt and gets 421.
+- `SECURITY_HEADERS`: a strict Content-Security-Policy (every asset from the box, no
+  inline script, no frames), nosniff, no referrer, on every response, errors included.
+- `PinGuard`: changes need a PIN. Failed attempts back off per client (1, 2, 4 ... 60 s
+  during which the PIN is not even checked) and lock the login for everyone for a while
+  after `GLOBAL_FAILURES` failures in `GLOBAL_WINDOW_S`; every failure is logged. A right
+  PIN opens a session: a random token in an `HttpOnly; SameSite=Strict` cookie that
+  expires, with its own CSRF token that every changing request repeats in a header,
+  beside an `Origin` that matches the `Host`.
+The clock is injected, so tests need no waiting.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+import secrets
+import socket
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+log = logging.getLogger(__name__)
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "frame-ancestors 'none'; object-src 'none'; base-uri 'none'; form-action 'self'")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+SESSION_COOKIE = "companion_session"
+CSRF_HEADER = "X-CSRF-Token"
+SESSION_TTL_S = 4 * 3600
+MAX_SESSIONS = 64
+BACKOFF_MAX_S = 60.0
+GLOBAL_FAILURES = 20
+GLOBAL_WINDOW_S = 3600.0
+LOCKOUT_S = 600.0
+
+
+def split_host(host: str) -> str:
+    """The name or address of a Host header, without its port and brackets, lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    if host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    return host.rstrip(".")
+
+
+class HostCheck:
+    """Which Host headers name this box (see the module docstring)."""
+
+    def __init__(self, allowed: Iterable[str] = (), hostname: str | None = None) -> None:
+        name = (hostname or socket.gethostname()).lower()
+        self.names = {"localhost", "127.0.0.1", "::1", name, f"{name}.local"} | {h.lower() for h in allowed}
+
+    def allows(self, host: str | None, local_address: str | None) -> bool:
+        if not host:
+            return False
+        name = split_host(host)
+        if name in self.names:
+            return True
+        try:  # an address literal is the box only when it is the address the client connected to
+            return local_address is not None and ipaddress.ip_address(name) == ipaddress.ip_address(
+                local_address.split("%")[0])
+        except ValueError:
+            return False
+
+
+def origin_matches(origin: str | None, host: str | None) -> bool:
+    """True when a changing request comes from the page itself: Origin is http(s)://<Host>."""
+    if not origin or not host:
+        return False
+    return origin.lower() in (f"http://{host.lower()}", f"https://{host.lower()}")
+
+
+def read_pin(path: str) -> str:
+    """The PIN in `path` (4-12 digits); ValueError saying what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            pin = f.read(64).strip()
+    except OSError as exc:
+        raise ValueError(f"cannot read the PIN file {path}: {exc.strerror or exc}") from None
+    if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
+        raise ValueError(f"the PIN file {path} must hold 4 to 12 digits (and nothing else)")
+    return pin
+
+
+@dataclass
+class Session:
+    csrf: str
+    expires: float
+
+
+@dataclass
+class LoginAnswer:
+    """What a login attempt gets: a session token, or a refusal with a status and a wait."""
+
+    token: str | None = None
+    csrf: str | None = None
+    status: int = 200
+    message: str = ""
+    retry_after: float | None = None
+
+
+class PinGuard:
+    """PIN checks with back-off and lock-out, and the sessions it opens (see the module docstring)."""
+
+    def __init__(self, pin: str | None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.pin = pin
+        self.clock = clock
+        self.sessions: dict[str, Session] = {}
+        self.failures: dict[str, tuple[int, float]] = {}  # client -> (failures in a row, not before)
+        self.recent: list[float] = []  # times of every failure, for the global lock-out
+        self.locked_until = 0.0
+
+    @property
+    def enabled(self) -> bool:
+        return self.pin is not None
+
+    def login(self, client: str, pin: str) -> LoginAnswer:
+        now = self.clock()
+        if self.pin is None:
+            return LoginAnswer(status=403, message="this table's page is read-only: no PIN is set in its config")
+        if now < self.locked_until:
+            return LoginAnswer(status=429, message="too many wrong PINs: the login is locked for a while",
+                               retry_after=self.locked_until - now)
+        count, not_before = self.failures.get(client, (0, 0.0))
+        if now < not_before:
+            return LoginAnswer(status=429, message="wait before the next try", retry_after=not_before - now)
+        if not hmac.compare_digest(str(pin).encode(), self.pin.encode()):
+            count += 1
+            wait = min(BACKOFF_MAX_S, 2.0 ** (count - 1))
+            self.failures[client] = (count, now + wait)
+            self.recent = [t for t in self.recent if t > now - GLOBAL_WINDOW_S] + [now]
+            log.warning("web: wrong PIN from %s (%d in a row; next try in %.0f s)", client, count, wait)
+            if len(self.recent) >= GLOBAL_FAILURES:
+                self.locked_until = now + LOCKOUT_S
+                self.recent.clear()
+                log.warning("web: %d wrong PINs in %.0f min: login locked for %.0f min", GLOBAL_FAILURES,
+                            GLOBAL_WINDOW_S / 60, LOCKOUT_S / 60)
+            return LoginAnswer(status=403, message="wrong PIN", retry_after=wait)
+        self.failures.pop(client, None)
+        token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+        self._expire(now)
+        if len(self.sessions) >= MAX_SESSIONS:
+            del self.sessions[min(self.sessions, key=lambda t: self.sessions[t].expires)]
+        self.sessions[token] = Session(csrf, now + SESSION_TTL_S)
+        log.info("web: PIN accepted from %s", client)
+        return LoginAnswer(token=token, csrf=csrf)
+
+    def _expire(self, now: float) -> None:
+        for token in [t for t, s in self.sessions.items() if s.expires <= now]:
+            del self.sessions[token]
+
+    def session(self, token: str | None) -> Session | None:
+        """The live session of a cookie's token, or None."""
+        if not token:
+            return None
+        self._expire(self.clock())
+        return self.sessions.get(token)
+
+    def logout(self, token: str | None) -> None:
+        self.sessions.pop(token or "", None)
+
+    def may_change(self, token: str | None, csrf: str | None, origin: str | None, host: str | None) -> str | None:
+        """None when a changing request may go ahead; else why not (the answer is 403)."""
+        if self.pin is None:
+            return "this table's page is read-only: no PIN is set in its config"
+        session = self.session(token)
+        if session is None:
+            return "enter the PIN first (or again: the session has expired)"
+        if not csrf or not hmac.compare_digest(csrf.encode(), session.csrf.encode()):
+            return "the request lacks this session's CSRF token: reload the page"
+        if not origin_matches(origin, host):
+            return "the request does not come from this page (Origin does not match Host)"
+        return None

@@ -1,0 +1,132 @@
+"""The kiosk's journal, read only, for the table's page: never a write, never a lock held.
+
+Every read opens its own connection (`mode=ro`): the daemon may replace the journal
+file (a repair keeps a damaged one aside under a new name), restart, or not run at all.
+WAL lets this process read while the daemon writes. A read-only reader of a WAL
+database needs the -wal/-shm files (the daemon keeps them while it runs); when they are
+gone (the daemon closed the journal cleanly) and cannot be made (a read-only state
+directory), the file is read as `immutable`, a snapshot that is right because nobody
+writes it then.
+
+`signature()` is the cheap question asked a few times a second: which game is newest,
+how many actions it has, whether it is finished, the table's language. Any change means
+"rebuild the view". Damaged rows end a game's actions at the last good one, like the
+daemon's own resume; nothing here raises sqlite3 errors: `JournalUnavailable` says why.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from companion.table.journal_repair import valid_action
+
+JOURNAL_FILE = "journal.sqlite3"
+
+
+class JournalUnavailable(Exception):
+    """The journal cannot be read now (missing, damaged, not a journal): the message says which."""
+
+
+@dataclass
+class GameRows:
+    """One game of the journal: its entry and the unbroken readable prefix of its actions."""
+
+    game_id: int
+    kind: str
+    started: float
+    finished: float | None
+    result: Any
+    actions: list[dict] = field(default_factory=list)
+
+    @property
+    def abandoned(self) -> bool:
+        return isinstance(self.result, dict) and bool(self.result.get("abandoned"))
+
+
+class JournalReader:
+    """Reads the journal in `state_dir` (see the module docstring)."""
+
+    def __init__(self, state_dir: str | Path) -> None:
+        self.path = Path(state_dir) / JOURNAL_FILE
+
+    def _open(self) -> sqlite3.Connection:
+        if not self.path.is_file():
+            raise JournalUnavailable(f"no journal yet in {self.path.parent} (the table has not played there)")
+        uri = "file:" + quote(str(self.path.resolve()))
+        try:
+            db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=0.5)
+            db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
+            return db
+        except sqlite3.DatabaseError as exc:
+            if "no such table" in str(exc) or "not a database" in str(exc):
+                raise JournalUnavailable(f"{self.path.name} is not a companion journal ({exc})") from None
+        try:  # no -wal/-shm and no right to make them: nobody writes now, read a snapshot
+            db = sqlite3.connect(uri + "?immutable=1", uri=True)
+            db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
+            return db
+        except sqlite3.DatabaseError as exc:
+            raise JournalUnavailable(f"the journal cannot be read ({exc})") from None
+
+    def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        db = self._open()
+        try:
+            return db.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise JournalUnavailable(f"the journal cannot be read ({exc})") from None
+        finally:
+            db.close()
+
+    def signature(self) -> tuple:
+        """Changes whenever the page must be rebuilt (a move, an undo, a new game, the language)."""
+        db = self._open()
+        try:
+            top = db.execute("SELECT id, finished IS NOT NULL FROM games ORDER BY id DESC LIMIT 1").fetchone()
+            count = db.execute("SELECT count(*), max(seq) FROM actions WHERE game=?",
+                               (top[0],)).fetchone() if top else None
+            lang = db.execute("SELECT value FROM settings WHERE key='language'").fetchone()
+            return (tuple(top) if top else None, tuple(count) if count else None, lang[0] if lang else None)
+        except sqlite3.DatabaseError as exc:
+            raise JournalUnavailable(f"the journal cannot be read ({exc})") from None
+        finally:
+            db.close()
+
+    def latest_id(self) -> int | None:
+        rows = self._query("SELECT id FROM games ORDER BY id DESC LIMIT 1")
+        return int(rows[0][0]) if rows else None
+
+    def game(self, game_id: int) -> GameRows | None:
+        """Game `game_id` with its readable actions; None when there is no such game."""
+        rows = self._query("SELECT id, kind, started, finished, result FROM games WHERE id=?", (game_id,))
+        if not rows:
+            return None
+        gid, kind, started, finished, result = rows[0]
+        actions: list[dict] = []
+        for seq, payload, checksum in self._query(
+                "SELECT seq, payload, crc FROM actions WHERE game=? ORDER BY seq", (game_id,)):
+            action = valid_action(payload, checksum)
+            if seq != len(actions) + 1 or action is None:
+                break  # a hole or a damaged row: the daemon sets the rest aside too
+            actions.append(action)
+        return GameRows(int(gid), str(kind), float(started or 0), finished, _json(result), actions)
+
+    def games(self, limit: int = 100) -> list[GameRows]:
+        """The newest games first, without their actions (the replay list)."""
+        rows = self._query("SELECT id, kind, started, finished, result FROM games ORDER BY id DESC LIMIT ?",
+                           (limit,))
+        return [GameRows(int(r[0]), str(r[1]), float(r[2] or 0), r[3], _json(r[4])) for r in rows]
+
+    def setting(self, key: str) -> Any:
+        rows = self._query("SELECT value FROM settings WHERE key=?", (key,))
+        return _json(rows[0][0]) if rows else None
+
+
+def _json(text: Any) -> Any:
+    try:
+        return json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None

@@ -1,0 +1,163 @@
+"""`companion web`: serves the table's page to the phones at the table (spec section 7).
+
+    companion web --state-dir DIR [--bind ADDR] [--port N] [--pin-file F]
+                  [--config PATH] [--lang CODE] [--key-socket PATH] [--allow-host NAME]
+
+A process of its own beside the referee (`companion run`): it reads the journal in DIR
+read-only, never writes anything, and hands keys typed on a phone (with the PIN) to the
+daemon through its key socket. Options override the config's `web:` section. Bounded:
+at most `MAX_CONNECTIONS` open connections (more are closed at once), 20 event streams
+(a 21st phone gets the "too many viewers" page), small request bodies, idle connections
+closed after `IDLE_S`.
+
+The address the OLED's Phone view shows (and its QR code) is the box's LAN address as
+the route to the outside picks it (no packet is sent), in upper case so the QR code can
+use its compact alphanumeric mode; a box with no network shows `<hostname>.local`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import socket
+import sys
+from typing import Any
+
+from companion.i18n import LANGUAGES
+
+log = logging.getLogger("companion.web")
+
+MAX_CONNECTIONS = 64
+IDLE_S = 15.0
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="companion web", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--state-dir", metavar="DIR", help="the kiosk's journal directory (default: the config's)")
+    ap.add_argument("--bind", metavar="ADDR", help="address to listen on (default 127.0.0.1; config web.bind)")
+    ap.add_argument("--port", type=int, metavar="N", help="TCP port (default 8080; config web.port)")
+    ap.add_argument("--pin-file", metavar="F", help="a file holding the PIN that allows keys from phones")
+    ap.add_argument("--config", metavar="PATH", help="config file (default /etc/companion/config.yaml if present)")
+    ap.add_argument("--lang", choices=LANGUAGES, metavar="CODE", help="the page's language until the table picks one")
+    ap.add_argument("--key-socket", metavar="PATH", help="the daemon's key socket (config web.key_socket)")
+    ap.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="one more name the page may be reached by (repeatable; config web.allowed_hosts)")
+    ap.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+    return ap.parse_args(argv)
+
+
+def phone_url(bind: str, port: int, hostname: str | None = None) -> str:
+    """The page's address for the Phone view: the LAN address the box would use, upper case."""
+    host = bind
+    if bind in ("0.0.0.0", "::", ""):
+        host = ""
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect(("192.0.2.1", 9))  # a documentation address: UDP connect sends nothing
+                host = probe.getsockname()[0]
+        except OSError:
+            pass
+        if not host or host.startswith("127."):
+            host = f"{hostname or socket.gethostname()}.local"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"HTTP://{host}{'' if port == 80 else f':{port}'}".upper()
+
+
+class _Refused(asyncio.Protocol):
+    """A connection beyond the cap: closed at once."""
+
+    def connection_made(self, transport: Any) -> None:
+        transport.close()
+
+
+def settings(args: argparse.Namespace) -> dict:
+    """Options over the config's web section; ValueError/ConfigError with a clear message."""
+    from companion.config import ConfigError, load_config
+    from companion.table.journal import find_state_dir
+    from companion.hw.platform import is_raspberry_pi
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    web = cfg.web
+    explicit_config = args.config is not None or cfg.source != "<defaults>"
+    return {
+        "state_dir": find_state_dir(args.state_dir, cfg, on_box=is_raspberry_pi()),
+        "bind": args.bind or (web.bind if explicit_config else "127.0.0.1"),
+        "port": args.port if args.port is not None else web.port,
+        "pin_file": args.pin_file or web.pin_file,
+        "hosts": list(web.allowed_hosts) + [h.lower() for h in args.allow_host],
+        "key_socket": args.key_socket or web.resolved_key_socket(),
+        "language": args.lang or cfg.language,
+    }
+
+
+async def serve(app: Any, bind: str, port: int, ready: asyncio.Event | None = None,
+                stop: asyncio.Event | None = None) -> None:
+    """Run `app` on bind:port until `stop` is set (or SIGTERM/SIGINT)."""
+    from aiohttp import web
+
+    runner = web.AppRunner(app, handler_cancellation=True, keepalive_timeout=IDLE_S, access_log=None)
+    await runner.setup()
+    server = runner.server
+    loop = asyncio.get_running_loop()
+
+    def factory() -> asyncio.Protocol:
+        return _Refused() if len(server.connections) >= MAX_CONNECTIONS else server()
+
+    listener = await loop.create_server(factory, bind, port, reuse_address=True, backlog=128)
+    stop = stop or asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    log.info("web: serving http://%s:%d/", bind, port)
+    from companion.hw import notify
+
+    notify.ready("serving the table's page")
+    if ready is not None:
+        ready.set()
+    try:
+        await stop.wait()
+    finally:
+        notify.stopping()
+        listener.close()
+        await runner.cleanup()
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose == 0 else logging.DEBUG, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        s = settings(args)
+        from companion.web.guard import read_pin
+
+        pin = read_pin(s["pin_file"]) if s["pin_file"] else None
+    except ValueError as exc:
+        print(f"companion web: {exc}", file=sys.stderr)
+        return 2
+    from companion import i18n
+    from companion.web.app import make_app
+    from companion.web.guard import HostCheck, PinGuard
+    from companion.web.keylink import KeyLink
+    from companion.web.reader import JournalReader
+    from companion.web.views import Views
+
+    language = i18n.choose(s["language"])
+    url = phone_url(s["bind"], s["port"])
+    app = make_app(Views(JournalReader(s["state_dir"]), language), PinGuard(pin), HostCheck(s["hosts"]),
+                   KeyLink(s["key_socket"], url))
+    log.info("web: journal %s, %s, phone view %s", s["state_dir"],
+             "keys from phones with the PIN" if pin else "read-only (no PIN)", url)
+    try:
+        asyncio.run(serve(app, s["bind"], s["port"]))
+    except OSError as exc:
+        print(f"companion web: cannot listen on {s['bind']}:{s['port']}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,76 @@
+// The table's live page: follows the game through Server-Sent Events (/api/events) and,
+// with a PIN set on the box, sends keys typed here to the table (/api/keys).
+// Served by the box itself; no inline script (the page's Content-Security-Policy).
+"use strict";
+(function () {
+  const live = document.getElementById("live");
+  const status = document.getElementById("status");
+  const title = document.getElementById("title");
+  let shown = Number(document.body.dataset.version || 0);
+  let csrf = null;
+  let source = null;
+
+  function say(text) { if (status) status.textContent = text || ""; }
+
+  async function redraw(version) {
+    const reply = await fetch("/api/view", { cache: "no-store" });
+    if (!reply.ok) return;
+    const view = await reply.json();
+    live.innerHTML = view.html;  // HTML made and escaped by the box
+    shown = view.version;
+    document.body.dataset.version = String(shown);
+    if (title && view.title) title.dataset.game = view.title;
+  }
+
+  function follow() {
+    source = new EventSource("/api/events");
+    source.addEventListener("open", () => say(status.dataset.following));
+    source.addEventListener("state", () => { redraw().catch(() => say(status.dataset.reconnecting)); });
+    source.addEventListener("error", () => {
+      say(status.dataset.reconnecting);
+      if (source.readyState === EventSource.CLOSED) {  // refused (restart, too many): try again later
+        source = null;
+        setTimeout(follow, 3000);
+      }
+    });
+  }
+
+  const login = document.getElementById("login");
+  const keypad = document.getElementById("keypad");
+  const keysStatus = document.getElementById("keys-status");
+  if (login && keypad) {
+    login.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const pin = document.getElementById("pin").value;
+      const reply = await fetch("/api/login", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pin }),
+      });
+      const answer = await reply.json().catch(() => ({}));
+      if (reply.ok && answer.csrf) {
+        csrf = answer.csrf;
+        login.hidden = true;
+        keypad.hidden = false;
+        keysStatus.textContent = "";
+      } else {
+        keysStatus.textContent = answer.error || String(reply.status);
+      }
+    });
+    keypad.addEventListener("click", async (event) => {
+      const key = event.target.dataset && event.target.dataset.key;
+      if (!key || !csrf) return;
+      const reply = await fetch("/api/keys", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ keys: key }),
+      });
+      if (!reply.ok) {
+        const answer = await reply.json().catch(() => ({}));
+        keysStatus.textContent = answer.error || String(reply.status);
+        if (reply.status === 403) { csrf = null; login.hidden = false; keypad.hidden = true; }
+      } else {
+        keysStatus.textContent = key;
+      }
+    });
+  }
+  follow();
+})();

@@ -1,0 +1,151 @@
+"""From journal rows to what the page shows: each game rebuilt by its own engine, through the registry.
+
+`Views.refresh()` asks the reader whether anything changed (`signature`) and, if so,
+rebuilds the newest game with its `from_actions` and asks the game's web module
+(`GameEntry.web_view()`, companion.web.plugin) for the public state and the live HTML.
+The result (`Live`) is shared by every request and event stream until the next change,
+so twenty phones cost one rebuild a move. Replays are rebuilt on demand and kept for
+the few games last asked for. No game is named here.
+
+The table's language: the journal's setting (the menu's choice), else the one given at
+start (--lang, the config's, the system's). Rendering switches the process's language
+(companion.i18n), which is safe because every rebuild runs on the one event-loop thread.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import i18n
+from companion.games import GAMES
+from companion.table.shell import Shell
+from companion.web.reader import GameRows, JournalReader, JournalUnavailable
+
+log = logging.getLogger(__name__)
+
+REPLAYS_KEPT = 4
+
+
+@dataclass
+class Live:
+    """The game at the table now, as the page shows it; `problem` when it cannot be shown."""
+
+    payload: dict | None = None  # the /api/state object (spec section 7)
+    html: str = ""
+    problem: str | None = None
+    version: int = 0  # counts rebuilds: an event stream sends when it grows
+
+    def json(self) -> str:
+        return json.dumps(self.payload if self.payload is not None else {"problem": self.problem},
+                          separators=(",", ":"))
+
+
+@dataclass
+class Replay:
+    """One game of the journal for the replay pages."""
+
+    rows: GameRows
+    steps: list[str] = field(default_factory=list)
+    table: Any = None
+    web: Any = None
+
+    def html(self, k: int) -> str:
+        return self.web.step_html(self.table, k)
+
+    def record(self) -> str | None:
+        return self.web.record(self.table)
+
+
+class Views:
+    """The page's view of the journal (see the module docstring)."""
+
+    def __init__(self, reader: JournalReader, language: str = i18n.DEFAULT) -> None:
+        self.reader = reader
+        self.default_language = language
+        self.live = Live(problem="not read yet")
+        self._signature: Any = object()
+        self._replays: OrderedDict[tuple, Replay] = OrderedDict()
+
+    def _language(self, stored: Any) -> None:
+        i18n.set_language(stored if stored in i18n.LANGUAGES else self.default_language)
+
+    def refresh(self) -> bool:
+        """Rebuild the live view when the journal changed; True when it did."""
+        try:
+            signature = self.reader.signature()
+        except JournalUnavailable as exc:
+            signature = ("unavailable", str(exc))
+        if signature == self._signature:
+            return False
+        self._signature = signature
+        version = self.live.version + 1
+        try:
+            self.live = self._build_live()
+        except JournalUnavailable as exc:
+            self.live = Live(problem=str(exc))
+        self.live.version = version
+        return True
+
+    def _build_live(self) -> Live:
+        self._language(self.reader.setting("language"))
+        game_id = self.reader.latest_id()
+        if game_id is None:
+            return Live(problem="no game in the journal yet: start one at the table")
+        rows = self.reader.game(game_id)
+        if rows is None:
+            raise JournalUnavailable("the newest game went away while it was read")
+        built = self._rebuild(rows)
+        if isinstance(built, str):
+            return Live(problem=built)
+        table, web = built
+        payload = {"game": rows.kind, "game_id": rows.game_id, "actions": len(rows.actions),
+                   "finished": rows.finished is not None, "state": web.public_state(table)}
+        return Live(payload=payload, html=web.live_html(table))
+
+    def _rebuild(self, rows: GameRows) -> tuple[Any, Any] | str:
+        """The game's table object and web module, or why it cannot be shown."""
+        entry = GAMES.get(rows.kind)
+        web = entry.web_view() if entry is not None else None
+        if web is None:
+            return f"game {rows.game_id} is a {rows.kind!r} game, which this page cannot show"
+        try:
+            actions, _level = Shell.split_journal(rows.actions)  # older journals kept the brightness there
+            table = entry.load().from_actions(actions, rng=random.Random(0))
+        except Exception as exc:  # a damaged or foreign journal must give a page, never a traceback
+            log.warning("web: game %d cannot be rebuilt: %s", rows.game_id, exc)
+            return f"game {rows.game_id} cannot be rebuilt from the journal ({type(exc).__name__})"
+        return table, web
+
+    def replay(self, game_id: int) -> Replay | str:
+        """Game `game_id` for the replay pages, or why not (kept for the next steps)."""
+        try:
+            self._language(self.reader.setting("language"))
+            rows = self.reader.game(game_id)
+        except JournalUnavailable as exc:
+            return str(exc)
+        if rows is None:
+            return f"there is no game {game_id} in the journal"
+        key = (rows.game_id, len(rows.actions), rows.finished)
+        if key in self._replays:
+            self._replays.move_to_end(key)
+            return self._replays[key]
+        built = self._rebuild(rows)
+        if isinstance(built, str):
+            return built
+        table, web = built
+        replay = Replay(rows, web.steps(table), table, web)
+        self._replays[key] = replay
+        while len(self._replays) > REPLAYS_KEPT:
+            self._replays.popitem(last=False)
+        return replay
+
+    def games(self) -> list[GameRows] | str:
+        try:
+            return self.reader.games()
+        except JournalUnavailable as exc:
+            return str(exc)
