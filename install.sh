@@ -13,7 +13,8 @@
 # pip-installed into it; on a Raspberry Pi only, the firmware fragment
 # (firmware_config/config.txt into /boot/firmware/config.txt, once) and the i2c-dev
 # module at boot; then `companion install-service --allow-poweroff` (the unit, the
-# `companion` user, the hardware groups, the starter config, the polkit rule).
+# `companion` user, the hardware groups, the starter config, the polkit rule, and the phone
+# view: its unit, on with the avahi announcement only when the config has web: {enabled: true}).
 #
 # Internal, for the tests: ./install.sh --firmware-only CONFIG_TXT MODULES_CONF
 # runs only the firmware step against those two files (no root needed).
@@ -109,7 +110,7 @@ if [ "${1:-}" = --firmware-only ]; then
   exit 0
 fi
 case ${1:-} in
-  -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   "") ;;
   *) die "unknown argument $1 (see --help)" ;;
 esac
@@ -146,6 +147,9 @@ esac
 # Raspberry Pi archive): the only GPIO backend that works on the Pi 5, with its C library.
 # Off x86_64, python3-evdev (the USB number pad): PyPI has no wheel there, so pip would need
 # gcc and python3-dev; the venv sees apt's (--system-site-packages) and takes it instead.
+# Not avahi-daemon: Raspberry Pi OS has it (it publishes <hostname>.local), and install-service
+# puts the phone view's announcement into /etc/avahi/services when that directory exists;
+# elsewhere `apt-get install avahi-daemon` and run this again.
 PKGS=(python3 python3-venv i2c-tools polkitd espeak-ng)
 [ $PI = 1 ] && PKGS+=(python3-lgpio)
 [ "$ARCH" != x86_64 ] && PKGS+=(python3-evdev)
@@ -175,6 +179,8 @@ else
 fi
 WAS_ACTIVE=0
 systemctl is-active --quiet companion 2>/dev/null && WAS_ACTIVE=1
+WEB_WAS_ACTIVE=0
+systemctl is-active --quiet companion-web 2>/dev/null && WEB_WAS_ACTIVE=1
 
 # Build from a copy: pip builds in the source tree, and root-owned build/ and *.egg-info
 # would be left in the user's checkout.
@@ -208,11 +214,16 @@ if [ $WAS_ACTIVE = 1 ]; then
   systemctl restart companion
   say "restarted companion on the new code (the game in progress resumes)"
 fi
+if [ $WEB_WAS_ACTIVE = 1 ] && systemctl is-enabled --quiet companion-web 2>/dev/null; then
+  systemctl restart companion-web
+  say "restarted companion-web (the phone view) on the new code"
+fi
 
 cat <<EOF
 
 The companion is installed: systemctl status companion; journalctl -u companion -f
 Config: /etc/companion/config.yaml (then: sudo systemctl restart companion)
+Phone view: web: {enabled: true} in the config, then sudo ./install.sh again (http://$(hostname).local:8080)
 Wire (hardware.md has the diagram; BCM GPIO numbers, header pins in brackets):
   OLED      VCC 3V3 [1], GND [9], SDA GPIO2 [3], SCL GPIO3 [5]   (3V3, not 5V)
   buttons   to GND: UP GPIO17 [11], DOWN GPIO27 [13], OK GPIO22 [15], BACK GPIO23 [16], MENU GPIO24 [18]

@@ -4,7 +4,10 @@ Fills the unit template with the venv it runs from (sys.prefix) and the config
 path, writes it to the unit directory, creates the `companion` system user
 the hardware groups the unit names that this OS lacks (gpio and i2c
 on plain Debian) and a starter config file if there is none, and runs `systemctl daemon-reload` and `systemctl enable --now companion`.
-`--dry-run` only prints the unit. The template is embedded here because an
+It also writes the phone view's unit, companion-web.service, and enables it (with
+the avahi file that announces it on the LAN) only when the config has
+`web: {enabled: true}` (companion/service_web.py).
+`--dry-run` only prints the kiosk unit. The template is embedded here because an
 installed wheel does not carry the repository's systemd/ folder; the shipped
 systemd/companion.service must stay identical (tests/daemon/test_service_unit.py).
 
@@ -22,11 +25,14 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-from companion import install_checks
+from companion import install_checks, service_web
 from companion.install_checks import InstallError
+from companion.service_web import WEB_UNIT_TEMPLATE, render_web_unit, web_settings
 
-__all__ = ["InstallError", "install", "main", "render_unit", "starter_config"]
+__all__ = ["WEB_UNIT_TEMPLATE", "InstallError", "install", "main", "render_unit", "render_web_unit",
+           "starter_config", "web_settings"]
 
 UNIT_NAME = "companion.service"
 SERVICE_USER = "companion"
@@ -212,6 +218,10 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="also install the polkit rule that lets the service power off the Pi")
     parser.add_argument("--polkit-dir", type=Path, default=DEFAULT_POLKIT_DIR,
                         help="where --allow-poweroff puts the rule (default: %(default)s)")
+    parser.add_argument("--avahi-dir", type=Path, default=None,
+                        help="avahi-daemon's services directory, for the phone view's announcement when "
+                             f"the config has web: {{enabled: true}} and it exists "
+                             f"(default: {service_web.DEFAULT_AVAHI_DIR})")
     return parser
 
 
@@ -299,16 +309,44 @@ def _ensure_config(config: Path) -> None:
     _write(config, starter_config(), 0o644)
 
 
+def _web_service(unit_dir: Path, avahi_dir: Path, config: Path, executable: Path,
+                 web: dict[str, Any], replaced: bool) -> None:
+    """The phone view, after the kiosk: on (avahi file, enable --now) or off (disabled)."""
+    avahi = avahi_dir / service_web.AVAHI_FILE_NAME
+    if not web["enabled"]:
+        if (unit_dir / "multi-user.target.wants" / service_web.WEB_UNIT_NAME).is_symlink():
+            _run(["systemctl", "disable", "--now", service_web.WEB_SERVICE])
+        if avahi.is_file() and not avahi.is_symlink() and service_web.avahi_is_ours(avahi.read_text("utf-8")):
+            avahi.unlink()
+            print(f"removed {avahi} (the phone view is off)")
+        print(service_web.enable_hint(config, executable))
+        return
+    if avahi_dir.is_dir():
+        _write(avahi, service_web.render_avahi(web["port"]), 0o644, backup=True)
+    else:
+        print(f"note: {avahi_dir} does not exist, so the page is not announced as <hostname>.local "
+              "(Raspberry Pi OS has avahi-daemon; elsewhere: sudo apt-get install avahi-daemon)")
+    if replaced:
+        _run(["systemctl", "try-restart", service_web.WEB_SERVICE])
+    _run(["systemctl", "enable", "--now", service_web.WEB_SERVICE])
+    print(f"phone view on: http://{os.uname().nodename}.local:{web['port']}/ (systemctl status "
+          f"{service_web.WEB_SERVICE}; after editing its config: sudo systemctl restart {service_web.WEB_SERVICE})")
+
+
 def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff: bool = False,
             polkit_dir: Path = DEFAULT_POLKIT_DIR, prefix: str | Path | None = None,
-            accounts: install_checks.Accounts | None = None) -> Path:
-    """Write the unit (and optionally the polkit rule); with `enable`, create the user and start it.
+            accounts: install_checks.Accounts | None = None,
+            avahi_dir: Path | None = None) -> Path:
+    """Write the kiosk and phone view units (and optionally the polkit rule); with `enable`,
+    create the user and start the kiosk, and the phone view if the config turns it on.
 
-    A unit it replaces is kept as companion.service.bak-TIMESTAMP, and a running
-    service is restarted on the new one. Returns the path of the written unit.
+    A unit it replaces is kept as NAME.service.bak-TIMESTAMP, and a running
+    service is restarted on the new one. Returns the path of the kiosk unit.
+    `avahi_dir` defaults to avahi-daemon's /etc/avahi/services.
     """
     venv = Path(sys.prefix if prefix is None else prefix)
     unit = render_unit(venv, config)
+    web_unit = render_web_unit(venv, config)
     executable = venv / "bin" / "companion"
     if _is_hidden_from_service(venv):
         raise InstallError(f"the venv {venv} is hidden from the service (ProtectHome=yes, PrivateTmp=yes), "
@@ -325,9 +363,12 @@ def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff
         raise InstallError("systemctl not found: this system does not run systemd (use --no-enable)")
     install_checks.check_venv(venv)
     if enable:
-        # Before writing anything: an unsafe existing account stops the install.
+        # Before writing anything: an unsafe existing account stops the install, and so
+        # does a web.port the phone view could not bind.
         install_checks.check_account(SERVICE_USER, accounts)
+    web = web_settings(config) if enable else {}
     written = _write(unit_dir / UNIT_NAME, unit, 0o644, backup=True)
+    web_written = _write(unit_dir / service_web.WEB_UNIT_NAME, web_unit, 0o644, backup=True)
     if allow_poweroff:
         _write(polkit_dir / POLKIT_RULE_NAME, POLKIT_RULE, 0o644, backup=True)
     replaced = written.changed and written.backup is not None
@@ -344,6 +385,8 @@ def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff
         if replaced:
             print("a running service keeps the old unit until: sudo systemctl daemon-reload && "
                   "sudo systemctl try-restart companion")
+        print(f"the phone view's unit {service_web.WEB_UNIT_NAME} is written too, not enabled "
+              "(install-service without --no-enable turns it on when the config has web: {enabled: true})")
         return unit_dir / UNIT_NAME
     _ensure_config(config)
     _ensure_user(accounts)
@@ -354,6 +397,8 @@ def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff
         _run(["systemctl", "try-restart", "companion"])
     _run(["systemctl", "enable", "--now", "companion"])
     print("companion is running: systemctl status companion, journalctl -u companion -f")
+    _web_service(unit_dir, avahi_dir or service_web.DEFAULT_AVAHI_DIR, config, executable, web,
+                 web_written.changed and web_written.backup is not None)
     return unit_dir / UNIT_NAME
 
 
@@ -374,7 +419,7 @@ def main(argv: list[str]) -> int:
                       "install into a venv under /opt", file=sys.stderr)
             return 0
         install(args.unit_dir, config, enable=not args.no_enable,
-                allow_poweroff=args.allow_poweroff, polkit_dir=args.polkit_dir)
+                allow_poweroff=args.allow_poweroff, polkit_dir=args.polkit_dir, avahi_dir=args.avahi_dir)
     except InstallError as exc:
         print(f"companion install-service: error: {exc}", file=sys.stderr)
         return 1

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from companion import service_install
+from companion import service_install, service_web
 
 
 def fake_venv(tmp_path: Path) -> Path:
@@ -29,8 +31,19 @@ def pretend_root(monkeypatch: pytest.MonkeyPatch, venv: Path, *, groups: bool = 
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     monkeypatch.setattr(shutil, "which", lambda name: f"/usr/bin/{name}")
     monkeypatch.setattr(service_install, "_ensure_user", lambda accounts=None: None)
+    # Never the machine's own /etc/avahi/services: tests that want one pass --avahi-dir.
+    monkeypatch.setattr(service_web, "DEFAULT_AVAHI_DIR", venv.parent / "no-avahi-here")
     if groups:
         monkeypatch.setattr(service_install, "_ensure_groups", lambda accounts=None: None)
     ran: list[list[str]] = []
     monkeypatch.setattr(service_install, "_run", ran.append)
     return ran
+
+
+def security_score(unit: Path) -> float | None:
+    """`systemd-analyze security --offline=true` (systemd >= 250) of a unit file; None
+    when this systemd-analyze cannot do it offline."""
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
+                            capture_output=True, text=True, check=False)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
+    return float(found.group(1)) if found else None
