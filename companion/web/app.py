@@ -55,7 +55,9 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_host_check, _no_traceback])
     app[VIEWS], app[GUARD], app[HOSTS] = views, guard, hosts
     app[KEYS] = keys if keys is not None else KeyLink(None, None)
-    app[STATE] = {"streams": 0, "changed": asyncio.Event(), "max_streams": max_streams, "poll_s": poll_s}
+    # "freed": notified whenever a stream ends (a place for another viewer)
+    app[STATE] = {"streams": 0, "changed": asyncio.Event(), "freed": asyncio.Condition(), "max_streams": max_streams,
+                  "poll_s": poll_s}
     app.on_response_prepare.append(_headers)
     app.on_startup.append(_start)
     app.on_cleanup.append(_stop)
@@ -196,6 +198,8 @@ async def events(request: web.Request) -> web.StreamResponse:
         return web.Response(status=499)
     finally:
         state["streams"] -= 1
+        async with state["freed"]:
+            state["freed"].notify_all()
 
 
 async def games(request: web.Request) -> web.Response:

@@ -18,7 +18,8 @@ from companion.table.journal import Journal
 from companion.web.guard import GLOBAL_FAILURES
 from companion.web.server import phone_url
 from tests.hw.waiting import wait_until
-from tests.web.webtools import advance, app_for, client, next_event, run, table
+from companion.web.app import STATE
+from tests.web.webtools import WAIT_S, advance, app_for, client, next_event, run, table
 
 ENDPOINTS = ("/", "/api/state", "/api/view", "/games", "/replay/1", "/replay/1?step=0", "/replay/1?step=2",
              "/api/record/1", "/nowhere", "/replay/99", "/api/record/99")
@@ -232,11 +233,10 @@ def test_the_21st_stream_is_refused_and_the_20_others_keep_working(tmp_path):
             advance(d, random.Random(1))
             moved = [await next_event(s) for s in streams]
             streams[0].close()
-            for _ in range(500):  # the server sees the phone go: a place frees up
-                again = await c.get("/")
-                if again.status == 200:
-                    break
-                await asyncio.sleep(0.01)
+            freed = app[STATE]["freed"]
+            async with freed:  # the server sees the phone go: a place frees up
+                await asyncio.wait_for(freed.wait_for(lambda: app[STATE]["streams"] < 20), WAIT_S)
+            again = await c.get("/")
             return extra.status, page.status, await page.text(), moved, again.status
 
     extra, page, text, moved, again = run(go())
