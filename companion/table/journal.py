@@ -30,7 +30,7 @@ from typing import Any, Iterable, Iterator
 
 from companion.table.effects import Effect, GameOver, Persist, SetBrightness, SetLanguage, SetSound
 from companion.table.journal_repair import (SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
-                                            valid_action)
+                                            json_or_none, readable_prefix)
 
 __all__ = ["Journal", "JournalWriter", "Resumed", "JournalError", "JournalWriteError", "find_state_dir"]
 
@@ -225,7 +225,7 @@ class Journal:
             if row is None:
                 return None
             game_id, kind, finished = int(row[0]), str(row[1]), row[2] is not None
-            result = _json_or_none(row[3])
+            result = json_or_none(row[3])
             if finished and (not include_finished or not isinstance(result, dict) or result.get("abandoned")):
                 return None
             rows = self.db.execute("SELECT seq, payload, crc FROM actions WHERE game=? ORDER BY seq",
@@ -235,21 +235,15 @@ class Journal:
             log.error(note)
             self.repairs.append(note)
             return None
-        actions: list[dict[str, Any]] = []
+        actions, problem = readable_prefix(rows)
         dropped: list[str] = []
-        for seq, payload, checksum in rows:
-            action = valid_action(payload, checksum)
-            if seq != len(actions) + 1 or action is None:
-                problem = (f"action {len(actions) + 1} is missing" if seq != len(actions) + 1
-                           else f"action {seq} is damaged")
-                try:
-                    moved = self._set_aside(game_id, len(actions), problem)
-                except JournalWriteError:
-                    moved = len(rows) - len(actions)
-                dropped.append(f"{problem}; set it and later actions aside ({moved})")
-                self.repairs.append(f"Journal: {problem}, {moved} action(s) set aside")
-                break
-            actions.append(action)
+        if problem is not None:
+            try:
+                moved = self._set_aside(game_id, len(actions), problem)
+            except JournalWriteError:
+                moved = len(rows) - len(actions)
+            dropped.append(f"{problem}; set it and later actions aside ({moved})")
+            self.repairs.append(f"Journal: {problem}, {moved} action(s) set aside")
         self.resumed_id = game_id
         self.game_id, self._seq = (None, 0) if finished else (game_id, len(actions))
         return Resumed(game_id, kind, actions, dropped, finished, result if finished else None)
@@ -262,7 +256,7 @@ class Journal:
     def set_aside_rows(self) -> list[dict[str, Any]]:
         """The actions kept out of play (salvaged after a hole, or refused by their game)."""
         rows = self.db.execute("SELECT game, seq, payload, reason FROM set_aside ORDER BY game, seq").fetchall()
-        return [{"game": r[0], "seq": r[1], "action": _json_or_none(r[2]), "reason": r[3]} for r in rows]
+        return [{"game": r[0], "seq": r[1], "action": json_or_none(r[2]), "reason": r[3]} for r in rows]
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
         """Finished games, newest first: id, kind, start and end times, result."""
@@ -272,7 +266,7 @@ class Journal:
                 "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
         except sqlite3.Error:
             return []
-        return [{"id": r[0], "kind": r[1], "started": r[2], "finished": r[3], "result": _json_or_none(r[4])}
+        return [{"id": r[0], "kind": r[1], "started": r[2], "finished": r[3], "result": json_or_none(r[4])}
                 for r in rows]
 
     def close(self) -> None:
@@ -280,13 +274,6 @@ class Journal:
             self.db.close()
         except sqlite3.Error:
             pass
-
-
-def _json_or_none(text: Any) -> Any:
-    try:
-        return json.loads(text) if isinstance(text, str) else None
-    except ValueError:
-        return None
 
 
 confirmed_log = logging.getLogger("companion.run")  # tests outside the repo read these lines

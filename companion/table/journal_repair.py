@@ -33,7 +33,7 @@ import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from companion.table.errors import CompanionError
 
@@ -94,6 +94,28 @@ def valid_action(payload: Any, checksum: Any) -> dict[str, Any] | None:
     except ValueError:
         return None
     return action if isinstance(action, dict) else None
+
+
+def readable_prefix(rows: Iterable[tuple[Any, Any, Any]]) -> tuple[list[dict[str, Any]], str | None]:
+    """A game's unbroken readable actions from its (seq, payload, crc) rows in seq order, and
+    what ended them early ("action 5 is missing" / "action 5 is damaged"), or None."""
+    actions: list[dict[str, Any]] = []
+    for seq, payload, checksum in rows:
+        action = valid_action(payload, checksum)
+        if seq != len(actions) + 1:
+            return actions, f"action {len(actions) + 1} is missing"
+        if action is None:
+            return actions, f"action {seq} is damaged"
+        actions.append(action)
+    return actions, None
+
+
+def json_or_none(text: Any) -> Any:
+    """The JSON value stored as `text`, or None when it is not text or not JSON."""
+    try:
+        return json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
 
 
 @dataclass

@@ -16,14 +16,13 @@ daemon's own resume; nothing here raises sqlite3 errors: `JournalUnavailable` sa
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from companion.table.journal_repair import valid_action
+from companion.table.journal_repair import json_or_none, readable_prefix
 
 JOURNAL_FILE = "journal.sqlite3"
 
@@ -105,28 +104,18 @@ class JournalReader:
         if not rows:
             return None
         gid, kind, started, finished, result = rows[0]
-        actions: list[dict] = []
-        for seq, payload, checksum in self._query(
-                "SELECT seq, payload, crc FROM actions WHERE game=? ORDER BY seq", (game_id,)):
-            action = valid_action(payload, checksum)
-            if seq != len(actions) + 1 or action is None:
-                break  # a hole or a damaged row: the daemon sets the rest aside too
-            actions.append(action)
-        return GameRows(int(gid), str(kind), float(started or 0), finished, _json(result), actions)
+        # a hole or a damaged row ends them, as the daemon's resume does (it sets the rest aside)
+        actions, _problem = readable_prefix(self._query(
+            "SELECT seq, payload, crc FROM actions WHERE game=? ORDER BY seq", (game_id,)))
+        return GameRows(int(gid), str(kind), float(started or 0), finished, json_or_none(result), actions)
 
     def games(self, limit: int = 100) -> list[GameRows]:
         """The newest games first, without their actions (the replay list)."""
         rows = self._query("SELECT id, kind, started, finished, result FROM games ORDER BY id DESC LIMIT ?",
                            (limit,))
-        return [GameRows(int(r[0]), str(r[1]), float(r[2] or 0), r[3], _json(r[4])) for r in rows]
+        return [GameRows(int(r[0]), str(r[1]), float(r[2] or 0), r[3], json_or_none(r[4])) for r in rows]
 
     def setting(self, key: str) -> Any:
         rows = self._query("SELECT value FROM settings WHERE key=?", (key,))
-        return _json(rows[0][0]) if rows else None
+        return json_or_none(rows[0][0]) if rows else None
 
-
-def _json(text: Any) -> Any:
-    try:
-        return json.loads(text) if isinstance(text, str) else None
-    except ValueError:
-        return None
