@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from companion.bench import percentile  # noqa: E402  (the bench's own percentile, from this checkout)
+
 LOADER = r"""
 import asyncio, json, sys, time
 import aiohttp
@@ -55,11 +57,6 @@ async def main():
             t.cancel()
 asyncio.run(main())
 """
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def play(state_dir: Path, seed: int, games: int, commits: dict[str, float], pause: float = 0.0,

@@ -31,7 +31,8 @@ from companion.table.keys import KEYPAD
 from companion.web import pages
 from companion.web.guard import CSRF_HEADER, SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck, PinGuard
 from companion.web.keylink import KeyLink
-from companion.web.views import Views
+from companion.web.plugin import esc, tag
+from companion.web.views import Live, Views
 
 log = logging.getLogger(__name__)
 
@@ -151,14 +152,21 @@ def _too_many(request: web.Request) -> web.Response:
 
 
 # ----- pages -----------------------------------------------------------------------------------
+def _live_html(live: Live) -> str:
+    """The live view's fragment, or the reason it cannot be shown."""
+    return live.html if live.problem is None else tag("p", esc(live.problem), cls="problem")
+
+
+def _kind(live: Live) -> str | None:
+    return live.payload["game"] if live.payload else None
+
+
 async def index(request: web.Request) -> web.Response:
     state = request.app[STATE]
     if state["streams"] >= state["max_streams"]:
         return _too_many(request)
     live = request.app[VIEWS].live
-    html = live.html if live.problem is None else pages.tag("p", pages.esc(live.problem), cls="problem")
-    kind = live.payload["game"] if live.payload else None
-    return _html(pages.live_page(html, live.version, kind, request.app[GUARD].enabled))
+    return _html(pages.live_page(_live_html(live), live.version, _kind(live), request.app[GUARD].enabled))
 
 
 async def state(request: web.Request) -> web.Response:
@@ -170,9 +178,8 @@ async def state(request: web.Request) -> web.Response:
 
 async def view(request: web.Request) -> web.Response:
     live = request.app[VIEWS].live
-    kind = live.payload["game"] if live.payload else None
-    html = live.html if live.problem is None else pages.tag("p", pages.esc(live.problem), cls="problem")
-    return _json({"version": live.version, "html": html, "title": pages.game_title(kind) if kind else ""})
+    kind = _kind(live)
+    return _json({"version": live.version, "html": _live_html(live), "title": pages.game_title(kind) if kind else ""})
 
 
 async def events(request: web.Request) -> web.StreamResponse:

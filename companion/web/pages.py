@@ -13,7 +13,7 @@ import time
 from companion import i18n
 from companion.games import GAMES
 from companion.i18n import N_, _
-from companion.web.plugin import esc, tag
+from companion.web.plugin import esc, table, tag
 from companion.web.reader import GameRows
 
 # NOTE: the table's page: the window title and heading
@@ -31,7 +31,7 @@ PIN_LABEL, PIN_BUTTON = N_("PIN"), N_("Unlock the keypad")
 # NOTE: the table's page: the keypad on a phone, after the PIN
 KEYPAD = N_("Keypad (as at the table)")
 # NOTE: the table's page: the games list: column headings
-GAME, STARTED, STATE, MOVES = N_("Game"), N_("Started"), N_("State"), N_("Steps")
+GAME, STARTED, STATE = N_("Game"), N_("Started"), N_("State")
 # NOTE: the table's page: a game's state in the games list
 FINISHED, ABANDONED, PLAYING = N_("finished"), N_("abandoned"), N_("in progress")
 # NOTE: the table's page: replay navigation
@@ -100,11 +100,10 @@ def games_page(games: list[GameRows]) -> str:
     rows = []
     for g in games:
         state = _(ABANDONED) if g.abandoned else _(FINISHED) if g.finished is not None else _(PLAYING)
-        rows.append(tag("tr", tag("td", tag("a", esc(f"#{g.game_id} {game_title(g.kind)}"), href=f"/replay/{g.game_id}"))
-                        + tag("td", esc(_when(g.started))) + tag("td", esc(state))))
-    head = "".join(tag("th", esc(_(h)), scope="col") for h in (GAME, STARTED, STATE))
-    table = tag("table", f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody>", cls="games")
-    body = tag("header", tag("h1", esc(_(REPLAYS))) + _nav(("/", _(LIVE)))) + tag("main", table)
+        rows.append([tag("a", esc(f"#{g.game_id} {game_title(g.kind)}"), href=f"/replay/{g.game_id}"),
+                     esc(_when(g.started)), esc(state)])
+    games_table = table([esc(_(h)) for h in (GAME, STARTED, STATE)], rows, cls="games")
+    body = tag("header", tag("h1", esc(_(REPLAYS))) + _nav(("/", _(LIVE)))) + tag("main", games_table)
     return document(_(REPLAYS), body)
 
 

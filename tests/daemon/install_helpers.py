@@ -47,3 +47,35 @@ def security_score(unit: Path) -> float | None:
                             capture_output=True, text=True, check=False)
     found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
     return float(found.group(1)) if found else None
+
+
+def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
+    """Sections -> key -> all values (systemd allows a key more than once)."""
+    sections: dict[str, dict[str, list[str]]] = {}
+    current: dict[str, list[str]] | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            current = sections.setdefault(line.strip("[]"), {})
+            continue
+        assert current is not None, f"key outside a section: {line!r}"
+        key, _, value = line.partition("=")
+        current.setdefault(key.strip(), []).append(value.strip())
+    return sections
+
+
+def no_such_user(name: str):
+    """getpwnam for a machine where no account exists (tests never create users)."""
+    raise KeyError(name)
+
+
+def trust_tmp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fake venvs live in pytest's /tmp, which the real unit hides (PrivateTmp), and belong
+    to whoever runs the tests, who stands in for root here; no real account lookups."""
+    from companion import install_checks
+
+    monkeypatch.setattr(service_install, "_HIDDEN_PREFIXES", (Path("/home"), Path("/root"), Path("/run/user")))
+    monkeypatch.setattr(install_checks, "TRUSTED_UIDS", (0, os.getuid()))
+    monkeypatch.setattr(install_checks, "default_accounts", lambda: install_checks.Accounts(getpwnam=no_such_user))

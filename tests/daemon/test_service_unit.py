@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from install_helpers import fake_venv, pretend_root
+from install_helpers import fake_venv, no_such_user, parse_unit, pretend_root, trust_tmp
 
 from companion import install_checks, service_install
 from companion.service_install import main, render_unit
@@ -23,35 +23,7 @@ SHIPPED_RULE = ROOT / "systemd" / "50-companion-poweroff.rules"
 
 @pytest.fixture(autouse=True)
 def tmp_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The fake venvs live in pytest's /tmp, which the real unit hides (PrivateTmp),
-    and belong to whoever runs the tests, who stands in for root here."""
-    monkeypatch.setattr(service_install, "_HIDDEN_PREFIXES", (Path("/home"), Path("/root"), Path("/run/user")))
-    monkeypatch.setattr(install_checks, "TRUSTED_UIDS", (0, os.getuid()))
-    # No real account lookups: "companion" does not exist (tests never create users).
-    monkeypatch.setattr(install_checks, "default_accounts", lambda: install_checks.Accounts(getpwnam=no_such_user))
-
-
-def no_such_user(name: str):
-    raise KeyError(name)
-
-
-
-
-def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
-    """Sections -> key -> all values (systemd allows a key more than once)."""
-    sections: dict[str, dict[str, list[str]]] = {}
-    current: dict[str, list[str]] | None = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("["):
-            current = sections.setdefault(line.strip("[]"), {})
-            continue
-        assert current is not None, f"key outside a section: {line!r}"
-        key, _, value = line.partition("=")
-        current.setdefault(key.strip(), []).append(value.strip())
-    return sections
+    trust_tmp(monkeypatch)
 
 
 def test_template_in_module_is_the_shipped_file() -> None:

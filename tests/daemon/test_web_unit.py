@@ -5,7 +5,6 @@ phone view only when the config turns it on."""
 from __future__ import annotations
 
 import ipaddress
-import os
 import shutil
 import subprocess
 import sys
@@ -13,9 +12,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from install_helpers import fake_venv, pretend_root, security_score
+from install_helpers import fake_venv, parse_unit, pretend_root, security_score, trust_tmp
 
-from companion import install_checks, service_install, service_web
+from companion import service_install, service_web
 from companion.service_install import main
 from companion.service_web import render_avahi, render_web_unit, web_settings
 
@@ -28,28 +27,7 @@ NO_ANALYZE = "systemd-analyze not installed (Debian package: systemd)"
 
 @pytest.fixture(autouse=True)
 def tmp_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As in test_service_unit.py: fake venvs in /tmp, owned by whoever runs the tests."""
-    monkeypatch.setattr(service_install, "_HIDDEN_PREFIXES", (Path("/home"), Path("/root"), Path("/run/user")))
-    monkeypatch.setattr(install_checks, "TRUSTED_UIDS", (0, os.getuid()))
-    monkeypatch.setattr(install_checks, "default_accounts",
-                        lambda: install_checks.Accounts(getpwnam=lambda name: (_ for _ in ()).throw(KeyError(name))))
-
-
-def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
-    """Sections -> key -> all values (systemd allows a key more than once)."""
-    sections: dict[str, dict[str, list[str]]] = {}
-    current: dict[str, list[str]] | None = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("["):
-            current = sections.setdefault(line.strip("[]"), {})
-            continue
-        assert current is not None, f"key outside a section: {line!r}"
-        key, _, value = line.partition("=")
-        current.setdefault(key.strip(), []).append(value.strip())
-    return sections
+    trust_tmp(monkeypatch)
 
 
 def shipped() -> dict[str, dict[str, list[str]]]:

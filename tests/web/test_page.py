@@ -6,7 +6,6 @@ action; a daemon restart; a missing or damaged journal; replays and record downl
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import json

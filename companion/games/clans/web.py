@@ -83,11 +83,8 @@ def live_html(table_game: Any) -> str:
     bots = set(table_game.state.bots)
     if final:
         last = T.final_paragraphs(game, colors, bots)[:-1]  # not "# = new game": a key at the table
-    elif game.ply:
-        out = game.outcome()
-        last = [T.move_title(out.player, out.move.frm, out.move.to)] + T.outcome_paragraphs(game, out, bots)
     else:
-        last = [_(START)]
+        last = _last_move(game, bots)
     return _view(game, last, bots)
 
 
@@ -109,12 +106,7 @@ def step_html(table_game: Any, k: int) -> str:
     if record is None:
         return paragraphs([_(WAITING)])
     game = record.play(upto=k)
-    if game.ply:
-        out = game.outcome()
-        last = [T.move_title(out.player, out.move.frm, out.move.to)] + T.outcome_paragraphs(game, out)
-    else:
-        last = [_(START)]
-    return _view(game, last, set())
+    return _view(game, _last_move(game, set()), set())
 
 
 def record(table_game: Any) -> str | None:
@@ -123,6 +115,14 @@ def record(table_game: Any) -> str | None:
 
 
 # ----- drawing --------------------------------------------------------------------------------
+def _last_move(game: Game, bots: set[int]) -> list[str]:
+    """The last move's result as the OLED said it (its title, then its paragraphs)."""
+    if not game.ply:
+        return [_(START)]
+    out = game.outcome()
+    return [T.move_title(out.player, out.move.frm, out.move.to)] + T.outcome_paragraphs(game, out, bots)
+
+
 def _view(game: Game, last: list[str], bots: set[int]) -> str:
     side = [_turn(game, bots), _epoch_chart(game), _scores(game), tag("h2", esc(_(LAST))), paragraphs(last, "result")]
     return tag("div", tag("div", _map(game), cls="map") + tag("div", "".join(side), cls="side"), cls="clans")
