@@ -21,10 +21,11 @@ _CLANS_COMMANDS = {
 GAMES: dict[str, GameEntry] = {
     "clans": GameEntry("clans", "Clans", "companion.games.clans.controller", "Clans (Leo Colovini)",
                        searcher="companion.games.clans.bots.runner:make_searcher", commands=_CLANS_COMMANDS,
-                       speech="companion.games.clans.speech", web="companion.games.clans.web"),
+                       speech="companion.games.clans.speech", web="companion.games.clans.web",
+                       history="companion.games.clans.history"),
     "mammut": GameEntry("mammut", "Mammut", "companion.games.mammut.controller",
                         "Valley of the Mammoths (Bruno Faidutti)", speech="companion.games.mammut.speech",
-                        web="companion.games.mammut.web"),
+                        web="companion.games.mammut.web", history="companion.games.mammut.history"),
 }
 DEFAULT_GAME = "clans"
 

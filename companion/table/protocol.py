@@ -151,6 +151,7 @@ class GameEntry:
     commands: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     speech: str | None = None  # a module with say(event, fields) -> str: the game's spoken sentences
     web: str | None = None  # a module for the table's page (companion.web.plugin.GameWeb): public view, map
+    history: str | None = None  # a module for the table's history (facts, records out and in: companion.history)
 
     def load(self) -> type:
         return importlib.import_module(self.module).TABLE_GAME
@@ -164,6 +165,10 @@ class GameEntry:
     def web_view(self) -> Any:
         """The game's module for the table's page (companion.web.plugin); None when it has none."""
         return importlib.import_module(self.web) if self.web else None
+
+    def history_module(self) -> Any:
+        """The game's module for the table's history (companion.history); None when it has none."""
+        return importlib.import_module(self.history) if self.history else None
 
     def make_searcher(self, options: Mapping[str, Any]) -> Any:
         if self.searcher is None:

@@ -71,7 +71,7 @@ class JournalReader:
         except sqlite3.DatabaseError as exc:
             raise JournalUnavailable(f"the journal cannot be read ({exc})") from None
 
-    def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
+    def query(self, sql: str, args: tuple = ()) -> list[tuple]:
         db = self._open()
         try:
             return db.execute(sql, args).fetchall()
@@ -95,27 +95,27 @@ class JournalReader:
             db.close()
 
     def latest_id(self) -> int | None:
-        rows = self._query("SELECT id FROM games ORDER BY id DESC LIMIT 1")
+        rows = self.query("SELECT id FROM games ORDER BY id DESC LIMIT 1")
         return int(rows[0][0]) if rows else None
 
     def game(self, game_id: int) -> GameRows | None:
         """Game `game_id` with its readable actions; None when there is no such game."""
-        rows = self._query("SELECT id, kind, started, finished, result FROM games WHERE id=?", (game_id,))
+        rows = self.query("SELECT id, kind, started, finished, result FROM games WHERE id=?", (game_id,))
         if not rows:
             return None
         gid, kind, started, finished, result = rows[0]
         # a hole or a damaged row ends them, as the daemon's resume does (it sets the rest aside)
-        actions, _problem = readable_prefix(self._query(
+        actions, _problem = readable_prefix(self.query(
             "SELECT seq, payload, crc FROM actions WHERE game=? ORDER BY seq", (game_id,)))
         return GameRows(int(gid), str(kind), float(started or 0), finished, json_or_none(result), actions)
 
     def games(self, limit: int = 100) -> list[GameRows]:
         """The newest games first, without their actions (the replay list)."""
-        rows = self._query("SELECT id, kind, started, finished, result FROM games ORDER BY id DESC LIMIT ?",
+        rows = self.query("SELECT id, kind, started, finished, result FROM games ORDER BY id DESC LIMIT ?",
                            (limit,))
         return [GameRows(int(r[0]), str(r[1]), float(r[2] or 0), r[3], json_or_none(r[4])) for r in rows]
 
     def setting(self, key: str) -> Any:
-        rows = self._query("SELECT value FROM settings WHERE key=?", (key,))
+        rows = self.query("SELECT value FROM settings WHERE key=?", (key,))
         return json_or_none(rows[0][0]) if rows else None
 

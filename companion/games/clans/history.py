@@ -1,0 +1,55 @@
+"""Clans' part of the table's history (companion.history): a finished game's facts, its record out and in.
+
+The journal keeps a finished game's result as `companion replay --json` of its record
+(totals and winners included) plus the record itself; `facts` reads it back,
+`import_result` checks a record from elsewhere exactly as `companion replay` does and
+makes the same result, so an imported game counts as if played at this table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.clans.record import Record, RecordError, summary
+
+BGG_ID = 4226  # boardgamegeek.com/boardgame/4226 (Clans, 2002)
+TITLE = "Clans"
+HIGHEST_WINS = True
+NO_POINTS = False
+
+
+def facts(result: dict) -> dict[str, Any]:
+    """What the history keeps of a finished game's result (KeyError/TypeError when it lacks it)."""
+    record = result["record"]
+    players = int(record["players"])
+    totals, winners = [int(t) for t in result["totals"]], [int(w) for w in result["winners"]]
+    if len(totals) != players or not all(0 <= w < players for w in winners):
+        raise ValueError("totals or winners do not fit the players")
+    villages = [0] * players
+    for v in result.get("villages") or []:
+        if isinstance(v, dict) and isinstance(v.get("founder"), int) and 0 <= v["founder"] < players:
+            villages[v["founder"]] += 1
+    return {"totals": totals, "winners": winners, "first_player": int(record.get("first_player", 0)),
+            "colors": record.get("colors"), "villages": villages, "names": record.get("names"), "record": record}
+
+
+def import_result(data: Any) -> dict[str, Any] | None:
+    """The journal result of a record from elsewhere (RecordError, replay's message, when it is not
+    valid); None when the record is valid but its game is not finished (nothing to count)."""
+    record = Record.from_dict(data)
+    game = record.play()
+    if not game.is_over or record.colors is None:
+        return None
+    if "names" in record.extra:
+        check_names(record.extra["names"], record.players)
+    result = summary(game, record.colors)
+    result["record"] = record.to_dict()
+    return result
+
+
+def check_names(names: Any, players: int) -> list[str]:
+    """A record's `names` (spec section 8), or a RecordError saying what is wrong with them."""
+    if type(names) is not list or len(names) != players or not all(type(n) is str and 0 < len(n.strip()) and
+                                                                    len(n) <= 24 for n in names):
+        raise RecordError(f"names: must list one name per player ({players}), each 1-24 characters")
+    return names

@@ -1,0 +1,7 @@
+"""The table's memory: finished games read from the journal (plays), statistics, exports and imports.
+
+plays (journal rows -> `Play`, through each game's history plug-in) -> stats (per player,
+per game, seats, head-to-head) and export (BG Stats, BoardGameGeek XML, CSV, JSON
+records; `companion import` brings JSON records back). Nothing here writes the journal
+except `importer`, through the journal's own transactions.
+"""

@@ -1,0 +1,150 @@
+"""Finished games as `Play` values, read from the kiosk's journal (read only, never a lock held).
+
+Each journal entry is read through its game's history plug-in (`GameEntry.history`, a
+module with `facts(result)`): the table names no game. A game whose result row cannot
+be read (damaged JSON, fields missing) is listed in `History.damaged` with why, and the
+rest of the history is kept. An abandoned game (a new game started over it) is a
+`Play` with `abandoned` True: listed when asked for, never counted as played.
+
+Names: one per seat, the table's names (spec section 8, at most 24 characters) when the
+game had them, else "Player 1" ... "Player N"; a bot seat is "Bot N (level)".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.table.journal_repair import json_or_none
+
+__all__ = ["Play", "History", "read_history", "default_name", "is_bot_name", "iso_time", "play_from_row"]
+
+MAX_NAME = 24
+_BOT = re.compile(r"Bot \d+ \([^()]*\)")
+
+
+def default_name(seat: int) -> str:
+    """The name of seat `seat` (0-based) in a game without names: "Player 1"."""
+    return f"Player {seat + 1}"
+
+
+def is_bot_name(name: str) -> bool:
+    """True for the names the table gives its bot seats ("Bot 2 (mcts)")."""
+    return bool(_BOT.fullmatch(name))
+
+
+def iso_time(seconds: float) -> str:
+    """Seconds since the epoch as ISO 8601 with the box's UTC offset, to the second."""
+    return dt.datetime.fromtimestamp(seconds).astimezone().replace(microsecond=0).isoformat()
+
+
+@dataclass(frozen=True)
+class Play:
+    """One game of the journal. `winners` are seat indexes (0-based); a shared win lists every winner."""
+
+    game_id: int
+    game: str
+    started: float
+    finished: float
+    players: tuple[str, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    actions: int
+    abandoned: bool = False
+    first_player: int | None = None
+    colors: tuple[str, ...] | None = None  # Clans: each seat's secret color
+    villages: tuple[int, ...] | None = None  # Clans: villages founded by each seat
+    extinct: bool = False  # Valley of the Mammoths: only animals were left
+    record: dict | None = field(default=None, compare=False, repr=False)  # the game's record (export json)
+
+    @property
+    def duration_min(self) -> int:
+        """Whole minutes from the start (the set-up questions) to the end, at least 1."""
+        return max(1, round((self.finished - self.started) / 60))
+
+    @property
+    def source_id(self) -> str:
+        """A stable id for the play that survives an export and import (BG Stats' sourcePlayId)."""
+        digest = hashlib.sha1(f"{self.game}|{self.started:.3f}".encode()).hexdigest()[:12]
+        return f"companion-{self.game}-{digest}"
+
+    def history_json(self) -> dict[str, Any]:
+        """The `companion history --json` entry (spec section 8)."""
+        out = {"game_id": self.game_id, "game": self.game, "started": iso_time(self.started),
+               "finished": iso_time(self.finished), "players": list(self.players), "totals": list(self.totals),
+               "winners": list(self.winners), "actions": self.actions}
+        if self.abandoned:
+            out["abandoned"] = True
+        return out
+
+
+@dataclass
+class History:
+    """Every readable game of a journal, oldest first, and the entries that could not be read."""
+
+    plays: list[Play] = field(default_factory=list)
+    damaged: list[str] = field(default_factory=list)  # "game 12: its result is not readable JSON"
+
+    @property
+    def finished(self) -> list[Play]:
+        """The games that count: finished, not abandoned."""
+        return [p for p in self.plays if not p.abandoned]
+
+
+def _names(raw: Any, players: int) -> tuple[str, ...]:
+    if isinstance(raw, list) and len(raw) == players and all(isinstance(n, str) and 0 < len(n) <= MAX_NAME
+                                                             for n in raw):
+        return tuple(raw)
+    return tuple(default_name(i) for i in range(players))
+
+
+def play_from_row(row: tuple, entries: dict[str, Any]) -> Play:
+    """A `Play` from a games row (id, kind, started, finished, result JSON, action count);
+    ValueError (why, in a few words) when the row cannot be read."""
+    gid, kind, started, finished, result_text, actions = row
+    result = json_or_none(result_text)
+    if not isinstance(result, dict):
+        raise ValueError("its result is not readable")
+    if result.get("abandoned"):
+        return Play(int(gid), str(kind), float(started or 0), float(finished or 0), (), (), (), int(actions or 0),
+                    abandoned=True)
+    entry = entries.get(kind)
+    if entry is None or entry.history is None:
+        raise ValueError(f"{kind!r} is not a game this companion knows")
+    try:
+        facts = entry.history_module().facts(result)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise ValueError(f"its result lacks what a history needs ({type(exc).__name__}: {exc})") from None
+    n = len(facts["totals"])
+    names = _names(result.get("names", facts.get("names")), n)
+    return Play(int(gid), str(kind), float(started or 0), float(finished or started or 0), names,
+                tuple(facts["totals"]), tuple(facts["winners"]), int(result.get("actions_played", actions) or 0),
+                first_player=facts.get("first_player"),
+                colors=tuple(facts["colors"]) if facts.get("colors") else None,
+                villages=tuple(facts["villages"]) if facts.get("villages") is not None else None,
+                extinct=bool(facts.get("extinct")), record=facts.get("record"))
+
+
+def read_history(state_dir: str | Path, include_abandoned: bool = False) -> History:
+    """The journal's finished games, oldest first (JournalUnavailable when there is no journal to read)."""
+    from companion.games import GAMES
+    from companion.web.reader import JournalReader
+
+    rows = JournalReader(state_dir).query(
+        "SELECT g.id, g.kind, g.started, g.finished, g.result, "
+        "(SELECT count(*) FROM actions a WHERE a.game = g.id) "
+        "FROM games g WHERE g.finished IS NOT NULL ORDER BY g.id")
+    out = History()
+    for row in rows:
+        try:
+            play = play_from_row(row, GAMES)
+        except ValueError as exc:
+            out.damaged.append(f"game {row[0]}: {exc}")
+            continue
+        if include_abandoned or not play.abandoned:
+            out.plays.append(play)
+    return out
