@@ -248,6 +248,7 @@ class Config:
     language: str | None = None  # it | es | fr | de | en; None: the system locale's, else English
     sound: SoundConfig = field(default_factory=SoundConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    roster: list[str] = field(default_factory=list)  # the players' names a seat picks at a new game
     source: str = "<defaults>"
 
     def resolved_state_dir(self) -> str:
@@ -345,6 +346,8 @@ sound:                   # the menu's Sound item changes these, and a restart ke
   buzzer_pin: null       # BCM pin of a buzzer (e.g. 18); null: none fitted
   buzzer_type: active    # active (beeps by itself) | passive (needs a tone)
   audio_device: null     # an ALSA device for the voice (aplay -L), e.g. plughw:CARD=Device; null: the default
+roster: []               # the players' names, e.g. [Anna, Ben, Chiara]: at a new game each seat picks one
+                         #   (or Guest); the table's page changes it with the PIN. []: seats are Player 1..N
 web:                     # the table's page for phones (companion web; README: Phone view)
   enabled: false         # true: install-service starts the page's own service
   bind: 0.0.0.0          # 0.0.0.0: every network of the box; 127.0.0.1: this box only

@@ -331,6 +331,15 @@ _WEB_CHECKS = {
 }
 
 
+def _roster(ctx: _Ctx, path: str, v: Any) -> list[str]:
+    from companion.table.seatnames import check_roster
+
+    names, why = check_roster([] if v is None else v)
+    if why is not None:
+        raise ctx.fail(path, why)
+    return names
+
+
 def from_mapping(raw: Any, source: str) -> Config:
     ctx = _Ctx(source)
     if raw is None:
@@ -341,7 +350,7 @@ def from_mapping(raw: Any, source: str) -> Config:
     cfg = Config(source=source)
     for key, value in raw.items():
         if key not in top:
-            raise ctx.fail(str(key), _("unknown key (known: {keys})").format(keys=", ".join(sorted(top))))
+            raise ctx.fail(shorten(str(key), 20), _("unknown key (known: {keys})").format(keys=", ".join(sorted(top))))
         if key == "display":
             cfg.display = _section(ctx, key, value or {}, DisplayConfig, _DISPLAY_CHECKS)
         elif key == "buttons":
@@ -367,6 +376,8 @@ def from_mapping(raw: Any, source: str) -> Config:
             cfg.state_dir = _opt(_data_dir)(ctx, key, value)
         elif key == "language":
             cfg.language = _opt(_choice(LANGUAGES))(ctx, key, value)
+        elif key == "roster":
+            cfg.roster = _roster(ctx, key, value)
     _cross_checks(ctx, cfg)
     return cfg
 

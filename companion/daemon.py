@@ -290,6 +290,8 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     sound = SoundSettings.from_stored(journal.journal.setting("sound") if journal is not None else None,
                                       sound_defaults(cfg))
     shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history, sound)
+    shell.bot_level = args.bot or getattr(getattr(cfg, "game", None), "bot", None) or "mcts"
+    shell.roster = roster(journal, cfg)
     if journal is not None and journal.journal.repairs:
         if isinstance(journal, JournalWriter):
             shell.tell(T.REPAIRED_TITLE, journal.journal.repairs, "repaired")
@@ -298,6 +300,19 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     elif say_resumed and resumed_at is not None:
         tell_resumed(shell, resumed_at)
     return shell
+
+
+def roster(journal: Any, cfg: Any) -> list[str]:
+    """The table's roster: the one the page last set (a journal setting), else the config's."""
+    from companion.table.seatnames import check_roster
+
+    stored = journal.journal.setting("roster") if journal is not None else None
+    if stored is not None:
+        names, why = check_roster(stored)
+        if why is None:
+            return names
+        log.warning("roster in the journal ignored: %s", why)
+    return list(getattr(cfg, "roster", None) or [])
 
 
 def sound_defaults(cfg: Any) -> SoundSettings:

@@ -295,7 +295,7 @@ def rebuild(journal: JournalWriter | None, resumed: Resumed | None, kind: str,
     cls = find_game(resumed.kind).load()
     actions, _ = Shell.split_journal(resumed.actions)
     try:
-        return resumed.kind, cls.from_actions(actions, rng)
+        return resumed.kind, Shell.named(cls.from_actions(actions, rng), resumed.actions)
     except ValueError as exc:
         reason = f"the game refused an action: {clip(str(exc), 80)}"
     good, bad = 0, len(actions)  # from_actions(actions[:good]) works, actions[:bad] does not
@@ -309,7 +309,7 @@ def rebuild(journal: JournalWriter | None, resumed: Resumed | None, kind: str,
     log.error("journal: game %s: %s; replaying its first %d actions", resumed.game_id, reason, good)
     if journal is not None:
         journal.journal.truncate_to(Shell.journal_index(resumed.actions, good), reason, resumed.game_id)
-    return resumed.kind, cls.from_actions(actions[:good], rng)
+    return resumed.kind, Shell.named(cls.from_actions(actions[:good], rng), resumed.actions)
 
 
 def run_command(argv: list[str]) -> tuple[int, str]:

@@ -7,14 +7,23 @@ from pathlib import Path
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write text to path so that a reader sees the old file or the new one, never half of it."""
+    """Write text to path so that a reader sees the old file or the new one, never half of it.
+
+    On any failure the temp file is removed and the error re-raised: nothing is left behind."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:  # a full disk or a pulled stick must not leave a half temp file behind
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
     try:
         dir_fd = os.open(path.parent or ".", os.O_RDONLY)
     except OSError:

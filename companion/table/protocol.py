@@ -65,6 +65,16 @@ class TableGame(Protocol):
     def in_progress(self) -> bool:
         """True when leaving now would abandon a game (the shell asks first)."""
 
+    def seats(self) -> list[str | None] | None:
+        """Once the game knows its seats: None for a person's seat, a word for a bot's; None before."""
+
+    @property
+    def names(self) -> list[str] | None:
+        """The seats' names (companion.table.seatnames) once given; None without names."""
+
+    def set_names(self, names: list[str] | None) -> None:
+        """The table's names for the seats (None: forget them, a new game)."""
+
     def record_json(self) -> str | None:
         """The game's record (its exchange format) so far; None before the first game."""
 
@@ -81,6 +91,21 @@ class TableGameBase:
 
     KIND: ClassVar[str] = ""
     _over_reported = False
+    _names: list[str] | None = None
+
+    def seats(self) -> list[str | None] | None:
+        return None
+
+    @property
+    def names(self) -> list[str] | None:
+        """The table's names, else those a loaded record brought (`record_names`), else None."""
+        return self._names or self.record_names()
+
+    def record_names(self) -> list[str] | None:
+        return None
+
+    def set_names(self, names: list[str] | None) -> None:
+        self._names = list(names) if names else None
 
     @classmethod
     def new(cls, rng: random.Random | None = None) -> "TableGame":
@@ -94,7 +119,10 @@ class TableGameBase:
             self._over_reported = False
         elif not self._over_reported:
             self._over_reported = True
-            outbox.put(GameOver(self.KIND, self.finished_result()))  # type: ignore[arg-type]
+            result = self.finished_result()
+            if result is not None and self.names:
+                result = {**result, "names": list(self.names)}
+            outbox.put(GameOver(self.KIND, result))  # type: ignore[arg-type]
             return True
         return False
 

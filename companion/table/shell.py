@@ -30,8 +30,10 @@ from typing import Any, Callable, Iterable, Sequence
 from companion import i18n
 from companion.table import keys as K
 from companion.table import texts as T
-from companion.table.effects import Effect, PowerOff, Repeat, SetBrightness, SetLanguage, SwitchGame
+from companion.table import seatnames
+from companion.table.effects import Effect, Persist, PowerOff, Repeat, SetBrightness, SetLanguage, SwitchGame
 from companion.table.info import InfoPager
+from companion.table.naming import SeatNaming
 from companion.table.phone import phone_screen
 from companion.table.protocol import GameEntry, TableGame
 from companion.table.screen import MENU, TEXT, Screen, confirm_screen, wrap
@@ -62,6 +64,10 @@ class Shell:
         self.switch_to: str | None = None
         self.phone_url: str | None = None  # the web service's address; None: not running
         self.phone_shown = False
+        self.roster: list[str] = []  # names a seat may pick at a new game (none: seats stay "Player N")
+        self.bot_level = "bot"  # how bot seats are named: "Bot 2 (mcts)"
+        self.naming: SeatNaming | None = None  # who sits where, while it is asked
+        self._fresh = False  # the game's journal entry was opened under this shell (not resumed)
         self._effects: list[Effect] = []
 
     @staticmethod
@@ -72,11 +78,30 @@ class Shell:
         for a in actions:
             if a.get("a") == LEGACY_BRIGHTNESS:
                 legacy = a.get("level")
+            elif a.get("a") == seatnames.NAMES_ACTION:
+                continue  # the table's: journal_names
             else:
                 game_actions.append(a)
         level = brightness if brightness is not None else legacy
         ok = type(level) is int and 1 <= level <= BRIGHTNESS_LEVELS
         return game_actions, level if ok else DEFAULT_BRIGHTNESS
+
+    @staticmethod
+    def journal_names(actions: Iterable[dict]) -> list[str] | None:
+        """The seats' names a journal entry holds (the last given), None without."""
+        names = None
+        for a in actions:
+            if a.get("a") == seatnames.NAMES_ACTION and isinstance(a.get("names"), list):
+                names = [str(n) for n in a["names"]]
+        return names
+
+    @staticmethod
+    def named(game: TableGame, actions: Iterable[dict]) -> TableGame:
+        """`game` (rebuilt from a journal entry's `actions`) with the seats' names the entry holds."""
+        names, seats = Shell.journal_names(actions), game.seats()
+        if names and seats is not None and len(names) == len(seats):
+            game.set_names(names)
+        return game
 
     @staticmethod
     def journal_index(actions: Sequence[dict], n: int) -> int:
@@ -85,7 +110,7 @@ class Shell:
         for i, a in enumerate(actions):
             if seen == n:
                 return i
-            seen += a.get("a") != LEGACY_BRIGHTNESS
+            seen += a.get("a") not in (LEGACY_BRIGHTNESS, seatnames.NAMES_ACTION)
         return len(actions)
 
     # ----- keys ------------------------------------------------------------------------------
@@ -106,10 +131,11 @@ class Shell:
         if self.question is not None:
             {"menu": self._key_menu, "brightness": self._key_brightness, "sound": self._key_sound,
              "language": self._key_language, "shutdown": self._key_shutdown,
-             "switch": self._key_switch}[self.question](key)
+             "switch": self._key_switch, "names": self._key_names}[self.question](key)
             return
-        if self.game.handle(key, now):
-            return
+        with seatnames.using(self.game.names):
+            if self.game.handle(key, now):
+                return
         if key == K.POWER:
             self.question = "shutdown"
         elif key == K.MENU:
@@ -193,6 +219,39 @@ class Shell:
         elif key == K.BACK:
             self.question = None
 
+    def _key_names(self, key: str) -> None:
+        if self.naming is None:
+            self.question = None
+        elif key in (K.MENU, K.POWER):  # the menu (and shutting down) stay within reach
+            self.question, self.menu_sel = ("menu", 0) if key == K.MENU else ("shutdown", 0)
+        elif self.naming.key(key):
+            self._give_names(self.naming.result())
+
+    def _give_names(self, names: list[str]) -> None:
+        """The seats' names to the game and, durably, to its journal entry."""
+        self.naming, self.question = None, None if self.question == "names" else self.question
+        self.game.set_names(names)
+        self._effects.append(Persist(self.kind, ({"a": seatnames.NAMES_ACTION, "names": names},)))
+
+    def _ask_names(self, game_effects: Sequence[Effect]) -> None:
+        """After the game's effects: a new game forgets the names; a game that knows its seats
+        and has no names asks them (with a roster), or names its bots at once (without)."""
+        if any(isinstance(e, Persist) and e.new_game for e in game_effects):
+            self.naming, self._fresh = None, True
+            self.game.set_names(None)
+            if self.question == "names":
+                self.question = None
+        if self.naming is None and self.game.names is None:
+            seats = self.game.seats()
+            if seats is None or not self.game.in_progress():
+                return
+            if self.roster:
+                self.naming = SeatNaming(self.roster, seats, self.bot_level)
+            elif self._fresh and any(kind is not None for kind in seats):
+                self._give_names(SeatNaming((), seats, self.bot_level).result())
+        if self.naming is not None and self.question is None and not self.notice.shown:
+            self.question = "names"
+
     def _key_shutdown(self, key: str) -> None:
         if key == K.OK:
             self.question, self.shutting_down = None, True
@@ -228,7 +287,7 @@ class Shell:
     def replace_game(self, kind: str, game: TableGame) -> None:
         """Put `game` (rebuilt from the journal) in the place of the current one; its effects are dropped."""
         self.game.pop_effects()
-        self.kind, self.game = kind, game
+        self.kind, self.game, self.naming, self._fresh = kind, game, None, False
 
     def history_lines(self) -> list[str]:
         """One line per finished game, newest first: date, game, totals and winners (abandoned games left out)."""
@@ -245,7 +304,11 @@ class Shell:
 
     # ----- out -------------------------------------------------------------------------------
     def pop_effects(self) -> list[Effect]:
-        out = self._effects + self.game.pop_effects()
+        game_effects = self.game.pop_effects()
+        out = self._effects + game_effects
+        self._effects = []
+        self._ask_names(game_effects)
+        out += self._effects  # the names after the game's own actions: in its journal entry
         self._effects = []
         return out
 
@@ -277,4 +340,7 @@ class Shell:
             return confirm_screen("shutdown?", T.SHUTDOWN_TITLE, T.SHUTDOWN_QUESTION)
         if self.question == "switch":
             return confirm_screen("switch?", T.SWITCH_TITLE, T.ABANDON)
-        return self.game.screen()
+        if self.question == "names" and self.naming is not None:
+            return self.naming.screen()
+        with seatnames.using(self.game.names):
+            return self.game.screen()

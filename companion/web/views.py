@@ -23,6 +23,7 @@ from typing import Any
 
 from companion import i18n
 from companion.games import GAMES
+from companion.table import seatnames
 from companion.table.shell import Shell
 from companion.web.reader import GameRows, JournalReader, JournalUnavailable
 
@@ -55,7 +56,8 @@ class Replay:
     web: Any = None
 
     def html(self, k: int) -> str:
-        return self.web.step_html(self.table, k)
+        with seatnames.using(self.table.names):
+            return self.web.step_html(self.table, k)
 
     def record(self) -> str | None:
         return self.web.record(self.table)
@@ -103,9 +105,10 @@ class Views:
         if isinstance(built, str):
             return Live(problem=built)
         table, web = built
-        payload = {"game": rows.kind, "game_id": rows.game_id, "actions": len(rows.actions),
-                   "finished": rows.finished is not None, "state": web.public_state(table)}
-        return Live(payload=payload, html=web.live_html(table))
+        with seatnames.using(table.names):
+            payload = {"game": rows.kind, "game_id": rows.game_id, "actions": len(rows.actions),
+                       "finished": rows.finished is not None, "state": web.public_state(table)}
+            return Live(payload=payload, html=web.live_html(table))
 
     def _rebuild(self, rows: GameRows) -> tuple[Any, Any] | str:
         """The game's table object and web module, or why it cannot be shown."""
@@ -115,7 +118,7 @@ class Views:
             return f"game {rows.game_id} is a {rows.kind!r} game, which this page cannot show"
         try:
             actions, _level = Shell.split_journal(rows.actions)  # older journals kept the brightness there
-            table = entry.load().from_actions(actions, rng=random.Random(0))
+            table = Shell.named(entry.load().from_actions(actions, rng=random.Random(0)), rows.actions)
         except Exception as exc:  # a damaged or foreign journal must give a page, never a traceback
             log.warning("web: game %d cannot be rebuilt: %s", rows.game_id, exc)
             return f"game {rows.game_id} cannot be rebuilt from the journal ({type(exc).__name__})"
@@ -138,7 +141,8 @@ class Views:
         if isinstance(built, str):
             return built
         table, web = built
-        replay = Replay(rows, web.steps(table), table, web)
+        with seatnames.using(table.names):
+            replay = Replay(rows, web.steps(table), table, web)
         self._replays[key] = replay
         while len(self._replays) > REPLAYS_KEPT:
             self._replays.popitem(last=False)

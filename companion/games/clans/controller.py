@@ -162,7 +162,10 @@ class Controller(TableGameBase):
         if game is None:
             return None
         colors = self.final_colors()
-        record = Record.from_game(game, colors if len(colors) == game.players else None, self.state.extra)
+        extra = dict(self.state.extra)
+        if self.names:
+            extra["names"] = list(self.names)
+        record = Record.from_game(game, colors if len(colors) == game.players else None, extra)
         record.key_order = list(self.state.key_order)  # a loaded record's keys stay in their order
         return record
 
@@ -181,6 +184,19 @@ class Controller(TableGameBase):
 
     def in_progress(self) -> bool:
         return self.state.in_progress()
+
+    def seats(self) -> list[str | None] | None:
+        """Once a game is set up: None for a person's seat, "bot" for a seat the companion plays."""
+        game = self.state.game
+        return None if game is None else ["bot" if s in self.state.bots else None for s in range(game.players)]
+
+    def record_names(self) -> list[str] | None:
+        """The names a loaded record brought (spec section 8), when they fit its players."""
+        names, game = self.state.extra.get("names"), self.state.game
+        if game is not None and isinstance(names, list) and len(names) == game.players \
+                and all(isinstance(n, str) and 0 < len(n) <= 24 for n in names):
+            return list(names)
+        return None
 
     def screen(self) -> Screen:
         return build_screen(self.state, self.ui, self.info)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from companion.i18n import N_, _, pgettext
+from companion.table import seatnames
 
 ROMAN = ("", "I", "II", "III", "IV", "V")  # epoch numerals: the same in every language
 TERRAIN = {"forest": N_("forest"), "mountain": N_("mountain"), "steppe": N_("steppe"),
@@ -56,6 +57,10 @@ def colors_text(colors: Sequence[str]) -> str:
 
 
 def player(p: int) -> str:
+    """A seat as the table shows it: its player's name when one was given (cut to fit), else P1..P4."""
+    name = seatnames.shown(p)
+    if name is not None:
+        return name
     # NOTE: max 3 characters; a seat: P1..P4
     return pgettext("short player", "P{number}").format(number=p + 1)
 

@@ -129,6 +129,10 @@ class MammutTable(TableGameBase):
     def in_progress(self) -> bool:
         return self.state.in_progress()
 
+    def seats(self) -> list[str | None] | None:
+        """Once a game is set up, one person's seat per tribe (the companion plays no tribe)."""
+        return None if self.game is None else [None] * self.game.n_tribes
+
     def screen(self) -> Screen:
         return build_screen(self.session)
 

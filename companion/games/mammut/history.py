@@ -4,6 +4,9 @@ The game has no points: a tribe's "total" in the history is the camps it holds a
 end (the measure of victory, 4 to win), and BG Stats is told `noPoints`. The record
 is the game's log (`companion run --game mammut --record-out`), checked on import by
 replaying it with its recorded dice, which must land on its books.
+
+`BGG_ID` is None: the game's BoardGameGeek id could not be verified, so exports leave
+`bggId` out (0 in a BG Stats file, objectid 0 in BGG XML) and the apps match it by name.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-BGG_ID = 1164  # unverified offline: BG Stats also matches the game by its name
+BGG_ID = None  # its BoardGameGeek id could not be verified: exports leave bggId out (0); BG Stats matches by name
 TITLE = "Valley of the Mammoths"
 HIGHEST_WINS = True
 NO_POINTS = True

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from companion.table import seatnames
 from companion.i18n import N_, _, ngettext, pgettext
 from companion.table.texts import capital, sentence  # noqa: F401  (capital: prompts and forms read it here)
 
@@ -165,9 +166,13 @@ def color_tag(color: str) -> str:
 
 
 def tribe_label(t: Tribe) -> str:
-    """The tribe as the table calls it: its short name, its color ("Red"), or "Tribe 3"."""
+    """The tribe as the table calls it: its short name, its player's name (the table's names),
+    its color ("Red"), or "Tribe 3"."""
     if t.name:
         return t.name[:NAME_COLS]
+    player = seatnames.shown(t.number - 1)
+    if player is not None:
+        return player[:NAME_COLS]
     if t.color in COLOR:
         return _(COLOR[t.color])
     # NOTE: max 7 characters

@@ -34,6 +34,7 @@ from companion.games.clans.record import Record, summary
 from companion.games.clans.screens import final_pages
 from companion.table import screen as S
 from companion.table.effects import GameOver, Hint, Persist
+from companion.table.shell import Shell
 from companion.table.journal import Journal
 from support import quiet
 
@@ -471,9 +472,10 @@ def storm_then_rebuild(seed: int, keys: list[str]) -> tuple[Controller, list[dic
         journal += actions_of(answer(shell, answers))
         shell.screen()
     journal = json.loads(json.dumps(journal))
-    rebuilt = Controller.from_actions(journal)
+    rebuilt = Shell.named(Controller.from_actions(Shell.split_journal(journal)[0]), journal)  # as the daemon does
     r, s = rebuilt.state, c.state
     assert (r.bots, r.dealt, r.proposal, rebuilt.mode()) == (s.bots, s.dealt, s.proposal, c.mode())
+    assert rebuilt.names == c.names  # the bots' names, journaled by the table
     if c.game is not None:
         assert rebuilt.game.state_key() == c.game.state_key()
         if (s.proposal is not None and c.ui.overlay is None and not c.info.shown and not c.ui.asking_new

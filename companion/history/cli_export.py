@@ -1,0 +1,94 @@
+"""`companion export` and `companion import`: the table's history out to other apps, and records in.
+
+    companion export --state-dir DIR --format bgstats|bgg|csv|json [--game-id N] [--out FILE]
+    companion import --state-dir DIR FILE
+
+Exit status: 0 done; 1 nothing to export or the destination cannot be written (said in
+one line, no half file left); 2 a record that is not valid (replay's message, nothing
+imported) or bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from companion.history.export import FORMATS, render, write_reason
+
+__all__ = ["export", "import_", "REASONS"]
+
+REASONS = {"full": "no space left on the device", "read-only": "the folder is read-only"}
+
+
+def _state_dir(explicit: str | None) -> str:
+    from companion.table.journal import find_state_dir
+
+    return find_state_dir(explicit, None, False)
+
+
+def export(argv: list[str]) -> int:
+    """`companion export`: the finished games (or one) for BG Stats, BoardGameGeek, a spreadsheet, or records."""
+    from companion.history.plays import read_history
+    from companion.table.fsutil import atomic_write_text
+    from companion.web.reader import JournalUnavailable
+
+    ap = argparse.ArgumentParser(prog="companion export", description=export.__doc__)
+    ap.add_argument("--state-dir", default=None, help="the table's state directory (its journal)")
+    ap.add_argument("--format", required=True, choices=FORMATS,
+                    help="bgstats: a BG Stats file; bgg: BoardGameGeek plays XML; csv: one row per player "
+                         "per game; json: the game records (companion import takes them)")
+    ap.add_argument("--game-id", type=int, default=None, help="only this game (its id in `companion history`)")
+    ap.add_argument("--location", default=None, help="where the games were played (BG Stats, BGG)")
+    ap.add_argument("--out", default=None, help="the file to write (default: standard output)")
+    args = ap.parse_args(argv)
+    try:
+        history = read_history(_state_dir(args.state_dir))
+    except JournalUnavailable as exc:
+        print(f"companion export: {exc}", file=sys.stderr)
+        return 1
+    plays = history.finished
+    if args.game_id is not None:
+        plays = [p for p in plays if p.game_id == args.game_id]
+        if not plays:
+            print(f"companion export: no finished game {args.game_id} in the history", file=sys.stderr)
+            return 1
+    if args.format == "json":
+        plays = [p for p in plays if isinstance(p.record, dict)]
+    text = render(plays, args.format, args.location) if args.location else render(plays, args.format)
+    for line in history.damaged:
+        print(f"companion export: left out {line}", file=sys.stderr)
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        atomic_write_text(Path(args.out), text)
+    except OSError as exc:
+        reason = write_reason(exc)
+        print(f"companion export: cannot write {args.out}: {REASONS.get(reason, reason)}", file=sys.stderr)
+        return 1
+    print(f"companion export: {len(plays)} game(s) written to {args.out}", file=sys.stderr)
+    return 0
+
+
+def import_(argv: list[str]) -> int:
+    """`companion import`: bring exported game records (one, or a JSON list) into this table's history."""
+    from companion.history.importer import ImportRefused, import_file
+    from companion.table.journal import JournalError
+
+    ap = argparse.ArgumentParser(prog="companion import", description=import_.__doc__)
+    ap.add_argument("--state-dir", default=None, help="the table's state directory (its journal)")
+    ap.add_argument("file", help="a record, or a JSON list of records (companion export --format json)")
+    args = ap.parse_args(argv)
+    try:
+        report = import_file(_state_dir(args.state_dir), args.file)
+    except ImportRefused as exc:
+        print(f"companion import: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    except (JournalError, OSError) as exc:
+        print(f"companion import: {args.file}: cannot write the history: {exc}", file=sys.stderr)
+        return 1
+    for note in report.notes:
+        print(f"companion import: {args.file}: {note}", file=sys.stderr)
+    print(f"companion import: {len(report.imported)} game(s) added to the history")
+    return 0

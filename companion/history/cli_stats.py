@@ -1,0 +1,155 @@
+"""`companion history` and `companion stats`: the table's finished games and their statistics (spec section 8).
+
+Both read the journal in `--state-dir` read only (`companion.history.plays`). A journal
+that cannot be read (none yet, not a journal) is one line on stderr and exit status 1;
+a game whose row cannot be read is noted on stderr ("game 12: ... (left out)") and the
+rest is listed. `--json` prints the spec's JSON; without it, readable lines. Command
+output is the same in every language (like `replay`): no text here goes through i18n.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from typing import Any
+
+from companion.history import stats as st
+from companion.history.plays import History, Play, read_history
+from companion.web.reader import JournalUnavailable
+
+
+def _title(kind: str) -> str:
+    from companion.games import GAMES
+
+    entry = GAMES.get(kind)
+    if entry is None or getattr(entry, "history", None) is None:
+        return kind
+    return str(getattr(entry.history_module(), "TITLE", kind))
+
+
+def _load(prog: str, state_dir: str, include_abandoned: bool = False) -> History | None:
+    """The journal's history, damaged rows noted on stderr; None (after one line on stderr) when unreadable."""
+    try:
+        hist = read_history(state_dir, include_abandoned=include_abandoned)
+    except JournalUnavailable as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return None
+    for why in hist.damaged:
+        print(f"{prog}: {why} (left out)", file=sys.stderr)
+    return hist
+
+
+def _parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=prog, description=doc)
+    ap.add_argument("--state-dir", required=True, help="the table's state directory (where its journal is)")
+    ap.add_argument("--json", action="store_true", help="print JSON (the spec's format)")
+    return ap
+
+
+def play_line(play: Play) -> str:
+    """One readable line for a game: when, which game, how long, each name with total, the winners."""
+    when = dt.datetime.fromtimestamp(play.started).strftime("%Y-%m-%d %H:%M")
+    if play.abandoned:
+        return f"{when}  #{play.game_id} {_title(play.game)}  (abandoned)"
+    points = st.has_points(play.game)
+    seats = ", ".join(f"{name} {total}" + ("" if points else " camp" if total == 1 else " camps")
+                      for name, total in zip(play.players, play.totals))
+    if play.winners:
+        names = ", ".join(play.players[w] for w in play.winners)
+        won = ("winners: " if len(play.winners) > 1 else "winner: ") + names
+    else:
+        won = "extinct: no winner" if play.extinct else "no winner"
+    return f"{when}  #{play.game_id} {_title(play.game)}  {play.duration_min} min  {seats}  {won}"
+
+
+def history(argv: list[str]) -> int:
+    """`companion history --state-dir DIR [--json] [--all]`: the table's finished games, oldest first."""
+    ap = _parser("companion history", history.__doc__)
+    ap.add_argument("--all", action="store_true", help="include abandoned games (marked as such)")
+    args = ap.parse_args(argv)
+    hist = _load("companion history", args.state_dir, include_abandoned=args.all)
+    if hist is None:
+        return 1
+    if args.json:
+        print(json.dumps([p.history_json() for p in hist.plays], indent=1, ensure_ascii=False))
+    elif not hist.plays:
+        print("no finished games yet")
+    else:
+        for play in hist.plays:
+            print(play_line(play))
+    return 0
+
+
+def _num(value: Any) -> str:
+    if value is None:
+        return "-"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
+def _pct(rate: float | None) -> str:
+    return "-" if rate is None else f"{rate * 100:.0f}%"
+
+
+def players_text(players: dict[str, dict[str, Any]]) -> list[str]:
+    """The per-player table as aligned lines."""
+    if not players:
+        return ["no finished games yet"]
+    width = max(6, *(len(n) for n in players))
+    head = f"{'player':<{width}}  games  wins  win%    avg  best  streak  nemesis"
+    lines = [head]
+    for name, s in players.items():
+        lines.append(f"{name:<{width}}  {s['games']:>5}  {s['wins']:>4}  {_pct(s['win_rate']):>4}  "
+                     f"{_num(s['average_total']):>5}  {_num(s['best_total']):>4}  {s['longest_streak']:>6}  "
+                     f"{s['nemesis'] or '-'}")
+    return lines
+
+
+def tables_text(table: dict[str, Any]) -> list[str]:
+    """The table-level statistics (per game and player count, colours, head-to-head) as readable lines."""
+    lines = ["", "per game and player count:"]
+    for kind, counts in table["games"].items():
+        for n, s in counts.items():
+            seats = " ".join(f"{i + 1}:{_pct(r)}" for i, r in enumerate(s["seat_win_rate"]))
+            extra = f", first player wins {_pct(s['first_player_win_rate'])}" \
+                if s["first_player_win_rate"] is not None else ""
+            if "average_winning_total" in s:
+                extra += f", winning total {_num(s['average_winning_total'])}"
+            if s["extinctions"]:
+                extra += f", extinct {s['extinctions']}"
+            lines.append(f"  {_title(kind)}, {n} players: {_games(s['games'])}{extra}; seat wins {seats}")
+    if table["colors"]:
+        lines += ["", "average total by colour: " + ", ".join(f"{c} {_num(v)}" for c, v in table["colors"].items())]
+    if table["head_to_head"]:
+        lines += ["", "head to head:"]
+        for pair, h in table["head_to_head"].items():
+            a, b = pair.split("|", 1)
+            lines.append(f"  {a} {h[a]} - {h[b]} {b} ({_games(h['games'])}, {h['ties']} shared)")
+    return lines
+
+
+def stats(argv: list[str]) -> int:
+    """`companion stats --state-dir DIR [--json] [--tables]`: statistics per player (and with --tables,
+    per game and player count, seat, colour and head-to-head)."""
+    ap = _parser("companion stats", stats.__doc__)
+    ap.add_argument("--tables", action="store_true",
+                    help="also per game and player count, colours, head-to-head (with --json: one object)")
+    args = ap.parse_args(argv)
+    hist = _load("companion stats", args.state_dir)
+    if hist is None:
+        return 1
+    plays = hist.finished
+    if args.json:
+        out = st.table_stats(plays) if args.tables else st.player_stats(plays)
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return 0
+    lines = players_text(st.player_stats(plays))
+    if args.tables:
+        lines += tables_text(st.table_stats(plays))
+    print("\n".join(lines))
+    return 0

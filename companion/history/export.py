@@ -1,0 +1,212 @@
+"""The table's finished games in the formats other apps read: BG Stats, BoardGameGeek, CSV, records.
+
+* `bgstats`: BG Stats' own JSON export layout (companion.history.bgstats).
+* `bgg`: a BoardGameGeek plays XML document, the layout of BGG's XML API 2 `plays`
+  answer: `<plays><play id date quantity length incomplete nowinstats location>` with
+  `<item name objecttype="thing" objectid>` and `<players><player username userid name
+  startposition color score new rating win/>`.
+* `csv`: one row per player per game, with a header row.
+* `json`: the games' records (a Clans record of spec section 1 with `"names"` filled in; a
+  Valley of the Mammoths game log) plus one metadata key, `"companion": {"game", "started",
+  "finished", "actions"}`, so `companion import` restores the same history.
+
+`copy_to_folder` writes all four into a new dated folder (the kiosk's "copy to USB"), each
+file atomically; `usb_mounts` finds the mounted sticks in /proc/mounts text. Failures are
+an `ExportError` with a short reason ("read-only", "full").
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import errno
+import io
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any, Iterable
+
+from companion.history.bgstats import LOCATION, bgstats_json, game_info
+from companion.history.plays import History, Play
+from companion.table.fsutil import atomic_write_text
+
+__all__ = ["FORMATS", "ExportError", "render", "records", "records_json", "bgg_xml", "plays_csv", "record_of",
+           "copy_to_folder", "usb_mounts", "write_reason", "FOLDER_FILES", "CSV_COLUMNS"]
+
+FORMATS = ("bgstats", "bgg", "csv", "json")
+CSV_COLUMNS = ("game_id", "game", "started", "finished", "duration_min", "seat", "name", "total", "winner",
+               "first_player", "color")
+FOLDER_FILES = {"bgstats": "companion-bgstats.json", "bgg": "companion-bgg-plays.xml",
+                "csv": "companion-plays.csv", "json": "companion-records.json"}
+REMOVABLE_FS = frozenset({"vfat", "msdos", "exfat", "ntfs", "ntfs3", "fuseblk", "ext2", "ext3", "ext4", "btrfs",
+                          "f2fs", "xfs", "hfsplus", "udf"})
+
+
+class ExportError(Exception):
+    """An export that could not be written; the message is a short reason ("read-only", "full")."""
+
+
+def write_reason(exc: OSError) -> str:
+    """Why a write failed, in a few words for a screen: "full", "read-only", or the system's words."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "full"
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "read-only"
+    return (exc.strerror or str(exc)).lower()
+
+
+def _finished(plays: History | Iterable[Play]) -> list[Play]:
+    items = plays.finished if isinstance(plays, History) else list(plays)
+    return [p for p in items if not p.abandoned]
+
+
+# ----- records (json) --------------------------------------------------------------------
+def record_of(play: Play) -> dict[str, Any]:
+    """The game's record with `"names"` filled in and the `"companion"` metadata (what import reads)."""
+    if not isinstance(play.record, dict):
+        raise ValueError(f"game {play.game_id} has no record to export")
+    out = {k: v for k, v in play.record.items() if k not in ("names", "companion")}
+    out["names"] = list(play.players)
+    out["companion"] = {"game": play.game, "started": float(play.started), "finished": float(play.finished),
+                        "actions": int(play.actions)}
+    return out
+
+
+def records(plays: History | Iterable[Play]) -> list[dict[str, Any]]:
+    """Every finished game's record (`record_of`), oldest first."""
+    return [record_of(p) for p in _finished(plays)]
+
+
+def records_json(plays: History | Iterable[Play]) -> str:
+    """`records` as a JSON list (what `companion import` takes)."""
+    return json.dumps(records(plays), indent=1, ensure_ascii=False) + "\n"
+
+
+# ----- BoardGameGeek ---------------------------------------------------------------------
+def bgg_xml(plays: History | Iterable[Play], location: str = LOCATION) -> str:
+    """The games as a BoardGameGeek plays XML document (BGG XML API 2 layout)."""
+    items = _finished(plays)
+    root = ET.Element("plays", {"username": "", "userid": "0", "total": str(len(items)), "page": "1",
+                                "termsofuse": "https://boardgamegeek.com/xmlapi/termsofuse"})
+    for play in items:
+        info = game_info(play.game)
+        node = ET.SubElement(root, "play", {
+            "id": str(play.game_id), "date": dt.datetime.fromtimestamp(play.started).strftime("%Y-%m-%d"),
+            "quantity": "1", "length": str(play.duration_min), "incomplete": "0", "nowinstats": "0",
+            "location": location})
+        item = ET.SubElement(node, "item", {"name": info["name"], "objecttype": "thing",
+                                            "objectid": str(info["bggId"])})
+        ET.SubElement(ET.SubElement(item, "subtypes"), "subtype", {"value": "boardgame"})
+        ET.SubElement(node, "comments").text = f"{info['name']}, played with the Clans companion ({play.source_id})"
+        seats = ET.SubElement(node, "players")
+        colors = list(play.colors or [])
+        for i, name in enumerate(play.players):
+            ET.SubElement(seats, "player", {
+                "username": "", "userid": "0", "name": name, "startposition": str(i + 1),
+                "color": colors[i] if i < len(colors) else "",
+                "score": "" if info["noPoints"] else str(play.totals[i]),
+                "new": "0", "rating": "0", "win": "1" if i in play.winners else "0"})
+    ET.indent(root, " ")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+# ----- CSV -------------------------------------------------------------------------------
+def plays_csv(plays: History | Iterable[Play]) -> str:
+    """One row per player per game (header `CSV_COLUMNS`); times ISO 8601, seats and first player 1-based."""
+    from companion.history.plays import iso_time
+
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for play in _finished(plays):
+        colors = list(play.colors or [])
+        first = "" if play.first_player is None else play.first_player + 1
+        for i, name in enumerate(play.players):
+            writer.writerow([play.game_id, play.game, iso_time(play.started), iso_time(play.finished),
+                             play.duration_min, i + 1, name, play.totals[i], 1 if i in play.winners else 0, first,
+                             colors[i] if i < len(colors) else ""])
+    return buf.getvalue()
+
+
+def render(plays: History | Iterable[Play], fmt: str, location: str = LOCATION) -> str:
+    """The text of one export format (`FORMATS`)."""
+    if fmt == "bgstats":
+        return bgstats_json(_finished(plays), location)
+    if fmt == "bgg":
+        return bgg_xml(plays, location)
+    if fmt == "csv":
+        return plays_csv(plays)
+    if fmt == "json":
+        return records_json(plays)
+    raise ValueError(f"unknown export format {fmt!r} (one of {', '.join(FORMATS)})")
+
+
+# ----- USB copy --------------------------------------------------------------------------
+def _new_folder(base: Path, now: dt.datetime) -> Path:
+    stem = f"companion-history-{now:%Y-%m-%d-%H%M}"
+    for n in range(1, 1000):
+        folder = base / (stem if n == 1 else f"{stem}-{n}")
+        try:
+            folder.mkdir()
+            return folder
+        except FileExistsError:
+            continue
+    raise ExportError("too many copies")
+
+
+def copy_to_folder(history: History | Iterable[Play], base_dir: str | Path, now: dt.datetime | float) -> Path:
+    """Write every format into a new folder `companion-history-YYYY-MM-DD-HHMM` (then "-2", "-3" ...)
+    under `base_dir`; the folder's path. ExportError("read-only", "full" ...) on failure, and no
+    half-made folder is left."""
+    when = now if isinstance(now, dt.datetime) else dt.datetime.fromtimestamp(now)
+    plays = _finished(history)
+    texts = {fmt: render(plays, fmt) for fmt in FORMATS}  # before touching the stick
+    base = Path(base_dir)
+    try:
+        folder = _new_folder(base, when)
+    except FileNotFoundError:
+        raise ExportError("not mounted") from None
+    except OSError as exc:
+        raise ExportError(write_reason(exc)) from None
+    try:
+        for fmt in FORMATS:
+            atomic_write_text(folder / FOLDER_FILES[fmt], texts[fmt])
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise ExportError(write_reason(exc)) from None
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return folder
+
+
+def _unescape(field: str) -> str:
+    """/proc/mounts escapes space, tab, newline and backslash as octal (\\040 ...)."""
+    out, i = [], 0
+    while i < len(field):
+        code = field[i + 1:i + 4]
+        if field[i] == "\\" and len(code) == 3 and all(c in "01234567" for c in code):
+            out.append(chr(int(code, 8)))
+            i += 4
+        else:
+            out.append(field[i])
+            i += 1
+    return "".join(out)
+
+
+def usb_mounts(mounts_text: str, media_roots: Iterable[str] = ("/media", "/run/media", "/mnt")) -> list[Path]:
+    """The mounted removable filesystems (a USB stick's vfat, exfat, ntfs, ext4 ...) under `media_roots`,
+    from /proc/mounts text, in mount order. Read-only ones are listed too: a copy says "read-only"."""
+    roots = [Path(r) for r in media_roots]
+    found: list[Path] = []
+    for line in mounts_text.splitlines():
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        device, mountpoint, fstype = fields[0], Path(_unescape(fields[1])), fields[2]
+        if not device.startswith("/dev/") or fstype not in REMOVABLE_FS:
+            continue
+        if any(mountpoint == r or r in mountpoint.parents for r in roots) and mountpoint not in found:
+            found.append(mountpoint)
+    return found

@@ -1,0 +1,204 @@
+"""Records from elsewhere (what `companion export --format json` writes) into the table's history.
+
+The file is read with the bounded reader (a size cap, no deep nesting, no over-long
+numbers): one record, or a JSON list of them. Every record is checked first, by its
+game's history plug-in exactly as `companion replay` checks it (`import_result`); one
+record that is not valid refuses the whole file ("record 3: <replay's message>") and
+nothing is imported. Then the finished games are written in ONE journal transaction:
+all of them or none survive a power cut. A game not finished is skipped with a note, and
+so is a game already in the history (same game, same start time): importing a file
+twice doubles nothing.
+
+The `"companion"` metadata key of an exported record gives the game, its start and end
+(epoch seconds) and its number of actions; without it the game is dated now.
+
+Imported games are placed before the journal's existing games (lower ids): the newest
+game stays the newest, so a game in progress resumes exactly as before.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.table.bounded import BoundedInputError, load_json, read_text, shorten
+
+__all__ = ["ImportRefused", "ImportReport", "Prepared", "read_records", "prepare", "import_records", "import_file",
+           "MAX_FILE"]
+
+MAX_FILE = 1 << 20  # the bounded reader's cap: a few hundred games' records
+MAX_NAME = 24
+
+
+class ImportRefused(ValueError):
+    """A file that cannot be imported, said in one line ("record 3: move 12 (4->5): ...")."""
+
+
+@dataclass
+class Prepared:
+    """One checked, finished game, ready for the games table."""
+
+    kind: str
+    started: float
+    finished: float
+    result: dict[str, Any]
+
+
+@dataclass
+class ImportReport:
+    """What an import did: the games added, and notes on the records skipped."""
+
+    imported: list[Prepared] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def read_records(path: str | Path) -> list[Any]:
+    """The records of file `path` (one record, or a list); ImportRefused when it is not JSON the box takes."""
+    try:
+        text = read_text(str(path), MAX_FILE)
+        data = load_json(text, "file")
+    except OSError as exc:
+        raise ImportRefused(f"cannot read it: {exc.strerror or exc}") from None
+    except BoundedInputError as exc:
+        message = str(exc)
+        raise ImportRefused(message[len("file: "):] if message.startswith("file: ") else message) from None
+    if isinstance(data, list):
+        return data
+    return [data]
+
+
+def _kind(record: dict[str, Any], meta: Any) -> str:
+    from companion.games import GAMES
+
+    if isinstance(meta, dict) and isinstance(meta.get("game"), str):
+        kind = meta["game"]
+    elif isinstance(record.get("game"), str):
+        kind = record["game"]
+    else:
+        kind = "clans"  # a spec-section-1 record names no game
+    entry = GAMES.get(kind)
+    if entry is None or entry.history is None:
+        raise ImportRefused(f"game {shorten(repr(kind), 40)} is not a game this companion knows")
+    return kind
+
+
+def _number(meta: dict[str, Any], key: str) -> float | None:
+    value = meta.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise ImportRefused(f"companion: {key} must be seconds since 1970, got {shorten(repr(value), 40)}")
+    return float(value)
+
+
+def _metadata(meta: Any, now: float) -> tuple[float, float, int | None]:
+    if meta is None:
+        return now, now, None
+    if not isinstance(meta, dict):
+        raise ImportRefused("companion: must be an object with game, started, finished and actions")
+    started, finished = _number(meta, "started"), _number(meta, "finished")
+    actions = meta.get("actions")
+    if actions is not None and (type(actions) is not int or actions < 0):
+        raise ImportRefused(f"companion: actions must be a whole number 0 or more, got {shorten(repr(actions), 40)}")
+    started = now if started is None else started
+    finished = max(started, now) if finished is None else finished
+    if finished < started:
+        raise ImportRefused("companion: the game finished before it started")
+    return started, finished, actions
+
+
+def _names(names: Any, players: int) -> list[str]:
+    if type(names) is not list or len(names) != players or not all(
+            type(n) is str and n.strip() and len(n) <= MAX_NAME for n in names):
+        raise ImportRefused(f"names: must list one name per player ({players}), each 1-{MAX_NAME} characters")
+    return names
+
+
+def _prepare_one(record: Any, now: float) -> Prepared | None:
+    from companion.games import GAMES
+
+    if not isinstance(record, dict):
+        raise ImportRefused("a record must be a JSON object")
+    meta = record.get("companion")
+    kind = _kind(record, meta)
+    started, finished, actions = _metadata(meta, now)
+    module = GAMES[kind].history_module()
+    data = {k: v for k, v in record.items() if k != "companion"}
+    try:
+        result = module.import_result(data)
+    except ImportRefused:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise ImportRefused(str(exc) or type(exc).__name__) from None
+    if result is None:
+        return None
+    try:
+        facts = module.facts(result)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise ImportRefused(f"its result cannot be read back ({exc})") from None
+    if "names" in record:
+        result["names"] = _names(record["names"], len(facts["totals"]))
+    if actions is not None:
+        result["actions_played"] = actions
+    return Prepared(kind, started, finished, result)
+
+
+def prepare(records: list[Any], now: float | None = None) -> tuple[list[tuple[int, Prepared]], list[str]]:
+    """Check every record: the finished games (with their 1-based record numbers) and notes on the
+    unfinished ones; ImportRefused("record N: why") at the first record that is not valid."""
+    now = time.time() if now is None else now
+    ready: list[tuple[int, Prepared]] = []
+    notes: list[str] = []
+    for n, record in enumerate(records, start=1):
+        try:
+            game = _prepare_one(record, now)
+        except ImportRefused as exc:
+            raise ImportRefused(f"record {n}: {exc}") from None
+        if game is None:
+            notes.append(f"record {n}: the game is not finished: skipped")
+        else:
+            ready.append((n, game))
+    return ready, notes
+
+
+def _same_start(a: float, b: float) -> bool:
+    return abs(a - b) < 0.0005  # the history's source ids keep the start to the millisecond
+
+
+def import_records(state_dir: str | Path, records: list[Any], now: float | None = None) -> ImportReport:
+    """Check `records` and add their finished games to the journal of `state_dir` in one transaction."""
+    from companion.table.journal import Journal
+
+    ready, notes = prepare(records, now)
+    report = ImportReport(notes=notes)
+    if not ready:
+        return report
+    journal = Journal(state_dir)
+    try:
+        with journal._tx() as db:
+            known = [(str(k), float(s)) for k, s in db.execute("SELECT kind, started FROM games")]
+            fresh: list[Prepared] = []
+            for n, game in ready:
+                if any(k == game.kind and _same_start(s, game.started) for k, s in known):
+                    report.notes.append(f"record {n}: already in the history: skipped")
+                    continue
+                known.append((game.kind, game.started))
+                fresh.append(game)
+            lowest = db.execute("SELECT min(id) FROM games").fetchone()[0]
+            first = 1 if lowest is None else int(lowest) - len(fresh)
+            for i, game in enumerate(fresh):
+                db.execute("INSERT INTO games(id, kind, started, finished, result) VALUES (?, ?, ?, ?, ?)",
+                           (first + i, game.kind, game.started, game.finished, json.dumps(game.result)))
+            report.imported = fresh
+    finally:
+        journal.db.close()
+    return report
+
+
+def import_file(state_dir: str | Path, path: str | Path, now: float | None = None) -> ImportReport:
+    """`import_records` of the records in file `path`."""
+    return import_records(state_dir, read_records(path), now)

@@ -1,0 +1,273 @@
+"""Statistics over the table's finished games: per player, per game and player count, head-to-head, colours.
+
+Pure functions over a list of `Play` (no I/O). Only finished games count: an abandoned
+`Play` given to any function here is left out. Players are known by name; a guest
+("Guest 2") is not one person, so guest names are left out of every per-player
+statistic (their seats still count as seats of the game, e.g. for seat win rates and
+colour averages). Points (average and best total) come only from games whose history
+plug-in says they have points (`NO_POINTS` False): a Valley of the Mammoths "total" is
+the camps held, not points.
+
+Rates are rounded to 3 decimals, averages to 2; every mapping is built in a fixed
+order (names and keys sorted), so the same plays always give the same JSON.
+
+`stats_pages` turns the numbers into short pages for the 128x64 OLED.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, Iterable
+
+from companion.history.plays import Play, iso_time
+from companion.i18n import _
+
+__all__ = ["is_guest", "counted", "player_stats", "game_stats", "head_to_head", "head_to_heads", "color_averages",
+           "table_stats", "stats_pages", "has_points", "LINE", "PAGE_LINES"]
+
+_GUEST = re.compile(r"Guest \d+")
+LINE = 21  # characters on one OLED line
+PAGE_LINES = 6  # body lines on one OLED page (under its title)
+NAME_CUT = 10  # characters of a name shown on the OLED
+
+
+def is_guest(name: str) -> bool:
+    """True for a guest seat's name ("Guest 2"): not one person, never in per-player statistics."""
+    return bool(_GUEST.fullmatch(name))
+
+
+@lru_cache(maxsize=None)
+def has_points(kind: str) -> bool:
+    """True when `kind`'s totals are points (its history plug-in's NO_POINTS is False)."""
+    from companion.games import GAMES
+
+    entry = GAMES.get(kind)
+    if entry is None or getattr(entry, "history", None) is None:
+        return True
+    return not bool(getattr(entry.history_module(), "NO_POINTS", False))
+
+
+def counted(plays: Iterable[Play]) -> list[Play]:
+    """The plays that count (abandoned ones left out), in time order (started, then game id)."""
+    return sorted((p for p in plays if not p.abandoned), key=lambda p: (p.started, p.game_id))
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return round(part / whole, 3) if whole else None
+
+
+def _avg(values: list[int] | list[float]) -> float | None:
+    return round(sum(values) / len(values), 2) if values else None
+
+
+def _seats(play: Play) -> dict[str, list[int]]:
+    """Each (non-guest) name of a play and its seats (a name twice at one table is one player)."""
+    out: dict[str, list[int]] = {}
+    for seat, name in enumerate(play.players):
+        if not is_guest(name):
+            out.setdefault(name, []).append(seat)
+    return out
+
+
+def _won(play: Play, seats: list[int]) -> bool:
+    return any(s in play.winners for s in seats)
+
+
+def _total(play: Play, seats: list[int]) -> int:
+    return max(play.totals[s] for s in seats)
+
+
+def _longest_streak(results: list[bool]) -> int:
+    best = run = 0
+    for won in results:
+        run = run + 1 if won else 0
+        best = max(best, run)
+    return best
+
+
+def player_stats(plays: Iterable[Play]) -> dict[str, dict[str, Any]]:
+    """Per player name (guests left out), sorted by name: games, wins, win_rate, average_total, best_total,
+    last_played, longest_streak, nemesis, by_game, villages_founded, extinctions.
+
+    A shared win is a win. `average_total`/`best_total` are over points games only (None when
+    none); `by_game[kind]` has them only when `kind` has points. `nemesis` is the name that most
+    often won a game this player played and did not win (ties: alphabetical first; None if none).
+    """
+    games = counted(plays)
+    per: dict[str, list[tuple[Play, list[int]]]] = {}
+    for play in games:
+        for name, seats in _seats(play).items():
+            per.setdefault(name, []).append((play, seats))
+    out: dict[str, dict[str, Any]] = {}
+    for name in sorted(per):
+        mine = per[name]
+        results = [_won(p, s) for p, s in mine]
+        points = [_total(p, s) for p, s in mine if has_points(p.game)]
+        beaten_by: dict[str, int] = {}
+        for (play, seats), won in zip(mine, results):
+            if won:
+                continue
+            for winner in sorted({play.players[w] for w in play.winners}):
+                if winner != name and not is_guest(winner):
+                    beaten_by[winner] = beaten_by.get(winner, 0) + 1
+        nemesis = min(beaten_by, key=lambda n: (-beaten_by[n], n)) if beaten_by else None
+        by_game: dict[str, dict[str, Any]] = {}
+        for kind in sorted({p.game for p, _s in mine}):
+            of_kind = [(p, s) for p, s in mine if p.game == kind]
+            wins = sum(_won(p, s) for p, s in of_kind)
+            entry: dict[str, Any] = {"games": len(of_kind), "wins": wins, "win_rate": _rate(wins, len(of_kind))}
+            if has_points(kind):
+                totals = [_total(p, s) for p, s in of_kind]
+                entry["average_total"], entry["best_total"] = _avg(totals), max(totals)
+            by_game[kind] = entry
+        out[name] = {
+            "games": len(mine),
+            "wins": sum(results),
+            "win_rate": _rate(sum(results), len(mine)),
+            "average_total": _avg(points),
+            "best_total": max(points) if points else None,
+            "last_played": iso_time(max(p.finished for p, _s in mine)),
+            "longest_streak": _longest_streak(results),
+            "nemesis": nemesis,
+            "by_game": by_game,
+            "villages_founded": sum(sum(p.villages[x] for x in s) for p, s in mine if p.villages is not None),
+            "extinctions": sum(1 for p, _s in mine if p.extinct),
+        }
+    return out
+
+
+def game_stats(plays: Iterable[Play]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per game kind and player count ("3"): games, first_player_wins, first_player_win_rate (over the
+    plays with a known first player; None when none), seat_wins and seat_win_rate (per seat, 0-based),
+    extinctions, and for points games average_winning_total (the winners' total, averaged over the
+    plays that have a winner)."""
+    by: dict[str, dict[int, list[Play]]] = {}
+    for play in counted(plays):
+        by.setdefault(play.game, {}).setdefault(len(play.players), []).append(play)
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for kind in sorted(by):
+        out[kind] = {}
+        for n in sorted(by[kind]):
+            group = by[kind][n]
+            known = [p for p in group if p.first_player is not None]
+            first_wins = sum(1 for p in known if p.first_player in p.winners)
+            seat_wins = [sum(1 for p in group if seat in p.winners) for seat in range(n)]
+            entry: dict[str, Any] = {
+                "games": len(group),
+                "first_player_wins": first_wins,
+                "first_player_win_rate": _rate(first_wins, len(known)),
+                "seat_wins": seat_wins,
+                "seat_win_rate": [_rate(w, len(group)) for w in seat_wins],
+                "extinctions": sum(1 for p in group if p.extinct),
+            }
+            if has_points(kind):
+                entry["average_winning_total"] = _avg([max(p.totals[w] for w in p.winners)
+                                                       for p in group if p.winners])
+            out[kind][str(n)] = entry
+    return out
+
+
+def head_to_head(plays: Iterable[Play], a: str, b: str) -> dict[str, int]:
+    """`a` against `b` over the games both played: {"games", a: games a won and b did not, b: the
+    reverse, "ties": games both won}; the rest of "games" went to someone else."""
+    out = {"games": 0, a: 0, b: 0, "ties": 0}
+    for play in counted(plays):
+        seats = _seats(play)
+        if a == b or a not in seats or b not in seats:
+            continue
+        won_a, won_b = _won(play, seats[a]), _won(play, seats[b])
+        out["games"] += 1
+        if won_a and won_b:
+            out["ties"] += 1
+        elif won_a:
+            out[a] += 1
+        elif won_b:
+            out[b] += 1
+    return out
+
+
+def head_to_heads(plays: Iterable[Play]) -> dict[str, dict[str, int]]:
+    """`head_to_head` for every pair of (non-guest) names who played together, keyed "A|B" with A < B."""
+    games = counted(plays)
+    pairs = sorted({(a, b) for p in games for a in _seats(p) for b in _seats(p) if a < b})
+    return {f"{a}|{b}": head_to_head(games, a, b) for a, b in pairs}
+
+
+def color_averages(plays: Iterable[Play]) -> dict[str, float]:
+    """The average total of each secret colour, over every seat of every finished points game that
+    dealt colours (Clans), sorted by colour."""
+    totals: dict[str, list[int]] = {}
+    for play in counted(plays):
+        if play.colors is None or not has_points(play.game):
+            continue
+        for color, total in zip(play.colors, play.totals):
+            totals.setdefault(str(color), []).append(total)
+    return {c: round(sum(t) / len(t), 2) for c, t in sorted(totals.items())}
+
+
+def table_stats(plays: Iterable[Play]) -> dict[str, Any]:
+    """Everything at once (`companion stats --tables --json`): players, games, colors, head_to_head."""
+    games = counted(plays)
+    return {"players": player_stats(games), "games": game_stats(games), "colors": color_averages(games),
+            "head_to_head": head_to_heads(games)}
+
+
+# ----- the OLED's short pages --------------------------------------------------------------------
+def _fit(text: str) -> str:
+    return text[:LINE]
+
+
+def _percent(rate: float | None) -> str:
+    return "-" if rate is None else f"{round(rate * 100)}"
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _paged(title: str, lines: list[str]) -> list[tuple[str, list[str]]]:
+    chunks = [lines[i:i + PAGE_LINES] for i in range(0, len(lines), PAGE_LINES)] or [[]]
+    return [(title, chunk) for chunk in chunks]
+
+
+def stats_pages(plays: Iterable[Play]) -> list[tuple[str, list[str]]]:
+    """Short pages (title, lines of at most 21 characters) for the 128x64 OLED: one per player (most
+    games first, then by name; names cut to 10 characters), then the first player's win rate per game
+    and player count."""
+    from companion.games import GAMES
+
+    games = counted(plays)
+    players = player_stats(games)
+    pages: list[tuple[str, list[str]]] = []
+    for name in sorted(players, key=lambda n: (-players[n]["games"], n)):
+        s = players[name]
+        # NOTE: max 21 characters with the numbers filled in, e.g. "Games 123 Wins 45"
+        lines = [_("Games {games} Wins {wins}").format(games=s["games"], wins=s["wins"]),
+                 # NOTE: max 21 characters with the numbers filled in, e.g. "Win 38%" ({rate}: 0-100)
+                 _("Win {rate}%").format(rate=_percent(s["win_rate"]))]
+        if s["average_total"] is not None:
+            # NOTE: max 21 characters with the numbers filled in, e.g. "Avg 45.25 Best 61"
+            lines.append(_("Avg {average} Best {best}").format(average=_number(s["average_total"]),
+                                                              best=_number(s["best_total"])))
+        # NOTE: max 21 characters with the number filled in, e.g. "Best streak 4" (wins in a row)
+        lines.append(_("Best streak {streak}").format(streak=s["longest_streak"]))
+        pages.append((_fit(name[:NAME_CUT]), [_fit(line) for line in lines]))
+    rates: list[str] = []
+    for kind, counts in game_stats(games).items():
+        entry = GAMES.get(kind)
+        title = str(getattr(entry.history_module(), "TITLE", kind)) if entry is not None else kind
+        for n, s in counts.items():
+            if s["first_player_win_rate"] is None:
+                continue
+            # NOTE: max 21 characters filled in, e.g. "Clans 3p: 40% (12)" ({n}: players, (12): games)
+            rates.append(_fit(_("{game} {n}p: {rate}% ({games})").format(
+                game=title[:8], n=n, rate=_percent(s["first_player_win_rate"]), games=s["games"])))
+    if not rates:
+        # NOTE: max 21 characters
+        rates = [_("No games yet")]
+    # NOTE: max 21 characters (page title)
+    pages += _paged(_fit(_("First player wins")), rates)
+    return pages

@@ -1,0 +1,66 @@
+"""Who sits where: at a new game, when the table has a roster, each person's seat picks a name.
+
+The shell opens it once the game knows its seats (`TableGame.seats()`: how many, which
+are bots). Bots are named at once ("Bot 2 (mcts)"); every person's seat in turn picks
+a roster name not taken yet, or Guest (a seat named "Guest N", never counted as one
+person in the statistics), with A/B (or a digit) and #; C goes back a seat. The full
+list of names is the result (companion.table.seatnames).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from companion.i18n import _, pgettext
+from companion.table import keys as K
+from companion.table import seatnames
+from companion.table.screen import MENU, Screen
+
+
+class SeatNaming:
+    """The open question "who sits at seat N?" (see the module docstring)."""
+
+    def __init__(self, roster: Sequence[str], seats: Sequence[str | None], bot_level: str) -> None:
+        self.roster = list(roster)
+        self.names: list[str | None] = [None if kind is None else seatnames.bot_name(i, bot_level)
+                                        for i, kind in enumerate(seats)]
+        self.persons = [i for i, kind in enumerate(seats) if kind is None]
+        self.at = 0  # index into persons
+        self.selected = 0
+
+    @property
+    def done(self) -> bool:
+        return self.at >= len(self.persons)
+
+    def choices(self) -> list[str | None]:
+        """The names seat `persons[at]` may take (the roster's not taken by another seat), then None: Guest."""
+        seat = self.persons[self.at]
+        taken = {n for i, n in enumerate(self.names) if i != seat and n}
+        return [n for n in self.roster if n not in taken] + [None]
+
+    def key(self, key: str) -> bool:
+        """Take one key; True when every seat has its name."""
+        choices = self.choices()
+        moved = K.select(key, self.selected, len(choices))
+        if moved is not None:
+            self.selected = moved
+        elif key == K.OK:
+            seat = self.persons[self.at]
+            self.names[seat] = choices[self.selected] or seatnames.guest_name(seat)
+            self.at, self.selected = self.at + 1, 0
+        elif key == K.BACK and self.at > 0:
+            self.at, self.selected = self.at - 1, 0
+            self.names[self.persons[self.at]] = None
+        return self.done
+
+    def result(self) -> list[str]:
+        return [n or seatnames.default_name(i) for i, n in enumerate(self.names)]
+
+    def screen(self) -> Screen:
+        seat = self.persons[self.at]
+        # NOTE: title bar, max 25 characters: which seat picks its player's name (P1..P4)
+        title = _("Who is P{number}?").format(number=seat + 1)
+        # NOTE: max 16 characters; a seat whose player is not on the roster
+        guest = pgettext("seat name", "Guest")
+        return Screen(MENU, "names", title, selected=self.selected,
+                      choices=tuple(f"{i + 1} {n or guest}" for i, n in enumerate(self.choices())))

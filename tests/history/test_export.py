@@ -1,0 +1,336 @@
+"""`companion export`: BG Stats' file and one-tap link, BGG plays XML, CSV, records; safe destinations.
+
+The games are real: Clans games from the engine imported with `companion import`, one
+played through a daemon (keys in, journal out), and a Valley of the Mammoths game played
+to extinction (see test_import).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import datetime as dt
+import errno
+import io
+import json
+import os
+import random
+import sys
+import urllib.parse
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.history import bgstats, export
+from companion.history.plays import read_history
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+from test_import import BASE, clans_record, mammut_extinct_record  # noqa: E402
+
+UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    """Three Clans games (2, 3 and 4 players, named) and one extinct Valley of the Mammoths game."""
+    records = [clans_record(21, 2, ["Anna", "Bruno"]), clans_record(22, 3, ["Anna", "Bruno", "Carla"]),
+               clans_record(23, 4, ["Dario", "Anna", "Bruno", "Carla"]), mammut_extinct_record(BASE + 30 * 3600)]
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps(records))
+    state_dir = tmp_path / "state"
+    assert run_cli("import", "--state-dir", str(state_dir), str(path))[0] == 0
+    return state_dir
+
+
+def test_bgstats_file_field_by_field(state):
+    code, text, err = run_cli("export", "--state-dir", str(state), "--format", "bgstats")
+    assert code == 0, err
+    doc = json.loads(text)
+    plays = read_history(state).finished
+    assert set(doc) >= {"about", "players", "locations", "games", "plays", "userInfo"}
+    names = {p["name"]: p for p in doc["players"]}
+    assert set(names) == {"Anna", "Bruno", "Carla", "Dario", "Ann", "Bo"}
+    for p in doc["players"]:
+        assert type(p["id"]) is int and p["isAnonymous"] is False and p["bggUsername"] == ""
+        assert __import__("re").fullmatch(UUID, p["uuid"]) and len(p["modificationDate"]) == 19
+    assert len({p["id"] for p in doc["players"]}) == len(doc["players"])
+    (place,) = doc["locations"]
+    assert place["name"] == "Clans companion" and type(place["id"]) is int
+    games = {g["id"]: g for g in doc["games"]}
+    clans = next(g for g in doc["games"] if g["name"] == "Clans")
+    mammut = next(g for g in doc["games"] if g["name"] == "Valley of the Mammoths")
+    assert (clans["bggId"], clans["highestWins"], clans["noPoints"], clans["cooperative"]) == (4226, True, False, False)
+    assert (mammut["bggId"], mammut["noPoints"]) == (0, True)  # its BGG id is not verified: left 0
+    assert len(doc["plays"]) == len(plays) == 4
+    ids = {p["id"]: p["name"] for p in doc["players"]}
+    for entry, play in zip(doc["plays"], plays):
+        assert games[entry["gameRefId"]]["name"] == ("Clans" if play.game == "clans" else "Valley of the Mammoths")
+        assert entry["locationRefId"] == place["id"]
+        assert entry["playDate"] == dt.datetime.fromtimestamp(play.started).strftime("%Y-%m-%d %H:%M:%S")
+        assert entry["durationMin"] == play.duration_min and type(entry["durationMin"]) is int
+        assert (entry["ignored"], entry["usesTeams"], entry["manualWinner"], entry["rounds"], entry["board"]) == \
+            (False, False, False, 0, "")
+        assert __import__("re").fullmatch(UUID, entry["uuid"])
+        scores = entry["playerScores"]
+        assert [ids[s["playerRefId"]] for s in scores] == list(play.players)
+        assert [s["seatOrder"] for s in scores] == list(range(len(play.players)))
+        assert [s["winner"] for s in scores] == [i in play.winners for i in range(len(play.players))]
+        assert [s["startPlayer"] for s in scores] == [i == play.first_player for i in range(len(play.players))]
+        if play.game == "clans":
+            assert [s["score"] for s in scores] == [str(t) for t in play.totals]
+            assert [s["role"] for s in scores] == list(play.colors)
+            best = max(play.totals)
+            assert all(s["rank"] == 1 for s, t in zip(scores, play.totals) if t == best)
+        else:
+            assert all(s["score"] == "" and s["role"] == "" for s in scores)
+    # a second export names everything with the same uuids (BG Stats recognises its plays again)
+    again = json.loads(run_cli("export", "--state-dir", str(state), "--format", "bgstats")[1])
+    assert [p["uuid"] for p in again["plays"]] == [p["uuid"] for p in doc["plays"]]
+
+
+def test_create_play_link(state):
+    plays = read_history(state).finished
+    for play in plays:
+        url = bgstats.create_play_link(play)
+        parts = urllib.parse.urlsplit(url)
+        assert (parts.scheme, parts.netloc, parts.path) == ("https", "app.bgstatsapp.com", "/createPlay.html")
+        (data_text,) = urllib.parse.parse_qs(parts.query)["data"]
+        data = json.loads(data_text)
+        assert data["sourceName"] == "Clans companion" and data["sourcePlayId"] == play.source_id
+        assert data["location"] == "Clans companion" and data["durationMin"] == play.duration_min
+        utc = dt.datetime.fromtimestamp(play.started, dt.timezone.utc)
+        assert data["playDate"] == utc.strftime("%Y-%m-%d %H:%M:%S")
+        game = data["game"]
+        assert game["sourceGameId"] == play.game and game["highestWins"] is True
+        assert [p["name"] for p in data["players"]] == list(play.players)
+        assert all(isinstance(p["sourcePlayerId"], str) and p["sourcePlayerId"] for p in data["players"])
+        assert [p["winner"] for p in data["players"]] == [i in play.winners for i in range(len(play.players))]
+        assert all(type(p["rank"]) is int and p["rank"] >= 1 for p in data["players"])
+        if play.game == "clans":
+            assert game == {"name": "Clans", "bggId": 4226, "highestWins": True, "noPoints": False,
+                            "sourceGameId": "clans"}
+            assert [p["score"] for p in data["players"]] == list(play.totals)
+            assert [p["role"] for p in data["players"]] == list(play.colors)
+            assert [p["startPlayer"] for p in data["players"]] == [i == play.first_player
+                                                                   for i in range(len(play.players))]
+            winners_rank = {data["players"][w]["rank"] for w in play.winners}
+            assert winners_rank == {1}
+        else:
+            assert game["noPoints"] is True and "bggId" not in game
+            assert all("score" not in p and p["role"] == "" for p in data["players"])
+    named = bgstats.create_play_link(plays[0], location="Kitchen table")
+    assert json.loads(urllib.parse.parse_qs(urllib.parse.urlsplit(named).query)["data"][0])["location"] == \
+        "Kitchen table"
+    assert bgstats.slug("Bot 2 (mcts)") == "bot-2-mcts" and bgstats.slug("Ännä") == "ännä"
+
+
+def test_bgg_xml(state):
+    code, text, err = run_cli("export", "--state-dir", str(state), "--format", "bgg")
+    assert code == 0, err
+    root = ET.fromstring(text.encode())
+    plays = read_history(state).finished
+    assert root.tag == "plays" and len(root.findall("play")) == len(plays)
+    for node, play in zip(root.findall("play"), plays):
+        assert node.get("id") == str(play.game_id) and node.get("quantity") == "1"
+        assert node.get("date") == dt.datetime.fromtimestamp(play.started).strftime("%Y-%m-%d")
+        assert node.get("length") == str(play.duration_min) and node.get("location") == "Clans companion"
+        item = node.find("item")
+        assert item.get("objecttype") == "thing"
+        assert item.get("objectid") == ("4226" if play.game == "clans" else "0")
+        seats = node.find("players").findall("player")
+        assert [s.get("name") for s in seats] == list(play.players)
+        assert [s.get("startposition") for s in seats] == [str(i + 1) for i in range(len(play.players))]
+        assert [s.get("win") for s in seats] == ["1" if i in play.winners else "0" for i in range(len(seats))]
+        assert all(s.get("new") == "0" for s in seats)
+        if play.game == "clans":
+            assert [s.get("score") for s in seats] == [str(t) for t in play.totals]
+            assert [s.get("color") for s in seats] == list(play.colors)
+
+
+def test_csv_one_row_per_player(state):
+    code, text, err = run_cli("export", "--state-dir", str(state), "--format", "csv")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(text)))
+    plays = read_history(state).finished
+    assert list(rows[0]) == list(export.CSV_COLUMNS)
+    assert len(rows) == sum(len(p.players) for p in plays)
+    expected = [(str(p.game_id), p.game, str(i + 1), n, str(p.totals[i]), "1" if i in p.winners else "0",
+                 (p.colors[i] if p.colors else ""), "" if p.first_player is None else str(p.first_player + 1))
+                for p in plays for i, n in enumerate(p.players)]
+    assert [(r["game_id"], r["game"], r["seat"], r["name"], r["total"], r["winner"], r["color"],
+             r["first_player"]) for r in rows] == expected
+    assert all(int(r["duration_min"]) >= 1 and "T" in r["started"] for r in rows)
+
+
+def test_json_records_replay_to_the_same_totals_and_winners(state, tmp_path):
+    code, text, err = run_cli("export", "--state-dir", str(state), "--format", "json")
+    assert code == 0, err
+    records = json.loads(text)
+    plays = read_history(state).finished
+    for record, play in zip(records, plays):
+        assert record["names"] == list(play.players)
+        assert record["companion"] == {"game": play.game, "started": play.started, "finished": play.finished,
+                                       "actions": play.actions}
+        if play.game != "clans":
+            assert record["game"] == "mammut" and record["log"][0]["action"] == "new_game"
+            continue
+        path = tmp_path / f"game{play.game_id}.json"
+        path.write_text(json.dumps(record))
+        code, out, err = run_cli("replay", str(path), "--json")
+        assert code == 0, err
+        replay = json.loads(out)
+        assert replay["status"] == "finished"
+        assert (replay["totals"], replay["winners"]) == (list(play.totals), list(play.winners))
+    one = json.loads(run_cli("export", "--state-dir", str(state), "--format", "json", "--game-id",
+                             str(plays[1].game_id))[1])
+    assert len(one) == 1 and one[0]["names"] == ["Anna", "Bruno", "Carla"]
+    assert run_cli("export", "--state-dir", str(state), "--format", "json", "--game-id", "999")[0] == 1
+
+
+def test_a_game_played_at_the_table_exports(tmp_path):
+    """A daemon plays a game key by key into its journal; the export carries it."""
+    from webtools import advance, table
+
+    state_dir = tmp_path / "state"
+    d = table(state_dir, "--players", "3", "--bots", "2", "--seed", "4")
+    rnd = random.Random(2)
+    for _ in range(400):
+        if d.shell.game.game.is_over:
+            break
+        advance(d, rnd)
+    assert d.shell.game.game.is_over
+    for _ in range(30):
+        if read_history(state_dir).finished:
+            break
+        d.step("#")
+    (play,) = read_history(state_dir).finished
+    doc = json.loads(run_cli("export", "--state-dir", str(state_dir), "--format", "bgstats")[1])
+    assert [s["score"] for s in doc["plays"][0]["playerScores"]] == [str(t) for t in play.totals]
+    records = json.loads(run_cli("export", "--state-dir", str(state_dir), "--format", "json")[1])
+    path = tmp_path / "again.json"
+    path.write_text(json.dumps(records))
+    assert run_cli("import", "--state-dir", str(tmp_path / "other"), str(path))[0] == 0
+    (back,) = read_history(tmp_path / "other").finished
+    assert (back.players, back.totals, back.winners, back.colors, back.started, back.actions) == \
+        (play.players, play.totals, play.winners, play.colors, play.started, play.actions)
+
+
+def test_out_writes_the_file_atomically(state, tmp_path):
+    out = tmp_path / "plays.xml"
+    code, text, err = run_cli("export", "--state-dir", str(state), "--format", "bgg", "--out", str(out))
+    assert code == 0 and text == "" and ET.fromstring(out.read_bytes()).tag == "plays"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_read_only_folder(state, tmp_path):
+    if os.geteuid() == 0:
+        pytest.skip("running as root: a chmod 0555 folder is still writable")
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        target = folder / "plays.csv"
+        code, out, err = run_cli("export", "--state-dir", str(state), "--format", "csv", "--out", str(target))
+        assert code == 1 and out == ""
+        assert err == f"companion export: cannot write {target}: the folder is read-only\n"
+        assert list(folder.iterdir()) == []
+        with pytest.raises(export.ExportError, match="read-only"):
+            export.copy_to_folder(read_history(state), folder, dt.datetime(2026, 5, 1, 20, 15))
+        assert list(folder.iterdir()) == []
+    finally:
+        folder.chmod(0o755)
+
+
+def _full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_space(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", no_space)
+
+
+def test_full_disk_leaves_no_half_file(state, tmp_path, monkeypatch):
+    history = read_history(state)
+    target = tmp_path / "out" / "bgstats.json"
+    target.parent.mkdir()
+    _full_disk(monkeypatch)
+    code, out, err = run_cli("export", "--state-dir", str(state), "--format", "bgstats", "--out", str(target))
+    assert code == 1
+    assert err == f"companion export: cannot write {target}: no space left on the device\n"
+    assert list(target.parent.iterdir()) == []  # neither the file nor its temp file
+    with pytest.raises(export.ExportError, match="full"):
+        export.copy_to_folder(history, tmp_path / "out", dt.datetime(2026, 5, 1, 20, 15))
+    assert list(target.parent.iterdir()) == []  # the half-made folder is gone too
+
+
+def test_atomic_write_removes_its_temp_file_on_any_failure(tmp_path, monkeypatch):
+    from companion.table.fsutil import atomic_write_text
+
+    target = tmp_path / "f.txt"
+    target.write_text("old")
+
+    def broken(src, dst):
+        raise OSError(errno.EIO, "I/O error")
+
+    monkeypatch.setattr(os, "replace", broken)
+    with pytest.raises(OSError):
+        atomic_write_text(target, "new")
+    assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["f.txt"]
+
+
+def test_copy_to_folder_writes_every_format(state, tmp_path):
+    history = read_history(state)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    now = dt.datetime(2026, 5, 1, 20, 15, 42)
+    first = export.copy_to_folder(history, stick, now)
+    second = export.copy_to_folder(history, stick, now.timestamp())
+    assert first.name == "companion-history-2026-05-01-2015" and second.name == first.name + "-2"
+    for folder in (first, second):
+        assert sorted(p.name for p in folder.iterdir()) == sorted(export.FOLDER_FILES.values())
+    files = {fmt: first / name for fmt, name in export.FOLDER_FILES.items()}
+    assert len(json.loads(files["bgstats"].read_text())["plays"]) == 4
+    assert len(ET.fromstring(files["bgg"].read_bytes()).findall("play")) == 4
+    assert len(list(csv.DictReader(files["csv"].open()))) == 2 + 3 + 4 + 2
+    assert len(json.loads(files["json"].read_text())) == 4
+
+
+def test_usb_mounts_from_proc_mounts():
+    text = "\n".join([
+        "/dev/mmcblk0p2 / ext4 rw,noatime 0 0",
+        "proc /proc proc rw,nosuid 0 0",
+        "tmpfs /run tmpfs rw,nosuid 0 0",
+        "/dev/sda1 /media/pi/MY\\040STICK vfat rw,nosuid,nodev,uid=1000 0 0",
+        "/dev/sdb1 /run/media/anna/DATA exfat ro,nosuid 0 0",
+        "/dev/sdc1 /mnt/usb ntfs3 rw 0 0",
+        "/dev/mmcblk0p1 /boot/firmware vfat rw 0 0",
+        "tmpfs /media/ram tmpfs rw 0 0",
+        "/dev/sdd1 /srv/disk ext4 rw 0 0",
+        "garbage",
+    ])
+    assert export.usb_mounts(text) == [Path("/media/pi/MY STICK"), Path("/run/media/anna/DATA"), Path("/mnt/usb")]
+    assert export.usb_mounts(text, media_roots=("/srv",)) == [Path("/srv/disk")]
+    assert export.usb_mounts("") == []
+
+
+def test_read_only_stick_said_in_one_line_even_as_root(state, tmp_path, monkeypatch):
+    """The read-only message without chmod (root writes anywhere): the stick's EROFS itself."""
+    from companion.table import fsutil
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(fsutil, "open", read_only, raising=False)
+    target = tmp_path / "plays.csv"
+    code, _, err = run_cli("export", "--state-dir", str(state), "--format", "csv", "--out", str(target))
+    assert (code, err) == (1, f"companion export: cannot write {target}: the folder is read-only\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["records.json", "state"]
