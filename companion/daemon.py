@@ -292,6 +292,10 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history, sound)
     shell.bot_level = args.bot or getattr(getattr(cfg, "game", None), "bot", None) or "mcts"
     shell.roster = roster(journal, cfg)
+    if journal is not None:
+        from companion.history.kiosk import KioskMemory
+
+        shell.memory = KioskMemory(journal.journal.dir)
     if journal is not None and journal.journal.repairs:
         if isinstance(journal, JournalWriter):
             shell.tell(T.REPAIRED_TITLE, journal.journal.repairs, "repaired")

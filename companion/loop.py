@@ -25,12 +25,12 @@ from typing import Any, Callable
 from companion.games import find_game
 from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
-from companion.hw.keysocket import PhoneUrl
+from companion.hw.keysocket import PhoneUrl, RosterUpdate
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.announce import Announcer
-from companion.table.effects import Announce, Effect, GameOver, Hint, Persist, PowerOff, Repeat, Search, \
-    SetBrightness, SetLanguage, SetSound, SwitchGame
+from companion.table.effects import Announce, CopyHistory, Effect, GameOver, Hint, Persist, PowerOff, Repeat, \
+    Search, SetBrightness, SetLanguage, SetSound, SwitchGame
 from companion.table.bounded import clip
 from companion.table.journal import JournalWriter, Resumed
 from companion.table.protocol import TableGame
@@ -87,6 +87,9 @@ class Daemon:
             self.shell.set_phone_url(key.url)
             self.show()
             return True
+        if isinstance(key, RosterUpdate):  # the page changed the players' names (with the PIN)
+            self.set_roster(list(key.names))
+            return True
         if self.panel.key():  # the key that wakes the panel is swallowed
             return True
         self.announcer.key_pressed()
@@ -126,6 +129,33 @@ class Daemon:
                     log.debug("actions (not journaled): %s", effect.public())
         return [e for e in effects if not isinstance(e, (Persist, GameOver))]
 
+    def copy_history(self, target: str) -> None:
+        """The menu's "Copy history to USB": every format into a dated folder, and what came of it."""
+        memory = self.shell.memory
+        if memory is None:
+            return
+        self.shell.tell(T.USB_TITLE, [T.COPYING], "usb-copying")
+        self.show()  # a slow stick takes a few seconds: the table sees that it is at work
+        done, message = memory.copy(target)
+        self.shell.tell(T.USB_TITLE, [message], "usb-done" if done else "usb-failed")
+
+    def set_roster(self, names: list[str]) -> None:
+        """Keep the roster the page sent (a journal setting: it survives a restart), when it is one."""
+        from companion.table.seatnames import check_roster
+
+        checked, why = check_roster(names)
+        if why is not None:
+            log.warning("roster from the page refused: %s", why)
+            return
+        if self.journal is not None:
+            try:
+                self.journal.journal.set_setting("roster", checked)
+            except Exception as exc:
+                log.error("roster not kept: %s", exc)
+                return
+        self.shell.roster = checked
+        log.info("roster: %d names", len(checked))
+
     def restore(self) -> None:
         """After a failed write: the game as the journal holds it, and a message saying what to do."""
         try:
@@ -152,6 +182,8 @@ class Daemon:
             self.announcer.add(effect)
         elif isinstance(effect, SetSound):
             self.announcer.set(effect.settings)
+        elif isinstance(effect, CopyHistory):
+            self.copy_history(effect.target)
         elif isinstance(effect, Repeat):
             self.announcer.repeat()
 

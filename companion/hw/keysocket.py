@@ -5,6 +5,7 @@ it is made mode 0600 for the daemon's own user) sends JSON lines:
 
     {"keys": ["1", "2", "#"]}     keys typed on a phone: the keypad's 16 keys only
     {"url": "HTTP://192.168.1.23:8080"}   where the page is (the OLED's Phone view shows it)
+    {"roster": ["Anna", "Ben"]}   the players' names, set on the page with the PIN
 
 Like every adapter it only puts events on the daemon's queue: key tokens go through the
 same queue and the same checks as the keypad's; the URL goes as a `PhoneUrl` event, and
@@ -29,6 +30,13 @@ log = logging.getLogger(__name__)
 MAX_LINE = 4096
 MAX_KEYS_PER_LINE = 64
 MAX_CLIENTS = 4
+
+
+@dataclass(frozen=True)
+class RosterUpdate:
+    """The page set the table's roster to `names` (checked again by the daemon before it keeps them)."""
+
+    names: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -139,6 +147,12 @@ class KeySocket:
                 return None
             self.put(PhoneUrl(url))
             return "url"
+        if "roster" in message:
+            names = message["roster"]
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                return None
+            self.put(RosterUpdate(tuple(names)))
+            return "roster"
         return None
 
     def close(self) -> None:

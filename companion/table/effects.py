@@ -57,6 +57,13 @@ class GameOver:
 
 
 @dataclass(frozen=True)
+class CopyHistory:
+    """Copy the table's history (every export format) to the USB stick mounted at `target`."""
+
+    target: str
+
+
+@dataclass(frozen=True)
 class Search:
     """Find a move for the bot at `seat`, which secretly plays `secret`; `position` is a private copy."""
 

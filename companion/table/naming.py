@@ -3,7 +3,7 @@
 The shell opens it once the game knows its seats (`TableGame.seats()`: how many, which
 are bots). Bots are named at once ("Bot 2 (mcts)"); every person's seat in turn picks
 a roster name not taken yet, or Guest (a seat named "Guest N", never counted as one
-person in the statistics), with A/B (or a digit) and #; C goes back a seat. The full
+person in the statistics), with A/B (or a digit) and #; * goes back a seat. The full
 list of names is the result (companion.table.seatnames).
 """
 

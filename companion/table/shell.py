@@ -31,7 +31,8 @@ from companion import i18n
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.table import seatnames
-from companion.table.effects import Effect, Persist, PowerOff, Repeat, SetBrightness, SetLanguage, SwitchGame
+from companion.table.effects import CopyHistory, Effect, Persist, PowerOff, Repeat, SetBrightness, SetLanguage, \
+    SwitchGame
 from companion.table.info import InfoPager
 from companion.table.naming import SeatNaming
 from companion.table.phone import phone_screen
@@ -68,6 +69,9 @@ class Shell:
         self.bot_level = "bot"  # how bot seats are named: "Bot 2 (mcts)"
         self.naming: SeatNaming | None = None  # who sits where, while it is asked
         self._fresh = False  # the game's journal entry was opened under this shell (not resumed)
+        self._unnamed: Any = None  # a finished game found without names: not asked
+        self.memory: Any = None  # the table's memory (companion.history.kiosk.KioskMemory): statistics, USB
+        self._sticks: list = []  # USB sticks mounted when the menu opened
         self._effects: list[Effect] = []
 
     @staticmethod
@@ -139,7 +143,11 @@ class Shell:
         if key == K.POWER:
             self.question = "shutdown"
         elif key == K.MENU:
-            self.question, self.menu_sel = "menu", 0
+            self._open_menu()
+
+    def _open_menu(self) -> None:
+        self.question, self.menu_sel = "menu", 0
+        self._sticks = self.memory.sticks() if self.memory is not None else []
 
     def _menu(self) -> list[tuple[str, Any]]:
         """(label, what it does) for every item of the D menu."""
@@ -152,6 +160,9 @@ class Shell:
         items.append((T.SHUT_DOWN, "shutdown"))
         items.append((T.SOUND, "sound"))  # after the items key scripts count on
         items.append((T.REPEAT, "repeat"))
+        if self.memory is not None:
+            items.append((T.STATISTICS, "stats"))
+        items += [(T.COPY_TO_USB, ("usb", str(stick))) for stick in self._sticks[:1]]
         items.append((T.PHONE_VIEW, "phone"))  # last: D, A (round to the end), # shows it
         return items
 
@@ -183,6 +194,10 @@ class Shell:
             self.phone_shown = True
         elif what == "history":
             self.tell(T.HISTORY, self.history_lines() or [T.NO_HISTORY], "history")
+        elif what == "stats":
+            self.tell(T.STATISTICS, self.memory.stats_paragraphs() or [T.NO_HISTORY], "stats")
+        elif isinstance(what, tuple) and what[0] == "usb":
+            self._effects.append(CopyHistory(what[1]))
         elif self.game.in_progress():
             self.question, self.switch_to = "switch", what
         else:
@@ -223,7 +238,10 @@ class Shell:
         if self.naming is None:
             self.question = None
         elif key in (K.MENU, K.POWER):  # the menu (and shutting down) stay within reach
-            self.question, self.menu_sel = ("menu", 0) if key == K.MENU else ("shutdown", 0)
+            if key == K.MENU:
+                self._open_menu()
+            else:
+                self.question = "shutdown"
         elif self.naming.key(key):
             self._give_names(self.naming.result())
 
@@ -241,13 +259,17 @@ class Shell:
             self.game.set_names(None)
             if self.question == "names":
                 self.question = None
-        if self.naming is None and self.game.names is None:
+        if self.naming is None and self.game.names is None and self._unnamed is not self.game:
             seats = self.game.seats()
-            if seats is None or not self.game.in_progress():
+            bots = self._fresh and seats is not None and any(kind is not None for kind in seats)
+            if seats is None or not (self.roster or bots):
+                return
+            if self.game.finished_result() is not None:
+                self._unnamed = self.game  # a finished game stays as it was
                 return
             if self.roster:
                 self.naming = SeatNaming(self.roster, seats, self.bot_level)
-            elif self._fresh and any(kind is not None for kind in seats):
+            else:
                 self._give_names(SeatNaming((), seats, self.bot_level).result())
         if self.naming is not None and self.question is None and not self.notice.shown:
             self.question = "names"

@@ -35,6 +35,13 @@ _CONSTANTS = {
     # NOTE: menu item and title, max 18 characters
     "HISTORY": N_("History"),
     "NO_HISTORY": N_("No finished game yet."),
+    # NOTE: menu item and title, max 18 characters: wins, averages, streaks per player
+    "STATISTICS": N_("Statistics"),
+    # NOTE: menu item, max 18 characters: shown only while a USB stick is plugged in
+    "COPY_TO_USB": N_("History to USB"),
+    "COPYING": N_("Copying the history to the USB stick..."),
+    # NOTE: title bar, max 25 characters
+    "USB_TITLE": N_("USB stick"),
     # NOTE: title bar, max 25 characters
     "UNSAVED_TITLE": N_("Cannot save"),
     "UNSAVED": N_("Storage full or damaged: the last key was not taken, nothing changed. "

@@ -81,5 +81,12 @@ class KeyLink:
                 await self._connect()
             return await self._send({"keys": keys})
 
+    async def send_roster(self, names: list[str]) -> bool:
+        """Send the table's new roster to the daemon; False when it cannot be reached."""
+        async with self._lock:
+            if self.writer is None:
+                await self._connect()
+            return await self._send({"roster": names})
+
     def close(self) -> None:
         self._drop()
