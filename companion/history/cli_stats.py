@@ -32,7 +32,7 @@ def _title(kind: str) -> str:
 def _load(prog: str, state_dir: str, include_abandoned: bool = False) -> History | None:
     """The journal's history, damaged rows noted on stderr; None (after one line on stderr) when unreadable."""
     try:
-        hist = read_history(state_dir, include_abandoned=include_abandoned)
+        hist = read_history(state_dir, include_abandoned=include_abandoned, full=False)
     except JournalUnavailable as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return None

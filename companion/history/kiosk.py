@@ -43,7 +43,7 @@ class KioskMemory:
         from companion.history.stats import stats_pages
 
         try:
-            plays = read_history(self.state_dir).finished
+            plays = read_history(self.state_dir, full=False).finished
         except Exception as exc:  # the journal unreadable: say nothing rather than fail a key
             log.warning("statistics: %s", exc)
             return []

@@ -32,6 +32,7 @@ PAGE_LINES = 6  # body lines on one OLED page (under its title)
 NAME_CUT = 10  # characters of a name shown on the OLED
 
 
+@lru_cache(maxsize=4096)
 def is_guest(name: str) -> bool:
     """True for a guest seat's name ("Guest 2"): not one person, never in per-player statistics."""
     return bool(_GUEST.fullmatch(name))
@@ -188,10 +189,24 @@ def head_to_head(plays: Iterable[Play], a: str, b: str) -> dict[str, int]:
 
 
 def head_to_heads(plays: Iterable[Play]) -> dict[str, dict[str, int]]:
-    """`head_to_head` for every pair of (non-guest) names who played together, keyed "A|B" with A < B."""
-    games = counted(plays)
-    pairs = sorted({(a, b) for p in games for a in _seats(p) for b in _seats(p) if a < b})
-    return {f"{a}|{b}": head_to_head(games, a, b) for a, b in pairs}
+    """`head_to_head` for every pair of (non-guest) names who played together, keyed "A|B" with A < B;
+    one pass over the games (a club's thousands of games and dozens of pairs stay well under a second)."""
+    pairs: dict[tuple[str, str], dict[str, int]] = {}
+    for play in counted(plays):
+        seats = _seats(play)
+        names = sorted(seats)
+        won = {n: _won(play, seats[n]) for n in names}
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                entry = pairs.setdefault((a, b), {"games": 0, a: 0, b: 0, "ties": 0})
+                entry["games"] += 1
+                if won[a] and won[b]:
+                    entry["ties"] += 1
+                elif won[a]:
+                    entry[a] += 1
+                elif won[b]:
+                    entry[b] += 1
+    return {f"{a}|{b}": pairs[(a, b)] for a, b in sorted(pairs)}
 
 
 def color_averages(plays: Iterable[Play]) -> dict[str, float]:
