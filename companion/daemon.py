@@ -292,7 +292,7 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history, sound)
     shell.bot_level = args.bot or getattr(getattr(cfg, "game", None), "bot", None) or "mcts"
     shell.roster = roster(journal, cfg)
-    if journal is not None:
+    if isinstance(journal, JournalWriter):  # the table's memory reads the journal it can open
         from companion.history.kiosk import KioskMemory
 
         shell.memory = KioskMemory(journal.journal.dir)

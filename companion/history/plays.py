@@ -135,17 +135,21 @@ _LEAN_RESULT = ("CASE WHEN json_valid(g.result) THEN json_remove(g.result, '$.hu
                 "'$.record.moves') ELSE g.result END")
 
 
-def read_history(state_dir: str | Path, include_abandoned: bool = False, full: bool = True) -> History:
+def read_history(state_dir: str | Path, include_abandoned: bool = False, full: bool = True,
+                 game_id: int | None = None) -> History:
     """The journal's finished games, oldest first by their start (imported games keep theirs), or
     JournalUnavailable when there is no journal to read. Without `full`, a Clans play's `record`
-    lacks its setup and moves (statistics and lists need neither; exports do)."""
+    lacks its setup and moves (statistics and lists need neither; exports do). `game_id`: that
+    game only."""
     from companion.games import GAMES
     from companion.web.reader import JournalReader
 
+    only = "AND g.id = ? " if game_id is not None else ""
     rows = JournalReader(state_dir).query(
         f"SELECT g.id, g.kind, g.started, g.finished, {'g.result' if full else _LEAN_RESULT}, "
         "(SELECT count(*) FROM actions a WHERE a.game = g.id) "
-        "FROM games g WHERE g.finished IS NOT NULL ORDER BY g.started, g.id")
+        f"FROM games g WHERE g.finished IS NOT NULL {only}ORDER BY g.started, g.id",
+        () if game_id is None else (game_id,))
     out = History()
     for row in rows:
         try:

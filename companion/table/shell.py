@@ -4,13 +4,16 @@ Composition, not inheritance: the shell holds the current `TableGame` and a
 catalog of registered games (`GameEntry`, handed in by the daemon: the table
 imports no game). It owns
 - the D menu's frame: the game's items, then Brightness, "Play <other game>" for every
-  other registered game, History, Language, Shut down, Sound, Say again (the last
+  other registered game, History, Statistics and, while a USB stick is mounted, History to
+  USB (`memory`, companion.history.kiosk: the copy is a CopyHistory effect), Language, Shut down, Sound, Say again (the last
   announcement) and, last (D then A reaches it), Phone view (the address of the table's
   web page and its QR code, from `set_phone_url`, shown until a key);
 - the brightness (1..5), the sound settings (companion.table.sound) and the language,
   which survive a game switch and a restart; a REPEAT key (a long press of MENU) says
   the last announcement again, whatever shows;
 - the shut-down question (also from a POWER long press) and the switch question;
+- the seats' names at a new game (`roster`, companion.table.naming), journaled as the
+  table's `{"a": "names"}` action in the game's journal entry, handed to the game;
 - the table's own messages (`tell`: a write that failed, a journal repaired), shown over
   everything until a key, and the history of finished games (`history`, when the daemon
   hands in a way to read it), a line of the D menu.
@@ -156,13 +159,13 @@ class Shell:
         items += [(T.play_item(e.title), e.kind) for e in self.catalog if e.kind != self.kind]
         if self.history is not None:
             items.append((T.HISTORY, "history"))
+        if self.memory is not None:  # after History: the items counted from either end stay in place
+            items.append((T.STATISTICS, "stats"))
+        items += [(T.COPY_TO_USB, ("usb", str(stick))) for stick in self._sticks[:1]]
         items.append((T.LANGUAGE, "language"))
         items.append((T.SHUT_DOWN, "shutdown"))
         items.append((T.SOUND, "sound"))  # after the items key scripts count on
         items.append((T.REPEAT, "repeat"))
-        if self.memory is not None:
-            items.append((T.STATISTICS, "stats"))
-        items += [(T.COPY_TO_USB, ("usb", str(stick))) for stick in self._sticks[:1]]
         items.append((T.PHONE_VIEW, "phone"))  # last: D, A (round to the end), # shows it
         return items
 

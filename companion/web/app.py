@@ -8,6 +8,8 @@
     POST /api/login          {"pin": "1234"} -> session cookie + CSRF token (only with a PIN)
     POST /api/keys           {"keys": "12#13#"} -> the daemon's key socket (session, CSRF, Origin)
     POST /api/logout
+    GET  /history /stats /api/history /api/stats /export/{fmt} /roster, POST /api/roster:
+                             finished games, statistics, exports, names (companion.web.history_pages)
 
 One background task polls the journal (`Views.refresh`, a few times a second) and wakes
 every stream when the view changed; the view is built once per change for everybody.
@@ -28,7 +30,7 @@ from aiohttp import web
 from aiohttp_sse import sse_response
 
 from companion.table.keys import KEYPAD
-from companion.web import pages
+from companion.web import history_pages, pages
 from companion.web.guard import CSRF_HEADER, SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck, PinGuard
 from companion.web.keylink import KeyLink
 from companion.web.plugin import esc, tag
@@ -51,8 +53,9 @@ STATE = web.AppKey("state", dict)
 
 
 def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | None = None, *,
-             max_streams: int = MAX_STREAMS, poll_s: float = POLL_S) -> web.Application:
-    """The application; `keys` None: no key socket (changes answer 503)."""
+             max_streams: int = MAX_STREAMS, poll_s: float = POLL_S,
+             roster: list[str] | None = None) -> web.Application:
+    """The application; `keys` None: no key socket (changes answer 503); `roster`: the config's names."""
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_host_check, _no_traceback])
     app[VIEWS], app[GUARD], app[HOSTS] = views, guard, hosts
     app[KEYS] = keys if keys is not None else KeyLink(None, None)
@@ -73,6 +76,7 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
     app.router.add_post("/api/login", login)
     app.router.add_post("/api/logout", logout)
     app.router.add_post("/api/keys", post_keys)
+    history_pages.register(app, views, guard, app[KEYS], roster)
     return app
 
 

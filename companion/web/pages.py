@@ -1,4 +1,4 @@
-"""The table's page as HTML: the live page, the games list, a replay step, the plain messages.
+"""The table's page as HTML: the live page, the games list, a replay step, the plain messages, the links between them.
 
 Every page links one stylesheet and (the live page only) one script, both served by the
 box; no inline script or style (the Content-Security-Policy forbids them). Text is in
@@ -42,6 +42,14 @@ STEP_OF = N_("Step {step} of {steps}")
 DOWNLOAD = N_("Download the record")
 # NOTE: the table's page: heading of a replay's list of moves
 MOVE_LIST = N_("Moves")
+# NOTE: the table's page: navigation link to the finished games
+HISTORY = N_("History")
+# NOTE: the table's page: navigation link to the statistics
+STATS = N_("Statistics")
+# NOTE: the table's page: navigation link to the players' names (the roster)
+ROSTER = N_("Players")
+# NOTE: the table's page: a link that opens the BG Stats app on a finished game, filled in
+ADD_TO_BGSTATS = N_("Add to BG Stats")
 # NOTE: the table's page: a phone beyond the cap on viewers
 TOO_MANY = N_("Too many viewers: {n} phones are watching already. Close the page on another one, then reload.")
 
@@ -59,21 +67,39 @@ def _nav(*links: tuple[str, str]) -> str:
     return tag("nav", " ".join(tag("a", esc(text), href=href) for href, text in links))
 
 
+def site_nav(here: str = "", *extra: tuple[str, str]) -> str:
+    """The links between the page's parts (live, replays, history, statistics, players); `here` is left out."""
+    links = [("/", _(LIVE)), ("/games", _(REPLAYS)), ("/history", _(HISTORY)), ("/stats", _(STATS)),
+             ("/roster", _(ROSTER))]
+    return _nav(*[(h, t) for h, t in links if h != here], *extra)
+
+
+def bgstats_link(url: str) -> str:
+    """The "Add to BG Stats" link of a finished game (the phone hands the play to the app)."""
+    return tag("a", esc(_(ADD_TO_BGSTATS)), href=url, rel="noopener noreferrer", cls="button bgstats")
+
+
 def game_title(kind: str) -> str:
     entry = GAMES.get(kind)
     return entry.title if entry is not None else kind
+
+
+def pin_form(hidden: bool = False) -> str:
+    """The PIN form (page.js logs in with it and unhides what the PIN unlocks)."""
+    return tag("form", tag("label", esc(_(PIN_LABEL)), for_="pin")
+               + '<input id="pin" name="pin" type="password" inputmode="numeric" autocomplete="off" '
+                 'maxlength="12" required>' + tag("button", esc(_(PIN_BUTTON)), type="submit"), id="login",
+               hidden="hidden" if hidden else None)
 
 
 def live_page(html: str, version: int, kind: str | None, pin: bool) -> str:
     """The live page: the game's fragment now, then the script follows it (and the keypad with a PIN)."""
     heading = tag("h1", esc(f"{game_title(kind)} - {_(TITLE)}" if kind else _(TITLE)), id="title")
     status = tag("p", "", id="status", role="status", data_following=_(FOLLOWING), data_reconnecting=_(RECONNECTING))
-    body = tag("header", heading + _nav(("/games", _(REPLAYS))) + status) + tag("main", html, id="live")
+    body = tag("header", heading + site_nav("/") + status) + tag("main", html, id="live")
     if pin:
         keys = "".join(tag("button", esc(k), type="button", data_key=k) for k in "123A456B789C*0#D")
-        form = (tag("form", tag("label", esc(_(PIN_LABEL)), for_="pin")
-                    + '<input id="pin" name="pin" type="password" inputmode="numeric" autocomplete="off" '
-                      'maxlength="12" required>' + tag("button", esc(_(PIN_BUTTON)), type="submit"), id="login")
+        form = (pin_form()
                 + tag("div", keys, id="keypad", hidden="hidden", role="group", aria_label=_(KEYPAD))
                 + tag("p", "", id="keys-status", role="status"))
         body += tag("section", tag("h2", esc(_(KEYPAD))) + form, id="controls")
@@ -84,7 +110,7 @@ def message_page(title: str, lines: list[str], live_link: bool = True) -> str:
     """A plain page that says what happened and what to do (never a traceback)."""
     body = tag("h1", esc(title)) + "".join(tag("p", esc(line)) for line in lines)
     if live_link:
-        body += _nav(("/", _(LIVE)), ("/games", _(REPLAYS)))
+        body += site_nav()
     return document(title, tag("main", body))
 
 
@@ -103,7 +129,7 @@ def games_page(games: list[GameRows]) -> str:
         rows.append([tag("a", esc(f"#{g.game_id} {game_title(g.kind)}"), href=f"/replay/{g.game_id}"),
                      esc(_when(g.started)), esc(state)])
     games_table = table([esc(_(h)) for h in (GAME, STARTED, STATE)], rows, cls="games")
-    body = tag("header", tag("h1", esc(_(REPLAYS))) + _nav(("/", _(LIVE)))) + tag("main", games_table)
+    body = tag("header", tag("h1", esc(_(REPLAYS))) + site_nav("/games")) + tag("main", games_table)
     return document(_(REPLAYS), body)
 
 
@@ -116,7 +142,7 @@ def replay_page(game_id: int, kind: str, steps: list[str], k: int, html: str) ->
     moves = "".join(tag("li", tag("a", esc(label), href=f"{here}?step={i}",
                                   aria_current="step" if i == k else None)) for i, label in enumerate(steps, 1))
     body = (tag("header", tag("h1", esc(f"#{game_id} {game_title(kind)}"))
-                + _nav(("/", _(LIVE)), ("/games", _(REPLAYS)), (f"/api/record/{game_id}", _(DOWNLOAD))))
+                + site_nav("", (f"/api/record/{game_id}", _(DOWNLOAD))))
             + tag("p", esc(_(STEP_OF).format(step=k, steps=n)), cls="step")
             + tag("nav", " ".join(tag("a", esc(t), href=h, cls="button") for h, t in nav), cls="steps")
             + tag("main", html) + tag("h2", esc(_(MOVE_LIST))) + tag("ol", moves, cls="moves"))

@@ -93,6 +93,7 @@ def settings(args: argparse.Namespace) -> dict:
         "hosts": list(web.allowed_hosts) + [h.lower() for h in args.allow_host],
         "key_socket": args.key_socket or web.resolved_key_socket(),
         "language": args.lang or cfg.language,
+        "roster": list(cfg.roster),
     }
 
 
@@ -152,7 +153,7 @@ def main(argv: list[str]) -> int:
     language = i18n.choose(s["language"])
     url = phone_url(s["bind"], s["port"])
     app = make_app(Views(JournalReader(s["state_dir"]), language), PinGuard(pin), HostCheck(s["hosts"]),
-                   KeyLink(s["key_socket"], url))
+                   KeyLink(s["key_socket"], url), roster=s["roster"])
     log.info("web: journal %s, %s, phone view %s", s["state_dir"],
              "keys from phones with the PIN" if pin else "read-only (no PIN)", url)
     try:

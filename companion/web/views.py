@@ -4,7 +4,8 @@
 rebuilds the newest game with its `from_actions` and asks the game's web module
 (`GameEntry.web_view()`, companion.web.plugin) for the public state and the live HTML.
 The result (`Live`) is shared by every request and event stream until the next change,
-so twenty phones cost one rebuild a move. Replays are rebuilt on demand and kept for
+so twenty phones cost one rebuild a move. A finished game's live view ends with its
+"Add to BG Stats" link (companion.history). Replays are rebuilt on demand and kept for
 the few games last asked for. No game is named here.
 
 The table's language: the journal's setting (the menu's choice), else the one given at
@@ -25,6 +26,7 @@ from companion import i18n
 from companion.games import GAMES
 from companion.table import seatnames
 from companion.table.shell import Shell
+from companion.web.plugin import tag
 from companion.web.reader import GameRows, JournalReader, JournalUnavailable
 
 log = logging.getLogger(__name__)
@@ -76,6 +78,19 @@ class Views:
     def _language(self, stored: Any) -> None:
         i18n.set_language(stored if stored in i18n.LANGUAGES else self.default_language)
 
+    def use_table_language(self) -> None:
+        """Switch to the table's language (the journal's setting, else the default); JournalUnavailable."""
+        self._language(self.reader.setting("language"))
+
+    def _bgstats_html(self, game_id: int) -> str:
+        """The "Add to BG Stats" link of a finished game (its colours are revealed), or "" when not listed."""
+        from companion.history.bgstats import create_play_link
+        from companion.history.plays import read_history
+        from companion.web.pages import bgstats_link
+
+        play = next(iter(read_history(self.reader.path.parent, full=False, game_id=game_id).finished), None)
+        return "" if play is None else tag("p", bgstats_link(create_play_link(play)), cls="final-links")
+
     def refresh(self) -> bool:
         """Rebuild the live view when the journal changed; True when it did."""
         try:
@@ -108,7 +123,10 @@ class Views:
         with seatnames.using(table.names):
             payload = {"game": rows.kind, "game_id": rows.game_id, "actions": len(rows.actions),
                        "finished": rows.finished is not None, "state": web.public_state(table)}
-            return Live(payload=payload, html=web.live_html(table))
+            html = web.live_html(table)
+        if rows.finished is not None:
+            html += self._bgstats_html(rows.game_id)
+        return Live(payload=payload, html=html)
 
     def _rebuild(self, rows: GameRows) -> tuple[Any, Any] | str:
         """The game's table object and web module, or why it cannot be shown."""

@@ -125,13 +125,15 @@ def test_statistics_and_the_copy_to_a_usb_stick_from_the_menu(tmp_path):
     d.step("D")
     choices = d.shell.screen().choices
     labels = [c.split(" ", 1)[1] for c in choices]
-    assert labels[-3:] == ["Statistics", "History to USB", "Phone view"]
-    keys(d, "A" * 3 + "#")  # up round the end: Phone view, History to USB ... Statistics
+    at = labels.index("History")
+    assert labels[at:at + 4] == ["History", "Statistics", "History to USB", "Language"]
+    assert labels[-1] == "Phone view"  # the items counted from the end stay in place
+    keys(d, "B" * (at + 1) + "#")  # down to Statistics
     s = d.shell.screen()
     assert s.title == "Statistics" and "Anna: Games 1" in " ".join(s.lines)
     dismiss(d)
     d.step("D")
-    keys(d, "AA#")
+    keys(d, "B" * (at + 2) + "#")  # down to History to USB
     (folder,) = stick.iterdir()
     assert folder.name.startswith("companion-history-")
     assert sorted(p.suffix for p in folder.iterdir()) == [".csv", ".json", ".json", ".xml"]

@@ -157,3 +157,72 @@ def test_mammut_books_follow_the_live_game(tmp_path, capsys):
         if driver is not None:
             driver.quit()
         table.close()
+
+
+def test_history_stats_and_roster_pages_at_phone_size(tmp_path):
+    """The fixture's journal served by `companion web` (no daemon): /history, /stats and /roster at
+    360x740 without sideways scroll or console errors, and the roster form reaching a key socket."""
+    import socket
+    import subprocess
+
+    from companion.hw.keysocket import KeySocket, RosterUpdate
+    from tests.history.fixture import build_journal
+
+    build_journal(tmp_path / "state")
+    (tmp_path / "pin").write_text("4711\n")
+    got: list = []
+    sock = KeySocket(str(tmp_path / "keys.sock"), got.append)
+    sock.start()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    with open(tmp_path / "web.log", "wb") as out:
+        web = subprocess.Popen([sys.executable, "-m", "companion", "web", "--state-dir", str(tmp_path / "state"),
+                                "--bind", "127.0.0.1", "--port", str(port), "--pin-file", str(tmp_path / "pin"),
+                                "--key-socket", str(tmp_path / "keys.sock")], stdin=subprocess.DEVNULL,
+                               stdout=out, stderr=out, cwd=SHOTS.ROOT)
+    driver = None
+    try:
+        SHOTS.wait_for("the page", lambda: web.poll() is None and _answers(url + "/stats"))
+        driver = SHOTS.browser(tmp_path / "profile")
+        for path, name in (("/stats", "phone-stats"), ("/history", "phone-history"), ("/roster", "phone-roster")):
+            driver.get(url + path)
+            check_page(driver, name, shots_dir(tmp_path))
+            errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"
+                      and "favicon" not in e.get("message", "")]
+            assert errors == [], (path, errors)
+        assert driver.execute_script("return document.querySelectorAll('figure.plot polyline').length") == 0
+        driver.get(url + "/stats")
+        assert driver.execute_script("return document.querySelectorAll('figure.plot polyline').length") == 7
+        assert driver.execute_script("return document.querySelector('figure.plot svg').getBoundingClientRect()"
+                                     ".width") <= SHOTS.PHONE[0]
+        driver.get(url + "/roster")
+        driver.find_element("id", "pin").send_keys("4711\n")
+        WebDriverWait(driver, 10).until(lambda d: d.find_element("id", "roster-form").is_displayed())
+        box = driver.find_element("id", "roster-text")
+        box.clear()
+        box.send_keys("Zoe\n\n Yann \n")
+        driver.find_element("css selector", "#roster-form button").click()
+        WebDriverWait(driver, 10).until(lambda d: "Saved" in d.find_element("id", "roster-status").text)
+        assert SHOTS.wait_for("the roster at the socket", lambda: RosterUpdate(("Zoe", "Yann")) in got)
+        assert driver.execute_script("return [...document.querySelectorAll('#roster-names li')]"
+                                     ".map(li => li.textContent)") == ["Zoe", "Yann"]
+        assert not [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"
+                    and "favicon" not in e.get("message", "")]
+    finally:
+        if driver is not None:
+            driver.quit()
+        web.terminate()
+        web.wait(timeout=10)
+        sock.close()
+
+
+def _answers(url: str) -> bool:
+    import urllib.request
+    from contextlib import suppress
+
+    with suppress(OSError):
+        with urllib.request.urlopen(url, timeout=2) as reply:
+            return reply.status == 200
+    return False

@@ -1,5 +1,6 @@
 // The table's live page: follows the game through Server-Sent Events (/api/events) and,
-// with a PIN set on the box, sends keys typed here to the table (/api/keys).
+// with a PIN set on the box, sends keys typed here to the table (/api/keys); on the
+// players' page (/roster) it sends the names (/api/roster) the same way.
 // Served by the box itself; no inline script (the page's Content-Security-Policy).
 "use strict";
 (function () {
@@ -37,8 +38,19 @@
 
   const login = document.getElementById("login");
   const keypad = document.getElementById("keypad");
-  const keysStatus = document.getElementById("keys-status");
-  if (login && keypad) {
+  const keysStatus = document.getElementById("keys-status") || document.getElementById("roster-status");
+  const rosterForm = document.getElementById("roster-form");
+  if (document.body.dataset.csrf) csrf = document.body.dataset.csrf;  // the roster page, opened with a session
+
+  function locked(reply) {  // the session ended: ask for the PIN again
+    if (reply.status !== 403) return;
+    csrf = null;
+    if (login) login.hidden = false;
+    if (keypad) keypad.hidden = true;
+    if (rosterForm) rosterForm.hidden = true;
+  }
+
+  if (login) {
     login.addEventListener("submit", async (event) => {
       event.preventDefault();
       const pin = document.getElementById("pin").value;
@@ -49,12 +61,15 @@
       if (reply.ok && answer.csrf) {
         csrf = answer.csrf;
         login.hidden = true;
-        keypad.hidden = false;
-        keysStatus.textContent = "";
-      } else {
+        if (keypad) keypad.hidden = false;
+        if (rosterForm) rosterForm.hidden = false;
+        if (keysStatus) keysStatus.textContent = "";
+      } else if (keysStatus) {
         keysStatus.textContent = answer.error || String(reply.status);
       }
     });
+  }
+  if (keypad) {
     keypad.addEventListener("click", async (event) => {
       const key = event.target.dataset && event.target.dataset.key;
       if (!key || !csrf) return;
@@ -66,11 +81,40 @@
       if (!reply.ok) {
         const answer = await reply.json().catch(() => ({}));
         keysStatus.textContent = answer.error || String(reply.status);
-        if (reply.status === 403) { csrf = null; login.hidden = false; keypad.hidden = true; }
+        locked(reply);
       } else {
         keysStatus.textContent = key;
       }
     });
   }
-  follow();
+  if (rosterForm) {  // the players' names: one a line, sent like the keys (session, CSRF header)
+    const rosterStatus = document.getElementById("roster-status");
+    rosterForm.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      if (!csrf) { locked({ status: 403 }); return; }
+      const names = document.getElementById("roster-text").value.split("\n").map((n) => n.trim()).filter((n) => n);
+      const reply = await fetch("/api/roster", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ names }),
+      });
+      const answer = await reply.json().catch(() => ({}));
+      if (reply.ok) {
+        rosterStatus.textContent = rosterStatus.dataset.saved;
+        const list = document.createElement("ol");
+        list.id = "roster-names";
+        for (const name of answer.roster || []) {
+          const item = document.createElement("li");
+          item.textContent = name;
+          list.appendChild(item);
+        }
+        const shown = document.getElementById("roster-names");
+        if (shown) shown.replaceWith(list);
+      } else {
+        rosterStatus.textContent = answer.error || String(reply.status);
+        locked(reply);
+      }
+    });
+  }
+  if (live) follow();
 })();
