@@ -90,6 +90,8 @@ ProtectSystem=strict
 ProtectHome=yes
 PrivateTmp=yes
 PrivateMounts=yes
+# The menu's "History to USB" writes to a stick mounted there (only when asked).
+ReadWritePaths=-/media -/run/media -/mnt
 # Also what polkit >= 124 checks (subject.no_new_privileges) before it lets
 # this unit power the machine off.
 NoNewPrivileges=yes

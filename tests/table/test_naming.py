@@ -152,3 +152,21 @@ def test_a_copy_to_a_stick_that_went_away_says_so(tmp_path):
     Journal(tmp_path).close()
     done, message = KioskMemory(tmp_path).copy(tmp_path / "gone")
     assert not done and message == "Nothing copied: the stick is gone."
+
+
+def test_run_load_keeps_a_records_names_and_a_restart_too(tmp_path):
+    record = json.loads((Path(__file__).resolve().parents[1] / "data" / "examples" /
+                         "in-progress.record.json").read_text())
+    names = [f"Spieler{i}" for i in range(record["players"])][:-1] + ["Zoë"]
+    record["names"] = names
+    path = tmp_path / "named.record.json"
+    path.write_text(json.dumps(record))
+    state = tmp_path / "state"
+    d = table(state, "--config", config(tmp_path, ["Anna"]), "--load", str(path))
+    assert d.shell.game.names == names and d.shell.screen().name != "names"  # nobody is asked
+    assert json.loads(d.shell.game.record_json())["names"] == names
+    mover = names[d.shell.game.game.to_move][:8]
+    assert d.shell.screen().header.left.startswith(mover[:7])
+    d.journal.journal.close()
+    again = table(state, "--config", config(tmp_path, ["Anna"]))
+    assert again.shell.game.names == names and json.loads(again.shell.game.record_json())["names"] == names
