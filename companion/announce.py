@@ -22,6 +22,7 @@ import logging
 from typing import Any, Callable, TextIO
 
 from companion import i18n
+from companion.table import seatnames
 from companion.table.effects import Announce
 from companion.table.sound import SoundSettings
 from companion.table import speech as table_speech
@@ -53,6 +54,7 @@ class Announcer:
         self.pending: list[Announce] = []
         self.last: list[Announce] = []  # the last batch that had speech in it, for repeat
         self.interrupt = False
+        self.names: Callable[[], Any] = lambda: None  # the seats' names now (the loop sets it)
 
     def key_pressed(self) -> None:
         """A key came in: the next batch interrupts whatever is still being said."""
@@ -84,6 +86,12 @@ class Announcer:
     def _out(self, batch: list[Announce], interrupt: bool) -> None:
         lang = i18n.language()
         texts = []
+        with seatnames.using(self.names()):  # "Anna to move", in the voice and the log alike
+            self._words(batch, lang, texts)
+        if texts and self.voice is not None and self.settings.speech:
+            self.voice.say(texts, lang, self.settings.volume, self.settings.speed, interrupt)
+
+    def _words(self, batch: list[Announce], lang: str, texts: list[str]) -> None:
         for effect in batch:
             try:
                 text = self.words(effect)
@@ -96,8 +104,6 @@ class Announcer:
                     self.buzzer.play(effect.event)
             else:
                 texts.append(text)
-        if texts and self.voice is not None and self.settings.speech:
-            self.voice.say(texts, lang, self.settings.volume, self.settings.speed, interrupt)
 
     def _log(self, effect: Announce, lang: str, text: str) -> None:
         if self.log_file is None:

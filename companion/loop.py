@@ -59,6 +59,7 @@ class Daemon:
         self.clock = clock
         self.search_options = search_options or {}
         self.announcer = announcer if announcer is not None else Announcer(shell.sound.settings)
+        self.announcer.names = lambda: self.shell.game.names
         self.searchers: dict[str, Any] = {}
         self.queue: queue.Queue = queue.Queue()
         self.inputs: list[Any] = []

@@ -58,8 +58,10 @@ class SeatNaming:
 
     def screen(self) -> Screen:
         seat = self.persons[self.at]
-        # NOTE: title bar, max 25 characters: which seat picks its player's name (P1..P4)
-        title = _("Who is P{number}?").format(number=seat + 1)
+        # NOTE: max 3 characters; a seat: P1..P4 (the same words as the games' seats)
+        label = pgettext("short player", "P{number}").format(number=seat + 1)
+        # NOTE: title bar, max 25 characters: which seat ({seat}: P1..P4) picks its player's name
+        title = _("Who is {seat}?").format(seat=label)
         # NOTE: max 16 characters; a seat whose player is not on the roster
         guest = pgettext("seat name", "Guest")
         return Screen(MENU, "names", title, selected=self.selected,

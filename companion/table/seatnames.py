@@ -19,10 +19,10 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
 __all__ = ["MAX_NAME", "SHOWN", "NAMES_ACTION", "default_name", "bot_name", "guest_name", "is_placeholder",
-           "check_roster", "shown", "using", "shorten"]
+           "check_roster", "shown", "spoken", "using", "shorten"]
 
 MAX_NAME = 24  # spec section 8
-SHOWN = 8  # characters of a name on the OLED ("Giovanna to move" fits a 21-character line)
+SHOWN = 7  # characters of a name on the OLED: "Colores secretos: Massim." fits a 25-character title
 MAX_ROSTER = 40
 NAMES_ACTION = "names"
 _PLACEHOLDER = re.compile(r"(Player|Guest) \d+|Bot \d+ \([^()]*\)")
@@ -98,9 +98,15 @@ def using(names: Sequence[str] | None) -> Iterator[None]:
         _current.reset(token)
 
 
-def shown(seat: int) -> str | None:
-    """The name seat `seat` shows as on the OLED, or None (keep the seat's own label)."""
+def spoken(seat: int) -> str | None:
+    """The name the voice says for seat `seat` (the whole name, not cut), or None (say the seat)."""
     names = _current.get()
     if names is None or not 0 <= seat < len(names) or is_placeholder(names[seat]):
         return None
-    return shorten(names[seat])
+    return names[seat]
+
+
+def shown(seat: int) -> str | None:
+    """The name seat `seat` shows as on the OLED, or None (keep the seat's own label)."""
+    name = spoken(seat)
+    return None if name is None else shorten(name)

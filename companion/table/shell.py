@@ -4,8 +4,8 @@ Composition, not inheritance: the shell holds the current `TableGame` and a
 catalog of registered games (`GameEntry`, handed in by the daemon: the table
 imports no game). It owns
 - the D menu's frame: the game's items, then Brightness, "Play <other game>" for every
-  other registered game, History, Statistics and, while a USB stick is mounted, History to
-  USB (`memory`, companion.history.kiosk: the copy is a CopyHistory effect), Language, Shut down, Sound, Say again (the last
+  other registered game, History (the last games, then the statistics: `memory`,
+  companion.history.kiosk), History to USB while a stick is mounted (a CopyHistory effect), Language, Shut down, Sound, Say again (the last
   announcement) and, last (D then A reaches it), Phone view (the address of the table's
   web page and its QR code, from `set_phone_url`, shown until a key);
 - the brightness (1..5), the sound settings (companion.table.sound) and the language,
@@ -159,8 +159,7 @@ class Shell:
         items += [(T.play_item(e.title), e.kind) for e in self.catalog if e.kind != self.kind]
         if self.history is not None:
             items.append((T.HISTORY, "history"))
-        if self.memory is not None:  # after History: the items counted from either end stay in place
-            items.append((T.STATISTICS, "stats"))
+        # only while a stick is mounted; the items key scripts count from either end stay in place
         items += [(T.COPY_TO_USB, ("usb", str(stick))) for stick in self._sticks[:1]]
         items.append((T.LANGUAGE, "language"))
         items.append((T.SHUT_DOWN, "shutdown"))
@@ -195,10 +194,10 @@ class Shell:
             self.question = "shutdown"
         elif what == "phone":
             self.phone_shown = True
-        elif what == "history":
-            self.tell(T.HISTORY, self.history_lines() or [T.NO_HISTORY], "history")
-        elif what == "stats":
-            self.tell(T.STATISTICS, self.memory.stats_paragraphs() or [T.NO_HISTORY], "stats")
+        elif what == "history":  # the last games, then the statistics' short pages
+            stats = self.memory.stats_paragraphs() if self.memory is not None else []
+            self.tell(T.HISTORY, (self.history_lines() or [T.NO_HISTORY]) + ([T.STATISTICS] + stats if stats else []),
+                      "history")
         elif isinstance(what, tuple) and what[0] == "usb":
             self._effects.append(CopyHistory(what[1]))
         elif self.game.in_progress():

@@ -35,7 +35,7 @@ _CONSTANTS = {
     # NOTE: menu item and title, max 18 characters
     "HISTORY": N_("History"),
     "NO_HISTORY": N_("No finished game yet."),
-    # NOTE: menu item and title, max 18 characters: wins, averages, streaks per player
+    # NOTE: a heading in the History pages, before the statistics per player; max 21 characters
     "STATISTICS": N_("Statistics"),
     # NOTE: menu item, max 18 characters: shown only while a USB stick is plugged in
     "COPY_TO_USB": N_("History to USB"),

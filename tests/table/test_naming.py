@@ -1,6 +1,6 @@
 """Players by name: a roster's names picked seat by seat at a new game, journaled with the game,
 shown where seat numbers show (cut to fit 128x64), kept in records, resumed after a power cut;
-without a roster nothing changes; bots are named by seat and level. The menu's Statistics and
+without a roster nothing changes; bots are named by seat and level. The menu's History (then the statistics) and
 "History to USB" (only while a stick is mounted) work on the table's journal."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def test_each_seat_picks_a_name_bots_are_named_and_the_game_shows_and_keeps_them
     seen = screens_of_a_whole_game(d, random.Random(3))
     seen = [s for s in seen if s.name != "names"]  # (# at the end starts the next game: its names)
     text = json.dumps([s.__dict__ for s in seen], default=str)
-    assert "Massimi." in text and "Massimiliano" not in text  # shortened on the OLED ...
+    assert "Massim." in text and "Massimiliano" not in text  # shortened on the OLED ...
     assert [p for s in seen for p in overflows(s)] == []  # ... and nothing clipped
     from companion.history.plays import read_history
 
@@ -123,17 +123,20 @@ def test_statistics_and_the_copy_to_a_usb_stick_from_the_menu(tmp_path):
 
     d.shell.memory = KioskMemory(state, mounts, media_roots=(str(tmp_path / "media"),))
     d.step("D")
-    choices = d.shell.screen().choices
-    labels = [c.split(" ", 1)[1] for c in choices]
+    labels = [c.split(" ", 1)[1] for c in d.shell.screen().choices]
     at = labels.index("History")
-    assert labels[at:at + 4] == ["History", "Statistics", "History to USB", "Language"]
-    assert labels[-1] == "Phone view"  # the items counted from the end stay in place
-    keys(d, "B" * (at + 1) + "#")  # down to Statistics
+    assert labels[at:at + 3] == ["History", "History to USB", "Language"]
+    assert labels[-1] == "Phone view"  # (only while a stick is mounted: the items from the top move)
+    keys(d, "B" * at + "#")  # down to History: the last games, then the statistics
     s = d.shell.screen()
-    assert s.title == "Statistics" and "Anna: Games 1" in " ".join(s.lines)
+    text = " ".join(s.lines)
+    while d.shell.screen().page + 1 < d.shell.screen().pages:
+        d.step("B")
+        text += " " + " ".join(d.shell.screen().lines)
+    assert s.title == "History" and "Statistics" in text and "Anna: Games 1" in text
     dismiss(d)
     d.step("D")
-    keys(d, "B" * (at + 2) + "#")  # down to History to USB
+    keys(d, "B" * (at + 1) + "#")  # down to History to USB
     (folder,) = stick.iterdir()
     assert folder.name.startswith("companion-history-")
     assert sorted(p.suffix for p in folder.iterdir()) == [".csv", ".json", ".json", ".xml"]
@@ -165,8 +168,32 @@ def test_run_load_keeps_a_records_names_and_a_restart_too(tmp_path):
     d = table(state, "--config", config(tmp_path, ["Anna"]), "--load", str(path))
     assert d.shell.game.names == names and d.shell.screen().name != "names"  # nobody is asked
     assert json.loads(d.shell.game.record_json())["names"] == names
-    mover = names[d.shell.game.game.to_move][:8]
-    assert d.shell.screen().header.left.startswith(mover[:7])
+    mover = names[d.shell.game.game.to_move]  # "Spieler1" shows as "Spiele." (7 characters)
+    assert d.shell.screen().header.left == ("Spiele." if mover.startswith("Spieler") else mover) + " to move"
     d.journal.journal.close()
     again = table(state, "--config", config(tmp_path, ["Anna"]))
     assert again.shell.game.names == names and json.loads(again.shell.game.record_json())["names"] == names
+
+
+def test_the_voice_says_the_whole_name(tmp_path):
+    log = tmp_path / "said.jsonl"
+    d = table(tmp_path / "state", "--config", config(tmp_path, ROSTER), "--players", "2",
+              "--announce-log", str(log))
+    keys(d, "3#2#")  # Massimiliano Rossi, Ben
+    while d.shell.game.mode() != "move":
+        d.step("#")
+    advance(d, random.Random(1))
+    d.announcer.close()
+    said = " ".join(json.loads(line)["text"] for line in log.read_text().splitlines())
+    after = said[said.index(" moves "):]  # (the first turn is said as the game starts, before its names)
+    assert ("Massimiliano Rossi moves" in said or "Ben moves" in said) and "Player" not in after
+
+
+@pytest.mark.parametrize("lang", ["it", "es", "fr", "de", "en"])
+def test_long_names_fit_every_screen_of_a_game_in_every_language(tmp_path, lang):
+    d = table(tmp_path / "state", "--config", config(tmp_path, ["Massimiliano", "Wolfgang Amadeus"]),
+              "--players", "3", "--bots", "3", "--lang", lang)
+    keys(d, "1#1#")  # Massimiliano, Wolfgang Amadeus, and the bot
+    assert d.shell.game.names[:2] == ["Massimiliano", "Wolfgang Amadeus"]
+    seen = [s for s in screens_of_a_whole_game(d, random.Random(7)) if s.name != "names"]
+    assert [(s.name, p) for s in seen for p in overflows(s)] == []

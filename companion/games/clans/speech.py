@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Collection, Sequence
 
 from companion.games.clans import texts as T
 from companion.games.clans.words import color, terrain
+from companion.table import seatnames
 from companion.i18n import _, ngettext
 from companion.table.effects import Announce, beep
 from companion.table.speech import spoken_list
@@ -83,7 +84,8 @@ def undone(frm: int, to: int) -> Announce:
 
 # ----- the sentences --------------------------------------------------------------------------
 def seat(n: int) -> str:
-    return _("Player {number}").format(number=n + 1)
+    """A seat as the voice says it: its player's whole name when the table has one, else "Player 2"."""
+    return seatnames.spoken(n) or _("Player {number}").format(number=n + 1)
 
 
 def _village(f: dict) -> list[str]:
