@@ -27,6 +27,11 @@ from companion.table.journal_repair import json_or_none, readable_prefix
 JOURNAL_FILE = "journal.sqlite3"
 
 
+def _text(raw: bytes) -> str:
+    """A stored text, its damaged bytes replaced: one bad row must not make a whole query fail."""
+    return raw.decode("utf-8", "replace")
+
+
 class JournalUnavailable(Exception):
     """The journal cannot be read now (missing, damaged, not a journal): the message says which."""
 
@@ -59,6 +64,7 @@ class JournalReader:
         uri = "file:" + quote(str(self.path.resolve()))
         try:
             db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=0.5)
+            db.text_factory = _text
             db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
             return db
         except sqlite3.DatabaseError as exc:
@@ -66,6 +72,7 @@ class JournalReader:
                 raise JournalUnavailable(f"{self.path.name} is not a companion journal ({exc})") from None
         try:  # no -wal/-shm and no right to make them: nobody writes now, read a snapshot
             db = sqlite3.connect(uri + "?immutable=1", uri=True)
+            db.text_factory = _text
             db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
             return db
         except sqlite3.DatabaseError as exc:

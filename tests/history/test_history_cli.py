@@ -142,3 +142,20 @@ def test_a_game_played_at_the_table_matches_replay(capsys, tmp_path):
     assert listed[0]["players"][1] == "Bot 2 (random)"
     code, out, _ = run(capsys, "stats", "--state-dir", str(state_dir), "--json")
     assert code == 0 and json.loads(out)["Bot 2 (random)"]["games"] == 1
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_a_row_that_is_not_even_text_leaves_the_rest_of_the_history(capsys, state, full):
+    import sqlite3
+    from pathlib import Path
+
+    before = [p.history_json() for p in read_history(state, full=full).finished]
+    db = sqlite3.connect(Path(state) / "journal.sqlite3")
+    db.execute("INSERT INTO games(kind, started, finished, result) VALUES ('clans', 1, 2, CAST(X'7B80FF22' AS TEXT))")
+    db.commit()
+    db.close()
+    hist = read_history(state, full=full)
+    assert [p.history_json() for p in hist.finished] == before
+    assert any(d.startswith("game 12:") for d in hist.damaged)
+    code, out, err = run(capsys, "history", "--state-dir", state, "--json")
+    assert code == 0 and len(json.loads(out)) == len(before) and "game 12" in err
