@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from typing import Any
 
 from companion.i18n import N_, _
 
@@ -36,18 +37,25 @@ class KioskMemory:
         self.state_dir = Path(state_dir)
         self.mounts = Path(mounts)
         self.media_roots = media_roots
+        self._stats: tuple[Any, list[str]] = (None, [])  # (the finished games' signature, the paragraphs)
 
     def stats_paragraphs(self) -> list[str]:
-        """The statistics as short paragraphs for the OLED's pager (empty: no finished game yet)."""
+        """The statistics as short paragraphs for the OLED's pager (empty: no finished game yet).
+        Kept until another game finishes: thousands of games take a moment to read on a Pi."""
         from companion.history.plays import read_history
         from companion.history.stats import stats_pages
+        from companion.web.reader import JournalReader
 
         try:
-            plays = read_history(self.state_dir, full=False).finished
+            signature = JournalReader(self.state_dir).query(
+                "SELECT count(*), max(finished) FROM games WHERE finished IS NOT NULL")[0]
+            if signature != self._stats[0]:
+                plays = read_history(self.state_dir, full=False).finished
+                self._stats = (signature, [f"{title}: " + ", ".join(lines) for title, lines in stats_pages(plays)])
         except Exception as exc:  # the journal unreadable: say nothing rather than fail a key
             log.warning("statistics: %s", exc)
             return []
-        return [f"{title}: " + ", ".join(lines) for title, lines in stats_pages(plays)]
+        return self._stats[1]
 
     def sticks(self) -> list[Path]:
         """The USB sticks mounted now (none when /proc/mounts cannot be read)."""
