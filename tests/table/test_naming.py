@@ -197,3 +197,21 @@ def test_long_names_fit_every_screen_of_a_game_in_every_language(tmp_path, lang)
     assert d.shell.game.names[:2] == ["Massimiliano", "Wolfgang Amadeus"]
     seen = [s for s in screens_of_a_whole_game(d, random.Random(7)) if s.name != "names"]
     assert [(s.name, p) for s in seen for p in overflows(s)] == []
+
+
+def test_the_oled_statistics_follow_a_new_finished_game(tmp_path):
+    import sqlite3
+
+    from companion.history.kiosk import KioskMemory
+    from tests.history.fixture import build_journal
+
+    build_journal(tmp_path)
+    memory = KioskMemory(tmp_path)
+    first = memory.stats_paragraphs()
+    assert any(p.startswith("Carla: Games 4") for p in first) and memory.stats_paragraphs() == first
+    db = sqlite3.connect(tmp_path / "journal.sqlite3")
+    (result,) = db.execute("SELECT result FROM games WHERE id = 11").fetchone()  # Dario, Carla: Carla won
+    db.execute("INSERT INTO games(kind, started, finished, result) VALUES ('clans', 2e9, 2e9 + 60, ?)", (result,))
+    db.commit()
+    db.close()
+    assert any(p.startswith("Carla: Games 5") for p in memory.stats_paragraphs())
