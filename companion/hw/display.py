@@ -130,6 +130,7 @@ class LumaSink(DisplaySink):
         self._next_try = float("-inf")
         self._lost_since: float | None = None
         self.device = None
+        self._writer: Any = None  # only the changed windows of a frame go on the bus (oled_window)
         self.failures = 0
         self.reconnects = 0
         self._connect()
@@ -159,6 +160,8 @@ class LumaSink(DisplaySink):
             self._fault("not found", e)
             return False
         self.device = dev
+        from companion.hw.oled_window import writer_for
+        self._writer = writer_for(dev)  # a new panel's RAM is unknown: its first frame goes whole
         if self._lost_since is not None:
             self.reconnects += 1
             log.warning("display %s: back after %.0f s", self.name, now - self._lost_since)
@@ -218,7 +221,7 @@ class LumaSink(DisplaySink):
         if self.device is None:
             # _connect() re-shows self._last (this frame) when it succeeds.
             return self._connect() and self.device is not None and self._last is image
-        return self._guard(lambda d: d.display(self._fit(image)))
+        return self._guard(lambda d: (self._writer or d).display(self._fit(image)))
 
     def set_contrast(self, level: int) -> None:
         super().set_contrast(level)

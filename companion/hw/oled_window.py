@@ -1,0 +1,109 @@
+"""Only what changed goes on the I2C bus: windowed updates for SSD1306-family and SH1106 OLEDs.
+
+luma.oled's `display()` sends the whole frame for every change (8 pages of 128 bytes
+plus commands, ~23 ms at 400 kHz) although a typed digit changes a few bytes. A
+`WindowWriter` keeps the controller's RAM as it last sent it (in the controller's own
+layout: a byte per column of each 8-row page, its lowest bit the top row) and, for the
+next frame, sends per changed page only the runs of changed columns (runs closer than a
+window's own cost joined): SSD1306 through its column and page address window (COLUMNADDR, PAGEADDR, in the
+horizontal addressing mode luma's init sets), SH1106 through its page and column
+address commands (page addressing; its RAM is 132 columns wide, luma's
+`page_address_offset` of visible column 0 kept). The first frame after the device is
+made (a new or re-plugged panel) is sent whole; `forget()` asks for that again.
+
+Frames go through the device's own `preprocess` (its rotation) first, exactly as
+luma's `display()` does, so the panel shows the same picture.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["WindowWriter", "changed_spans", "page_bytes", "supports", "writer_for"]
+
+_REVERSED = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))  # MSB-first pixels -> LSB = top row
+
+
+def supports(device: Any) -> bool:
+    """True for the luma devices whose RAM windows this module knows: ssd1306 (and its kin
+    ssd1309, ssd1315, which share its commands) and sh1106 (not sh1107: another page layout)."""
+    try:
+        from luma.oled.device import sh1106, ssd1306
+    except ImportError:  # pragma: no cover - luma.oled is a dependency
+        return False
+    classes = tuple(c for c in (ssd1306, sh1106) if isinstance(c, type))  # (tests may stand in for them)
+    return bool(classes) and isinstance(device, classes) and getattr(device, "mode", None) == "1"
+
+
+def writer_for(device: Any) -> "WindowWriter | None":
+    """A WindowWriter for `device` when `supports` it, else None (luma's own display() then)."""
+    return WindowWriter(device) if supports(device) else None
+
+
+def page_bytes(image: Any, width: int, pages: int) -> bytes:
+    """A 1-bit image (width x pages*8) in the controller's layout: page by page, a byte per column,
+    bit 0 the page's top row (what luma's ssd1306.display builds pixel by pixel)."""
+    from PIL import Image
+
+    out = bytearray()
+    for p in range(pages):
+        strip = image.crop((0, p * 8, width, p * 8 + 8)).transpose(Image.Transpose.TRANSPOSE)
+        out += strip.tobytes().translate(_REVERSED)  # one row of 8 pixels per column, top row first
+    return bytes(out)
+
+
+# A new window costs a command write (address, control, 3-6 command bytes) and a data write's
+# address and control bytes: unchanged bytes shorter than this between two changes go along.
+JOIN_GAP = 10
+
+
+def changed_spans(row: bytes, before: bytes, gap: int = JOIN_GAP) -> list[tuple[int, int]]:
+    """The (first, last) column spans where `row` differs from `before`, spans closer than `gap`
+    joined (sending a few unchanged bytes is cheaper than opening another window)."""
+    spans: list[tuple[int, int]] = []
+    for i, (a, b) in enumerate(zip(row, before)):
+        if a != b:
+            if spans and i - spans[-1][1] <= gap:
+                spans[-1] = (spans[-1][0], i)
+            else:
+                spans.append((i, i))
+    return spans
+
+
+class WindowWriter:
+    """Shows frames on `device` (a luma ssd1306/sh1106) sending only the changed columns of each page."""
+
+    def __init__(self, device: Any) -> None:
+        from luma.oled.device import sh1106
+
+        self.device = device
+        self.width = device._w
+        self.pages = device._h // 8
+        self.sh1106 = isinstance(device, sh1106)
+        self.shown: bytes | None = None  # what the controller's RAM holds, as we last sent it
+
+    def forget(self) -> None:
+        """The controller's RAM is unknown (cleared by someone else): the next frame goes whole."""
+        self.shown = None
+
+    def display(self, image: Any) -> None:
+        """Show `image` (the device's mode and size): the changed windows only, or all of it first."""
+        buf = page_bytes(self.device.preprocess(image), self.width, self.pages)
+        old, w = self.shown, self.width
+        self.shown = None  # a write cut short leaves the RAM unknown
+        for p in range(self.pages):
+            row = buf[p * w:(p + 1) * w]
+            spans = [(0, w - 1)] if old is None else changed_spans(row, old[p * w:(p + 1) * w])
+            for first, last in spans:
+                self._window(p, first, last)
+                self.device.data(list(row[first:last + 1]))
+        self.shown = buf
+
+    def _window(self, page: int, first: int, last: int) -> None:
+        d = self.device
+        if self.sh1106:
+            col = first + d._page_address_offset
+            d.command(0xB0 | page, col & 0x0F, 0x10 | (col >> 4))
+        else:
+            start = getattr(d, "_colstart", 0)
+            d.command(d._const.COLUMNADDR, start + first, start + last, d._const.PAGEADDR, page, page)

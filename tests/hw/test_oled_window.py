@@ -1,0 +1,119 @@
+"""Only what changed goes on the bus, and the panel still shows exactly the frame: the real luma
+ssd1306 / sh1106 classes on a fake I2C bus whose controller model applies every command and data
+byte to its own RAM (companion.hw.fake_oled), compared with the frame after every key of a whole
+scripted game, after a contrast change, after the panel is unplugged and a new one plugged in,
+and after power saving switched it off and on."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from companion import daemon
+from companion.config import DisplayConfig
+from companion.games import GAMES
+from companion.games.clans.controller import Controller
+from companion.hw.display import open_display
+from companion.hw.fake_oled import FakeOledBus, fake_device
+from companion.hw.oled_window import WindowWriter
+from companion.hw.panel import Panel
+from companion.table.shell import Shell
+from tests.support import full_game_script
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def same(a: Image.Image, b: Image.Image) -> bool:
+    return a.size == b.size and ImageChops.difference(a.convert("1"), b.convert("1")).getbbox() is None
+
+
+class Rig:
+    """A daemon whose panel is a real luma device on a fake bus (a new bus for a new panel)."""
+
+    def __init__(self, chip: str, rotate: int, seed: int) -> None:
+        self.chip, self.rotate = chip, rotate
+        self.bus = FakeOledBus(chip)
+        self.clock = Clock()
+        self.sink = open_display(DisplayConfig(driver=chip, rotate=rotate, retry_seconds=1),
+                                 device_factory=self.plug, clock=self.clock)
+        self.panel = Panel(self.sink, dim_after=60, off_after=120, clock=self.clock)
+        shell = Shell(list(GAMES.values()), "clans", Controller.quick_start(3, random.Random(seed)), random.Random(0))
+        self.d = daemon.Daemon(shell, self.panel, headless=True, clock=self.clock)
+        self.d.show()
+
+    def plug(self):
+        device = fake_device(self.bus, self.rotate)
+        self.bus.ram[:] = random.Random(5).randbytes(len(self.bus.ram))  # nothing may rely on what init sent
+        return device
+
+    def shows_the_frame(self) -> bool:
+        device = self.sink.device
+        return same(self.bus.image(), device.preprocess(self.sink._fit(self.sink._last)))
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+@pytest.mark.parametrize("rotate", [0, 2])
+def test_the_panel_shows_exactly_every_frame_of_a_whole_game(chip, rotate):
+    rig = Rig(chip, rotate, seed=3)
+    assert rig.shows_the_frame()  # a new panel (garbage in its RAM) got its first frame whole
+    script, _, _ = full_game_script(3, 3)
+    sent, keys = [], 0
+    for key in script.replace("\n", ""):
+        before = rig.bus.bytes_sent
+        rig.d.step(key)
+        keys += 1
+        sent.append(rig.bus.bytes_sent - before)
+        assert rig.shows_the_frame(), f"after key {keys} ({key!r})"
+    assert keys > 100
+    print(f"{chip} rotate {rotate}: {keys} keys, mean {sum(sent) / keys:.0f} bytes, most {max(sent)}")
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+def test_contrast_unplugging_and_power_saving_keep_the_picture(chip):
+    rig = Rig(chip, 2, seed=4)
+    for key in "12#":
+        rig.d.step(key)
+    rig.panel.set_brightness(2)  # contrast only: no pixel resent
+    assert rig.bus.contrast is not None and rig.shows_the_frame()
+    rig.bus.gone = True  # the cable comes loose: the next frame fails, the sink drops the device
+    rig.d.step("1")
+    assert rig.sink.device is None
+    rig.bus = FakeOledBus(chip)  # another panel is plugged in, its RAM full of noise
+    rig.clock.t += 2
+    rig.d.step("3")
+    assert rig.sink.device is not None and rig.shows_the_frame()  # re-made: the whole frame again
+    rig.d.step("#")
+    assert rig.shows_the_frame()
+    rig.clock.t += 200
+    rig.panel.tick()  # idle: dimmed, then switched off (the controller keeps its RAM)
+    assert rig.bus.on is False
+    rig.d.step("*")  # the key that wakes it is swallowed; the picture is still the frame
+    assert rig.bus.on is True and rig.shows_the_frame()
+    rig.d.step("5")
+    assert rig.shows_the_frame()
+
+
+def test_a_typed_digit_costs_tens_of_bytes_not_a_frame():
+    bus = FakeOledBus("ssd1306")
+    writer = WindowWriter(fake_device(bus))
+    frame = Image.new("1", (128, 64))
+    ImageDraw.Draw(frame).text((2, 2), "> 1", fill=1)
+    writer.display(frame)
+    full = bus.bytes_sent
+    ImageDraw.Draw(frame).text((20, 2), "2", fill=1)
+    start = bus.bytes_sent
+    writer.display(frame)
+    assert 0 < bus.bytes_sent - start < 64 and same(bus.image(), frame)
+    assert full > 1024
+    writer.forget()  # someone cleared the panel: the next frame goes whole
+    start = bus.bytes_sent
+    writer.display(frame)
+    assert bus.bytes_sent - start > 1024
