@@ -3,6 +3,11 @@
 - key -> frame: for each key of scripted whole games, the time from handing the key to
   the controller to a finished 128x64 frame image (journal and bus transfer excluded);
   prints p50/p99/max in milliseconds. Target: p99 <= 5 ms.
+- the whole path (companion.bench_path): every stage a key takes through the real daemon,
+  journal commit (fsync) and the bytes handed to a real luma ssd1306 on a counting fake I2C
+  bus included: `stages` (p50/p99 each), `key_to_bus`, `bus_bytes_per_key`,
+  `full_frame_bytes`, `peak_rss_mb`. `--journal-dir DIR`: where the journals go (the state
+  directory's filesystem; default a temporary folder).
 - cold start: wall time of `companion run --display dummy --keys EMPTY --players 2`
   as a fresh process (interpreter start, imports, first frame, exit). Target <= 0.35 s.
 
@@ -86,11 +91,16 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--games", type=int, default=20, help="scripted games for key -> frame (default 20)")
     ap.add_argument("--runs", type=int, default=10, help="process starts for cold start (default 10)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--only", choices=("latency", "cold"), help="run one benchmark only")
+    ap.add_argument("--only", choices=("latency", "path", "cold"), help="run one benchmark only")
+    ap.add_argument("--journal-dir", help="a folder on the state directory's filesystem for the journals")
     args = ap.parse_args(argv)
     out: dict = {}
     if args.only in (None, "latency"):
         out["key_to_frame"] = key_to_frame(args.games, args.seed)
+    if args.only in (None, "path"):
+        from companion.bench_path import whole_path
+
+        out.update(whole_path(max(1, args.games // 2), args.seed, args.journal_dir))
     if args.only in (None, "cold"):
         out["cold_start"] = cold_start(args.runs)
     print(json.dumps(out))

@@ -93,7 +93,10 @@ class WindowWriter:
         self.shown = None  # a write cut short leaves the RAM unknown
         for p in range(self.pages):
             row = buf[p * w:(p + 1) * w]
-            spans = [(0, w - 1)] if old is None else changed_spans(row, old[p * w:(p + 1) * w])
+            before = None if old is None else old[p * w:(p + 1) * w]
+            if row == before:
+                continue
+            spans = [(0, w - 1)] if before is None else changed_spans(row, before)
             for first, last in spans:
                 self._window(p, first, last)
                 self.device.data(list(row[first:last + 1]))

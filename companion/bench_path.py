@@ -1,0 +1,154 @@
+"""The whole path of a key on the box, stage by stage, for `companion bench`.
+
+Scripted whole games of both games go through the real daemon loop (`Daemon.step`): the
+shell and the game, the journal (SQLite, WAL, synchronous=FULL: a real fsync in a state
+directory on the filesystem given, the screen still confirming only what is durable),
+the screen's rendering, the panel (brightness, idle dim, pixel shift) and the display
+sink down to the bytes handed to the display driver: the real luma.oled `ssd1306`
+class on a counting fake I2C bus (companion.hw.fake_oled), behind the windowed writer
+that sends only what changed (companion.hw.oled_window). Each stage is timed by
+wrapping the one call that does it; `key_to_bus` is the whole `step`.
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import tempfile
+import time
+from typing import Any, Callable
+
+STAGES = ("game", "journal", "screen", "render", "panel", "bus")
+
+
+class Stopwatch:
+    """Seconds spent in each stage during the current key, and the per-key totals kept."""
+
+    def __init__(self) -> None:
+        self.now: dict[str, float] = {}
+        self.kept: dict[str, list[float]] = {s: [] for s in STAGES}
+
+    def wrap(self, owner: Any, name: str, stage: str) -> None:
+        inner: Callable = getattr(owner, name)
+        clock = time.perf_counter
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t0 = clock()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                self.now[stage] = self.now.get(stage, 0.0) + clock() - t0
+
+        setattr(owner, name, timed)
+
+    def key_done(self) -> None:
+        spent = dict(self.now)
+        spent["panel"] = max(0.0, spent.get("panel", 0.0) - spent.get("bus", 0.0))  # the sink's part is "bus"
+        for stage in STAGES:
+            self.kept[stage].append(spent.get(stage, 0.0))
+        self.now.clear()
+
+
+def clans_keys(game: Any, rnd: random.Random) -> str:
+    """The next keys a careful Clans table types (a move, an order answer, the colour at the end)."""
+    c = game
+    mode = c.mode()
+    if mode == "move":
+        frm, to = c.game.random_move(rnd.random)
+        return ("BA*" if rnd.random() < 0.1 else "") + f"{frm}#{to}#"
+    if mode == "order":
+        return f"{rnd.choice(c.order_choices())}#"
+    if mode == "reveal":
+        return f"{rnd.randint(1, 5)}#"
+    return "#"
+
+
+def mammut_keys(game: Any, rnd: random.Random) -> str:
+    """The next keys of a Valley of the Mammoths table: the first action, a count, or on."""
+    s = game.screen()
+    if s.name == "actions":
+        return "1#"
+    if s.entry is not None:
+        return f"{rnd.randint(0, 2)}#"
+    return "#"
+
+
+def _daemon(kind: str, state_dir: str, bus: Any, seed: int) -> Any:
+    from companion.config import DisplayConfig
+    from companion.games import GAMES, find_game
+    from companion.hw.display import open_display
+    from companion.hw.fake_oled import fake_device
+    from companion.hw.panel import Panel
+    from companion.loop import Daemon
+    from companion.table.journal import Journal, JournalWriter
+    from companion.table.shell import Shell
+
+    rng = random.Random(seed)
+    game = (find_game(kind).load().quick_start(2 + seed % 3, rng) if kind == "clans"
+            else find_game(kind).load().new(rng))
+    sink = open_display(DisplayConfig(driver="ssd1306", rotate=2), device_factory=lambda: fake_device(bus, 2))
+    panel = Panel(sink, pixel_shift=True, dim_after=600, off_after=1200)
+    shell = Shell(list(GAMES.values()), kind, game, rng)
+    return Daemon(shell, panel, headless=True, journal=JournalWriter(Journal(state_dir)))
+
+
+def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys_per_game: int = 400) -> dict:
+    """Time every stage of every key over `games` Clans games and `games // 2` Mammut games (its
+    journals in a temporary folder under `state_root`: give the state directory's filesystem)."""
+    from companion.hw.fake_oled import FakeOledBus
+    from companion.table import render as render_module
+
+    watch = Stopwatch()
+    bus_bytes: list[int] = []
+    full_frame = 0
+    real_render = render_module.render
+    with tempfile.TemporaryDirectory(dir=state_root) as tmp:
+        try:
+            plans = [("clans", g) for g in range(games)] + [("mammut", g) for g in range(max(1, games // 2))]
+            for n, (kind, g) in enumerate(plans):
+                bus = FakeOledBus("ssd1306", model=False)
+                d = _daemon(kind, f"{tmp}/{n}", bus, seed + g)
+                watch.wrap(d.shell, "handle", "game")
+                watch.wrap(d.journal, "write_all", "journal")
+                watch.wrap(d.shell, "screen", "screen")
+                watch.wrap(d.panel, "show", "panel")
+                watch.wrap(d.panel.sink, "show", "bus")
+                render_module.render = real_render
+                watch.wrap(render_module, "render", "render")
+                d.drain()
+                d.show()
+                watch.now.clear()
+                rnd = random.Random(seed + g)
+                pressed = 0
+                while pressed < (10_000 if kind == "clans" else mammut_keys_per_game):
+                    table = d.shell.game
+                    if kind == "clans" and table.game is not None and table.mode() == "final":
+                        break
+                    for key in (clans_keys if kind == "clans" else mammut_keys)(table, rnd):
+                        before = bus.bytes_sent
+                        t0 = time.perf_counter()
+                        d.step(key)
+                        watch.now["total"] = time.perf_counter() - t0
+                        watch.kept.setdefault("total", []).append(watch.now.pop("total"))
+                        watch.key_done()
+                        bus_bytes.append(bus.bytes_sent - before)
+                        pressed += 1
+                if not full_frame:
+                    writer = d.panel.sink._writer
+                    writer.forget()
+                    before = bus.bytes_sent
+                    writer.display(d.panel.sink._fit(d.panel.sink._last))
+                    full_frame = bus.bytes_sent - before
+                d.journal.journal.close()
+        finally:
+            render_module.render = real_render
+    from companion.bench import percentile
+
+    def summary(seconds: list[float]) -> dict:
+        ms = [s * 1000 for s in seconds]
+        return {"p50_ms": round(percentile(ms, 50), 3), "p99_ms": round(percentile(ms, 99), 3)}
+
+    return {"path_keys": len(bus_bytes), "stages": {s: summary(watch.kept[s]) for s in STAGES},
+            "key_to_bus": summary(watch.kept["total"]),
+            "bus_bytes_per_key": round(sum(bus_bytes) / len(bus_bytes), 1), "full_frame_bytes": full_frame,
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}

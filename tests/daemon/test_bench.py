@@ -1,0 +1,28 @@
+"""`companion bench` prints one JSON object: today's fields and the whole path of a key (stages
+with the journal's commit among them, key to bus, bytes on the bus per key, a full frame's bytes,
+peak memory). Shapes and sense only: the numbers themselves are the benchmark's to print."""
+
+from __future__ import annotations
+
+import json
+
+from companion import bench
+
+
+def test_the_whole_path_is_measured_stage_by_stage(capsys, tmp_path):
+    assert bench.main(["--only", "path", "--games", "2", "--journal-dir", str(tmp_path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["stages"]) == {"game", "journal", "screen", "render", "panel", "bus"}
+    for timing in list(out["stages"].values()) + [out["key_to_bus"]]:
+        assert set(timing) == {"p50_ms", "p99_ms"} and 0 <= timing["p50_ms"] <= timing["p99_ms"]
+    assert out["stages"]["journal"]["p99_ms"] > 0  # moves were committed to the journal on disk
+    assert out["path_keys"] > 100 and 0 < out["bus_bytes_per_key"] < out["full_frame_bytes"]
+    assert out["full_frame_bytes"] > 1024  # 8 pages of 128 columns, and their commands
+    assert out["peak_rss_mb"] > 10
+    assert list(tmp_path.iterdir()) == []  # its journals went away with it
+
+
+def test_the_latency_keeps_todays_fields(capsys):
+    assert bench.main(["--only", "latency", "--games", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["key_to_frame"]) >= {"keys", "p50_ms", "p99_ms", "max_ms", "mean_ms"}
