@@ -25,14 +25,18 @@ _REVERSED = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))  # MSB-first pix
 
 
 def supports(device: Any) -> bool:
-    """True for the luma devices whose RAM windows this module knows: ssd1306 (and its kin
-    ssd1309, ssd1315, which share its commands) and sh1106 (not sh1107: another page layout)."""
+    """True for the luma devices whose RAM windows this module knows: ssd1306 and its kin that
+    draw as it does (ssd1309, ssd1315 ...: the same display()), and sh1106 (not sh1107: another
+    page layout)."""
     try:
         from luma.oled.device import sh1106, ssd1306
     except ImportError:  # pragma: no cover - luma.oled is a dependency
         return False
-    classes = tuple(c for c in (ssd1306, sh1106) if isinstance(c, type))  # (tests may stand in for them)
-    return bool(classes) and isinstance(device, classes) and getattr(device, "mode", None) == "1"
+    for cls in (ssd1306, sh1106):
+        if isinstance(cls, type) and isinstance(device, cls):  # (tests may stand in for the classes)
+            # a kin that draws its own way (its own display()) keeps luma's whole-frame display
+            return type(device).display is cls.display and getattr(device, "mode", None) == "1"
+    return False
 
 
 def writer_for(device: Any) -> "WindowWriter | None":

@@ -117,3 +117,18 @@ def test_a_typed_digit_costs_tens_of_bytes_not_a_frame():
     start = bus.bytes_sent
     writer.display(frame)
     assert bus.bytes_sent - start > 1024
+
+
+def test_only_the_controllers_it_knows_get_windows():
+    from luma.core.interface.serial import i2c
+    from luma.oled.device import sh1107, ssd1306
+
+    from companion.hw.oled_window import supports
+
+    class OwnWay(ssd1306):
+        def display(self, image):  # a kin that draws its own way keeps luma's display()
+            super().display(image)
+
+    assert supports(fake_device(FakeOledBus("ssd1306"))) and supports(fake_device(FakeOledBus("sh1106")))
+    assert not supports(OwnWay(i2c(bus=FakeOledBus(), address=0x3C)))
+    assert not supports(sh1107(i2c(bus=FakeOledBus(), address=0x3C), width=128, height=128))
