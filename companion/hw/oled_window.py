@@ -28,6 +28,8 @@ def supports(device: Any) -> bool:
     """True for the luma devices whose RAM windows this module knows: ssd1306 and its kin that
     draw as it does (ssd1309, ssd1315 ...: the same display()), and sh1106 (not sh1107: another
     page layout)."""
+    if not type(device).__module__.startswith("luma.oled"):
+        return False  # luma's dummy device and the others: nothing to import for them
     try:
         from luma.oled.device import sh1106, ssd1306
     except ImportError:  # pragma: no cover - luma.oled is a dependency

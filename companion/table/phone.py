@@ -14,8 +14,7 @@ the web service serves its page under "/", so the capitals change nothing it nee
 from __future__ import annotations
 
 from functools import lru_cache
-
-import segno
+from typing import TYPE_CHECKING
 
 from companion.table import texts as T
 from companion.table.screen import (PICTURE, PICTURE_COLS, PICTURE_QUIET, PICTURE_ROWS, PICTURE_SIZE,
@@ -24,8 +23,14 @@ from companion.table.screen import (PICTURE, PICTURE_COLS, PICTURE_QUIET, PICTUR
 SCALES = (2, 1)  # pixels per module, the largest that fits first
 
 
-def make_qr(url: str) -> segno.QRCode | None:
+if TYPE_CHECKING:
+    import segno
+
+
+def make_qr(url: str) -> "segno.QRCode | None":
     """The QR code of `url` in capitals: error level L, never a micro QR; None when too long."""
+    import segno  # only when the Phone view shows: the kiosk's start-up does not pay for it
+
     try:
         return segno.make(url.upper(), error="l", micro=False, boost_error=False)
     except segno.DataOverflowError:
