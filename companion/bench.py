@@ -6,7 +6,8 @@
 - the whole path (companion.bench_path): every stage a key takes through the real daemon,
   journal commit (fsync) and the bytes handed to a real luma ssd1306 on a counting fake I2C
   bus included: `stages` (p50/p99 each), `key_to_bus`, `bus_bytes_per_key`,
-  `full_frame_bytes`, `peak_rss_mb`. `--journal-dir DIR`: where the journals go (the state
+  `full_frame_bytes`, `peak_rss_mb`, `rss_mb_after_games` (first, half-way, last: one
+  display for the whole run, as on the box). `--journal-dir DIR`: where the journals go (the state
   directory's filesystem; default a temporary folder).
 - cold start: wall time of `companion run --display dummy --keys EMPTY --players 2`
   as a fresh process (interpreter start, imports, first frame, exit). Target <= 0.35 s.

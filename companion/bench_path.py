@@ -73,11 +73,8 @@ def mammut_keys(game: Any, rnd: random.Random) -> str:
     return "#"
 
 
-def _daemon(kind: str, state_dir: str, bus: Any, seed: int) -> Any:
-    from companion.config import DisplayConfig
+def _daemon(kind: str, state_dir: str, sink: Any, seed: int) -> Any:
     from companion.games import GAMES, find_game
-    from companion.hw.display import open_display
-    from companion.hw.fake_oled import fake_device
     from companion.hw.panel import Panel
     from companion.loop import Daemon
     from companion.table.journal import Journal, JournalWriter
@@ -86,10 +83,18 @@ def _daemon(kind: str, state_dir: str, bus: Any, seed: int) -> Any:
     rng = random.Random(seed)
     game = (find_game(kind).load().quick_start(2 + seed % 3, rng) if kind == "clans"
             else find_game(kind).load().new(rng))
-    sink = open_display(DisplayConfig(driver="ssd1306", rotate=2), device_factory=lambda: fake_device(bus, 2))
     panel = Panel(sink, pixel_shift=True, dim_after=600, off_after=1200)
     shell = Shell(list(GAMES.values()), kind, game, rng)
     return Daemon(shell, panel, headless=True, journal=JournalWriter(Journal(state_dir)))
+
+
+def _sink(bus: Any) -> Any:
+    """One display for the whole run, as on the box (luma keeps every device it makes until exit)."""
+    from companion.config import DisplayConfig
+    from companion.hw.display import open_display
+    from companion.hw.fake_oled import fake_device
+
+    return open_display(DisplayConfig(driver="ssd1306", rotate=2), device_factory=lambda: fake_device(bus, 2))
 
 
 def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys_per_game: int = 400) -> dict:
@@ -99,15 +104,19 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
     from companion.table import render as render_module
 
     watch = Stopwatch()
+    rss: list[float] = []  # after each game: the daemon's memory must not grow with the games played
     bus_bytes: list[int] = []
     full_frame = 0
     real_render = render_module.render
+    bus = FakeOledBus("ssd1306", model=False)
+    sink = _sink(bus)
+    real_sink_show = sink.show
     with tempfile.TemporaryDirectory(dir=state_root) as tmp:
         try:
             plans = [("clans", g) for g in range(games)] + [("mammut", g) for g in range(max(1, games // 2))]
             for n, (kind, g) in enumerate(plans):
-                bus = FakeOledBus("ssd1306", model=False)
-                d = _daemon(kind, f"{tmp}/{n}", bus, seed + g)
+                sink.show = real_sink_show
+                d = _daemon(kind, f"{tmp}/{n}", sink, seed + g)
                 watch.wrap(d.shell, "handle", "game")
                 watch.wrap(d.journal, "write_all", "journal")
                 watch.wrap(d.shell, "screen", "screen")
@@ -140,6 +149,7 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
                     writer.display(d.panel.sink._fit(d.panel.sink._last))
                     full_frame = bus.bytes_sent - before
                 d.journal.journal.close()
+                rss.append(current_rss_mb())
         finally:
             render_module.render = real_render
     from companion.bench import percentile
@@ -151,4 +161,17 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
     return {"path_keys": len(bus_bytes), "stages": {s: summary(watch.kept[s]) for s in STAGES},
             "key_to_bus": summary(watch.kept["total"]),
             "bus_bytes_per_key": round(sum(bus_bytes) / len(bus_bytes), 1), "full_frame_bytes": full_frame,
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "rss_mb_after_games": {"first": rss[0], "half": rss[len(rss) // 2], "last": rss[-1], "games": len(rss)}}
+
+
+def current_rss_mb() -> float:
+    """This process's resident memory now (Linux /proc; the peak where it cannot be read)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            pages = int(fh.read().split()[1])
+        import os
+
+        return round(pages * os.sysconf("SC_PAGE_SIZE") / 2 ** 20, 1)
+    except (OSError, ValueError, IndexError):
+        return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)

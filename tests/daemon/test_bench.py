@@ -19,6 +19,8 @@ def test_the_whole_path_is_measured_stage_by_stage(capsys, tmp_path):
     assert out["path_keys"] > 100 and 0 < out["bus_bytes_per_key"] < out["full_frame_bytes"]
     assert out["full_frame_bytes"] > 1024  # 8 pages of 128 columns, and their commands
     assert out["peak_rss_mb"] > 10
+    after = out["rss_mb_after_games"]
+    assert after["games"] == 2 and 0 < after["first"] <= out["peak_rss_mb"] and after["last"] > 0
     assert list(tmp_path.iterdir()) == []  # its journals went away with it
 
 
