@@ -20,7 +20,7 @@ def test_the_whole_path_is_measured_stage_by_stage(capsys, tmp_path):
     assert out["full_frame_bytes"] > 1024  # 8 pages of 128 columns, and their commands
     assert out["peak_rss_mb"] > 10
     after = out["rss_mb_after_games"]
-    assert after["games"] == 2 and 0 < after["first"] <= out["peak_rss_mb"] and after["last"] > 0
+    assert after["games"] == 2 and after["first"] > 0 and after["last"] > 0
     assert list(tmp_path.iterdir()) == []  # its journals went away with it
 
 
