@@ -31,7 +31,9 @@ from aiohttp_sse import sse_response
 
 from companion.table.keys import KEYPAD
 from companion.web import history_pages, pages
-from companion.web.guard import CSRF_HEADER, SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck, PinGuard
+from companion.web.guard import SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck, PinGuard
+from companion.web.http import (GUARD, HOSTS, KEYS, NOT_RUNNING, ROSTER, STATE, VIEWS, change_refused,
+                                html_response as _html, json_response as _json)
 from companion.web.keylink import KeyLink
 from companion.web.plugin import esc, tag
 from companion.web.views import Live, Views
@@ -45,11 +47,6 @@ POLL_S = 0.25
 PING_S = 10.0
 STATIC = {"page.js": "application/javascript", "style.css": "text/css"}
 
-VIEWS = web.AppKey("views", Views)
-GUARD = web.AppKey("guard", PinGuard)
-HOSTS = web.AppKey("hosts", HostCheck)
-KEYS = web.AppKey("keys", KeyLink)
-STATE = web.AppKey("state", dict)
 
 
 def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | None = None, *,
@@ -59,6 +56,7 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_host_check, _no_traceback])
     app[VIEWS], app[GUARD], app[HOSTS] = views, guard, hosts
     app[KEYS] = keys if keys is not None else KeyLink(None, None)
+    app[ROSTER] = list(roster or [])
     # "freed": notified whenever a stream ends (a place for another viewer)
     app[STATE] = {"streams": 0, "changed": asyncio.Event(), "freed": asyncio.Condition(), "max_streams": max_streams,
                   "poll_s": poll_s}
@@ -76,7 +74,7 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
     app.router.add_post("/api/login", login)
     app.router.add_post("/api/logout", logout)
     app.router.add_post("/api/keys", post_keys)
-    history_pages.register(app, views, guard, app[KEYS], roster)
+    history_pages.register(app)
     return app
 
 
@@ -139,14 +137,6 @@ async def _no_traceback(request: web.Request, handler: Any) -> web.StreamRespons
         return _html(pages.message_page("Error", ["The page hit a problem reading the table's journal.",
                                                   "Reload in a moment; the game at the table is not affected."]),
                      status=500)
-
-
-def _html(text: str, status: int = 200) -> web.Response:
-    return web.Response(text=text, status=status, content_type="text/html")
-
-
-def _json(data: Any, status: int = 200) -> web.Response:
-    return web.Response(text=json.dumps(data), status=status, content_type="application/json")
 
 
 def _too_many(request: web.Request) -> web.Response:
@@ -288,15 +278,13 @@ async def logout(request: web.Request) -> web.Response:
 
 
 async def post_keys(request: web.Request) -> web.Response:
-    guard = request.app[GUARD]
-    why = guard.may_change(request.cookies.get(SESSION_COOKIE), request.headers.get(CSRF_HEADER),
-                           request.headers.get("Origin"), request.headers.get("Host"))
-    if why is not None:
-        return _json({"error": why}, status=403)
+    refused = change_refused(request)
+    if refused is not None:
+        return refused
     data = await _body(request)
     keys = data.get("keys")
     if not isinstance(keys, str) or not keys or len(keys) > MAX_KEYS or any(k not in KEYPAD for k in keys.upper()):
         return _json({"error": f"keys: up to {MAX_KEYS} of the keypad's 0-9 * # A B C D"}, status=400)
-    if not await request.app[KEYS].send_keys(list(keys.upper())):
-        return _json({"error": "the table is not running (its key socket cannot be reached)"}, status=503)
+    if not await request.app[KEYS].send({"keys": list(keys.upper())}):
+        return _json({"error": NOT_RUNNING}, status=503)
     return _json({"sent": len(keys)})

@@ -18,9 +18,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import functools
-import json
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
@@ -31,11 +29,11 @@ from companion.history.plays import History, Play, read_history
 from companion.i18n import N_, _, ngettext
 from companion.table.seatnames import check_roster
 from companion.web import pages
-from companion.web.guard import CSRF_HEADER, SESSION_COOKIE, PinGuard
-from companion.web.keylink import KeyLink
+from companion.web.guard import SESSION_COOKIE
+from companion.web.http import (GUARD, KEYS, NOT_RUNNING, ROSTER, VIEWS, change_refused, html_response as _html,
+                                json_response as _json)
 from companion.web.plugin import esc, table, tag
 from companion.web.reader import JournalUnavailable
-from companion.web.views import Views
 
 # NOTE: the table's page: the finished games: heading
 FINISHED_GAMES = N_("Finished games")
@@ -126,22 +124,8 @@ PALETTE = ("#1e63c6", "#d32f2f", "#2e9e44", "#ef6c00", "#7b1fa2", "#00838f", "#6
            "#37474f")
 
 
-@dataclass
-class Deps:
-    """What the routes here use: the journal's views, the PIN guard, the key link, the config's roster."""
-
-    views: Views
-    guard: PinGuard
-    keys: KeyLink
-    roster: list[str] = field(default_factory=list)
-
-
-DEPS = web.AppKey("history_deps", Deps)
-
-
-def register(app: web.Application, views: Views, guard: PinGuard, keys: KeyLink, roster: list[str] | None) -> None:
-    """Add this module's routes to `app` (make_app calls it)."""
-    app[DEPS] = Deps(views, guard, keys, list(roster or []))
+def register(app: web.Application) -> None:
+    """Add this module's routes to `app` (make_app calls it, after filling companion.web.http's keys)."""
     app.router.add_get("/history", history_page)
     app.router.add_get("/stats", stats_page)
     app.router.add_get("/api/history", api_history)
@@ -152,18 +136,10 @@ def register(app: web.Application, views: Views, guard: PinGuard, keys: KeyLink,
 
 
 # ----- helpers -----------------------------------------------------------------------------
-def _html(text: str, status: int = 200) -> web.Response:
-    return web.Response(text=text, status=status, content_type="text/html")
-
-
-def _json(data: Any, status: int = 200) -> web.Response:
-    return web.Response(text=json.dumps(data, ensure_ascii=False), status=status, content_type="application/json")
-
-
 async def _history(request: web.Request, full: bool = False) -> History | str:
     """The journal's finished games in the table's language, or why they cannot be read. Read in a
     worker thread: thousands of games take a while on a Pi, and the live streams must not wait."""
-    views = request.app[DEPS].views
+    views = request.app[VIEWS]
     try:
         views.use_table_language()
         return await asyncio.get_running_loop().run_in_executor(
@@ -390,14 +366,13 @@ async def export_file(request: web.Request) -> web.Response:
 # ----- the roster ----------------------------------------------------------------------------
 def current_roster(request: web.Request) -> list[str]:
     """The table's names: the journal's setting (set at the table or here), else the config's."""
-    deps = request.app[DEPS]
     try:
-        stored = deps.views.reader.setting("roster")
+        stored = request.app[VIEWS].reader.setting("roster")
     except JournalUnavailable:
         stored = None
     if isinstance(stored, list) and all(isinstance(n, str) for n in stored):
         return list(stored)
-    return list(deps.roster)
+    return list(request.app[ROSTER])
 
 
 def roster_html(names: list[str], pin: bool, csrf: str | None) -> str:
@@ -417,24 +392,22 @@ def roster_html(names: list[str], pin: bool, csrf: str | None) -> str:
 
 
 async def roster_page(request: web.Request) -> web.Response:
-    deps = request.app[DEPS]
+    guard = request.app[GUARD]
     try:
-        deps.views.use_table_language()
+        request.app[VIEWS].use_table_language()
     except JournalUnavailable:
         pass
-    session = deps.guard.session(request.cookies.get(SESSION_COOKIE)) if deps.guard.enabled else None
+    session = guard.session(request.cookies.get(SESSION_COOKIE)) if guard.enabled else None
     csrf = session.csrf if session is not None else None
     attrs = f' data-csrf="{esc(csrf)}"' if csrf else ""
-    return _html(_page(_(pages.ROSTER), "/roster", roster_html(current_roster(request), deps.guard.enabled, csrf),
-                       script=deps.guard.enabled, attrs=attrs))
+    return _html(_page(_(pages.ROSTER), "/roster", roster_html(current_roster(request), guard.enabled, csrf),
+                       script=guard.enabled, attrs=attrs))
 
 
 async def post_roster(request: web.Request) -> web.Response:
-    deps = request.app[DEPS]
-    why = deps.guard.may_change(request.cookies.get(SESSION_COOKIE), request.headers.get(CSRF_HEADER),
-                                request.headers.get("Origin"), request.headers.get("Host"))
-    if why is not None:
-        return _json({"error": why}, status=403)
+    refused = change_refused(request)
+    if refused is not None:
+        return refused
     try:
         data = await request.json()
     except (ValueError, UnicodeDecodeError):
@@ -444,6 +417,6 @@ async def post_roster(request: web.Request) -> web.Response:
     names, why = check_roster(data.get("names"))
     if why is not None:
         return _json({"error": why}, status=400)
-    if not await deps.keys.send_roster(names):
-        return _json({"error": "the table is not running (its key socket cannot be reached)"}, status=503)
+    if not await request.app[KEYS].send({"roster": names}):
+        return _json({"error": NOT_RUNNING}, status=503)
     return _json({"roster": names})

@@ -3,7 +3,7 @@
 Keeps one connection to the daemon: on connect it says where the page is (`{"url": ...}`,
 which the OLED's Phone view shows) and reconnects every `RETRY_S` while the daemon is
 down or restarting. Keys typed on a phone (after the PIN) go as `{"keys": [...]}` lines;
-`send_keys` answers False when the daemon cannot be reached, so the page can say so.
+`send` answers False when the daemon cannot be reached, so the page can say so.
 """
 
 from __future__ import annotations
@@ -74,19 +74,13 @@ class KeyLink:
                 log.info("web: the table's key socket closed; retrying")
             await asyncio.sleep(RETRY_S)
 
-    async def send_keys(self, keys: list[str]) -> bool:
-        """Send keys to the daemon; False when it cannot be reached."""
+    async def send(self, message: dict) -> bool:
+        """Send one message ({"keys": [...]} or {"roster": [...]}) to the daemon, connecting first when
+        needed; False when it cannot be reached."""
         async with self._lock:
             if self.writer is None:
                 await self._connect()
-            return await self._send({"keys": keys})
-
-    async def send_roster(self, names: list[str]) -> bool:
-        """Send the table's new roster to the daemon; False when it cannot be reached."""
-        async with self._lock:
-            if self.writer is None:
-                await self._connect()
-            return await self._send({"roster": names})
+            return await self._send(message)
 
     def close(self) -> None:
         self._drop()

@@ -18,7 +18,7 @@ from companion.table.journal import Journal
 from companion.web.guard import GLOBAL_FAILURES
 from companion.web.server import phone_url
 from tests.hw.waiting import wait_until
-from companion.web.app import STATE
+from companion.web.http import STATE
 from tests.web.webtools import WAIT_S, advance, app_for, client, next_event, run, table
 
 ENDPOINTS = ("/", "/api/state", "/api/view", "/games", "/replay/1", "/replay/1?step=0", "/replay/1?step=2",

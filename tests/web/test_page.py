@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from companion.games.clans.commands import replay as replay_command
-from companion.web.app import VIEWS
+from companion.web.http import VIEWS
 from tests.web.webtools import advance, app_for, client, next_event, run, table
 
 PUBLIC_EXTRAS = {"first_player", "players", "mode", "bots", "moves", "last_move", "colors"}

@@ -1,0 +1,41 @@
+"""What every route of the table's page shares: the application's keys and the answers' shapes.
+
+`companion.web.app` fills the keys in `make_app`; its routes and those of
+`companion.web.history_pages` read them from `request.app`. `change_refused` is the one
+check every change makes (a PIN session, its CSRF token, an Origin matching the Host).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+from companion.web.guard import CSRF_HEADER, SESSION_COOKIE, HostCheck, PinGuard
+from companion.web.keylink import KeyLink
+from companion.web.views import Views
+
+VIEWS = web.AppKey("views", Views)
+GUARD = web.AppKey("guard", PinGuard)
+HOSTS = web.AppKey("hosts", HostCheck)
+KEYS = web.AppKey("keys", KeyLink)
+STATE = web.AppKey("state", dict)
+ROSTER = web.AppKey("roster", list)  # the config's names (the journal's setting wins over them)
+
+NOT_RUNNING = "the table is not running (its key socket cannot be reached)"
+
+
+def html_response(text: str, status: int = 200) -> web.Response:
+    return web.Response(text=text, status=status, content_type="text/html")
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    return web.Response(text=json.dumps(data, ensure_ascii=False), status=status, content_type="application/json")
+
+
+def change_refused(request: web.Request) -> web.Response | None:
+    """403 with why, when `request` may not change anything; None when it may."""
+    why = request.app[GUARD].may_change(request.cookies.get(SESSION_COOKIE), request.headers.get(CSRF_HEADER),
+                                        request.headers.get("Origin"), request.headers.get("Host"))
+    return None if why is None else json_response({"error": why}, status=403)
