@@ -118,17 +118,12 @@ def test_an_empty_journal_lists_nothing(capsys, tmp_path):
 
 
 def test_a_game_played_at_the_table_matches_replay(capsys, tmp_path):
-    from tests.web.webtools import advance, table
+    from tests.web.webtools import play_to_the_end, table
 
     state_dir = tmp_path / "state"
     d = table(state_dir, "--players", "3", "--bots", "2")
     rnd = random.Random(4)
-    while not d.shell.game.game.is_over:
-        advance(d, rnd)
-    for _ in range(10):  # through the reveal of the colors to the end of the game
-        if read_history(state_dir).plays:
-            break
-        d.step("#")
+    play_to_the_end(d, rnd, state_dir)  # through the reveal of the colors to the end of the game
     code, out, _ = run(capsys, "history", "--state-dir", str(state_dir), "--json")
     listed = json.loads(out)
     assert code == 0 and len(listed) == 1

@@ -22,7 +22,7 @@ from companion.web.guard import CSP
 from tests.history.fixture import EXPECTED_HISTORY, build_journal
 from tests.hw.waiting import wait_until
 from tests.web.test_guard import dealt_colors, leaks
-from tests.web.webtools import advance, app_for, client, run, table
+from tests.web.webtools import advance, app_for, client, play_to_the_end, run, table
 
 PAGES = ("/history", "/stats", "/api/history", "/api/stats", "/export/bgstats", "/export/bgg", "/export/csv",
          "/export/json", "/roster")
@@ -247,12 +247,7 @@ def test_a_game_in_progress_is_nowhere_and_a_finished_one_gets_its_link_live(tmp
         assert leaks(text, colors) == [], path
         assert '"game_id": 1' not in text and 'data-game-id="1"' not in text and "/replay/1" not in text, path
     assert "No finished game yet" in during["/history"][2] and json.loads(during["/api/history"][2]) == []
-    while not d.shell.game.game.is_over:
-        advance(d, rnd)
-    for _ in range(10):  # through the reveal of the colors to the end of the game
-        if read_history(state_dir).plays:
-            break
-        d.step("#")
+    play_to_the_end(d, rnd, state_dir)  # through the reveal of the colors to the end of the game
     play = read_history(state_dir).plays[0]
 
     async def live():

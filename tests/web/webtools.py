@@ -53,6 +53,19 @@ def advance(d: Any, rnd: random.Random) -> None:
     raise AssertionError(f"no move was made (mode {c.mode()}, screen {d.shell.screen().name})")
 
 
+def play_to_the_end(d: Any, rnd: random.Random, state_dir: Path) -> None:
+    """Moves until the game is over, then # through the reveal until the journal lists it finished."""
+    from companion.history.plays import read_history
+
+    while not d.shell.game.game.is_over:
+        advance(d, rnd)
+    for _ in range(10):
+        if read_history(state_dir).plays:
+            return
+        d.step("#")
+    raise AssertionError("the finished game never reached the history")
+
+
 def app_for(state_dir: Path, pin: str | None = None, clock: Any = None, hosts: tuple = (), **kw: Any) -> Any:
     guard = PinGuard(pin, clock) if clock is not None else PinGuard(pin)
     keys = KeyLink(kw.pop("key_socket", None), "HTTP://127.0.0.1:8080")
