@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from companion.table.bounded import BoundedInputError, load_json, read_text, shorten
+from companion.table.seatnames import names_problem
 
 __all__ = ["ImportRefused", "ImportReport", "Prepared", "read_records", "prepare", "import_records", "import_file",
            "MAX_FILE"]
 
 MAX_FILE = 1 << 20  # the bounded reader's cap: a few hundred games' records
-MAX_NAME = 24
 
 
 class ImportRefused(ValueError):
@@ -112,9 +112,9 @@ def _metadata(meta: Any, now: float) -> tuple[float, float, int | None]:
 
 
 def _names(names: Any, players: int) -> list[str]:
-    if type(names) is not list or len(names) != players or not all(
-            type(n) is str and n.strip() and len(n) <= MAX_NAME for n in names):
-        raise ImportRefused(f"names: must list one name per player ({players}), each 1-{MAX_NAME} characters")
+    why = names_problem(names, players)
+    if why is not None:
+        raise ImportRefused(why)
     return names
 
 

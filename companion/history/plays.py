@@ -14,28 +14,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from companion.table.journal_repair import json_or_none
+from companion.table.seatnames import default_name, names_problem
 
-__all__ = ["Play", "History", "read_history", "default_name", "is_bot_name", "iso_time", "play_from_row"]
-
-MAX_NAME = 24
-_BOT = re.compile(r"Bot \d+ \([^()]*\)")
-
-
-def default_name(seat: int) -> str:
-    """The name of seat `seat` (0-based) in a game without names: "Player 1"."""
-    return f"Player {seat + 1}"
-
-
-def is_bot_name(name: str) -> bool:
-    """True for the names the table gives its bot seats ("Bot 2 (mcts)")."""
-    return bool(_BOT.fullmatch(name))
-
+__all__ = ["Play", "History", "read_history", "iso_time", "play_from_row"]
 
 def iso_time(seconds: float) -> str:
     """Seconds since the epoch as ISO 8601 with the box's UTC offset, to the second."""
@@ -96,8 +82,7 @@ class History:
 
 
 def _names(raw: Any, players: int) -> tuple[str, ...]:
-    if isinstance(raw, list) and len(raw) == players and all(isinstance(n, str) and 0 < len(n) <= MAX_NAME
-                                                             for n in raw):
+    if names_problem(raw, players) is None:
         return tuple(raw)
     return tuple(default_name(i) for i in range(players))
 

@@ -16,26 +16,19 @@ order (names and keys sorted), so the same plays always give the same JSON.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any, Iterable
 
 from companion.history.plays import Play, iso_time
 from companion.i18n import _
+from companion.table.seatnames import is_guest  # a guest's seat is not one person: never in per-player figures
 
 __all__ = ["is_guest", "counted", "player_stats", "game_stats", "head_to_head", "head_to_heads", "color_averages",
            "table_stats", "stats_pages", "has_points", "LINE", "PAGE_LINES"]
 
-_GUEST = re.compile(r"Guest \d+")
 LINE = 21  # characters on one OLED line
 PAGE_LINES = 6  # body lines on one OLED page (under its title)
 NAME_CUT = 10  # characters of a name shown on the OLED
-
-
-@lru_cache(maxsize=4096)
-def is_guest(name: str) -> bool:
-    """True for a guest seat's name ("Guest 2"): not one person, never in per-player statistics."""
-    return bool(_GUEST.fullmatch(name))
 
 
 @lru_cache(maxsize=None)

@@ -16,15 +16,17 @@ import contextvars
 import re
 import unicodedata
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
-__all__ = ["MAX_NAME", "SHOWN", "NAMES_ACTION", "default_name", "bot_name", "guest_name", "is_placeholder",
-           "check_roster", "shown", "spoken", "using", "shorten"]
+__all__ = ["MAX_NAME", "SHOWN", "NAMES_ACTION", "default_name", "bot_name", "guest_name", "is_guest", "is_placeholder",
+           "check_roster", "names_problem", "shown", "spoken", "using", "shorten"]
 
 MAX_NAME = 24  # spec section 8
 SHOWN = 7  # characters of a name on the OLED: "Colores secretos: Massim." fits a 25-character title
 MAX_ROSTER = 40
 NAMES_ACTION = "names"
+_GUEST = re.compile(r"Guest \d+")
 _PLACEHOLDER = re.compile(r"(Player|Guest) \d+|Bot \d+ \([^()]*\)")
 _current: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar("seat_names", default=None)
 
@@ -44,6 +46,12 @@ def guest_name(seat: int) -> str:
     return f"Guest {seat + 1}"
 
 
+@lru_cache(maxsize=4096)
+def is_guest(name: str) -> bool:
+    """True for a guest seat's name ("Guest 2"): not one person, never counted as one."""
+    return bool(_GUEST.fullmatch(name))
+
+
 def is_placeholder(name: str) -> bool:
     """True for the names the table makes up (Player N, Bot N (level), Guest N)."""
     return bool(_PLACEHOLDER.fullmatch(name))
@@ -57,6 +65,15 @@ def clean_name(raw: Any) -> str | None:
     if not name or len(name) > MAX_NAME or any(unicodedata.category(c).startswith("C") for c in name):
         return None
     return name
+
+
+def names_problem(raw: Any, players: int) -> str | None:
+    """Why `raw` is not a game's names (spec section 8: one per player, each 1-MAX_NAME characters
+    and not blank), or None when it is."""
+    if type(raw) is not list or len(raw) != players or not all(
+            type(n) is str and n.strip() and len(n) <= MAX_NAME for n in raw):
+        return f"names: must list one name per player ({players}), each 1-{MAX_NAME} characters"
+    return None
 
 
 def check_roster(raw: Any) -> tuple[list[str], str | None]:

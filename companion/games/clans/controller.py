@@ -49,6 +49,7 @@ from companion.table.errors import ActionError, UsageError
 from companion.table.info import InfoPager
 from companion.table.protocol import TableGameBase
 from companion.table.screen import Screen
+from companion.table.seatnames import names_problem
 
 __all__ = ["Controller", "TABLE_GAME", "ActionError", "START_ACTIONS"]
 
@@ -193,8 +194,7 @@ class Controller(TableGameBase):
     def record_names(self) -> list[str] | None:
         """The names a loaded record brought (spec section 8), when they fit its players."""
         names, game = self.state.extra.get("names"), self.state.game
-        if game is not None and isinstance(names, list) and len(names) == game.players \
-                and all(isinstance(n, str) and 0 < len(n) <= 24 for n in names):
+        if game is not None and names_problem(names, game.players) is None:
             return list(names)
         return None
 

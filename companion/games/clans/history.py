@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.clans.record import Record, RecordError, summary
+from companion.table.seatnames import names_problem
 
 BGG_ID = 4226  # boardgamegeek.com/boardgame/4226 (Clans, 2002)
 TITLE = "Clans"
@@ -49,7 +50,7 @@ def import_result(data: Any) -> dict[str, Any] | None:
 
 def check_names(names: Any, players: int) -> list[str]:
     """A record's `names` (spec section 8), or a RecordError saying what is wrong with them."""
-    if type(names) is not list or len(names) != players or not all(type(n) is str and 0 < len(n.strip()) and
-                                                                    len(n) <= 24 for n in names):
-        raise RecordError(f"names: must list one name per player ({players}), each 1-24 characters")
+    why = names_problem(names, players)
+    if why is not None:
+        raise RecordError(why)
     return names
