@@ -16,7 +16,7 @@ import random
 import sys
 import time
 
-from companion.games.clans.game import IN_PROGRESS, STALLED, Game, random_setup
+from companion.games.clans.game import STALLED, Game, random_setup
 from companion.games.clans.record import Record, RecordError, summary
 
 
@@ -70,10 +70,7 @@ def play_random_game(rng: random.Random, players: int) -> Game:
     """One game of uniformly random legal moves and random founding orders, to its end."""
     rnd, shuffle = rng.random, rng.shuffle
     game = Game(players, random_setup(rng), int(rnd() * players), trusted=True)
-    play, random_move = game.push_unchecked, game.random_move
-    while game.status == IN_PROGRESS:
-        a, b = random_move(rnd)
-        play(a, b, None, shuffle)
+    game.play_random(rnd, shuffle)
     return game
 
 

@@ -107,7 +107,7 @@ class Game:
             game.scores[COLOR_INDEX[normalize_color(c)]] = v
         if len(game.villages) >= N_CHIPS:
             game.status = FINISHED
-        elif not occ & ~big and not game._big_pair():
+        elif not occ & ~big and not _big_pair(big, game.rules.nb_mask):
             game.status = STALLED
         return game
 
@@ -256,83 +256,106 @@ class Game:
 
     def push_unchecked(self, a: int, b: int, order: Sequence[int] | None = None,
                        shuffle: Callable[[list[int]], None] | None = None) -> None:
-        """Play a move already known to be legal, with no check and no Outcome (the hot path of selfplay
-        and the bots' searches); `order`, if given, must list exactly what the move isolates.
+        """Play a move already known to be legal, with no check and no Outcome (the hot path of the bots'
+        searches); `order`, if given, must list exactly what the move isolates.
 
         With no `order`, villages are founded in ascending order, or in an order drawn
         by `shuffle` (e.g. random.shuffle) when one is given; the order drawn is recorded.
         """
-        r = self.rules
-        packed, total, pos, live = self.packed, self.total, self.pos, self.live
-        occ0, big0, nv, mover = self.occ, self.big, len(self.villages), self.to_move
-        pa, ta, pb, tb = packed[a], total[a], packed[b], total[b]
-        packed[b] = pb + pa
-        tb2 = total[b] = tb + ta
-        packed[a] = total[a] = 0
-        occ = occ0 & ~(1 << a)
-        big = big0 & ~(1 << a)
-        if tb2 >= BIG:
-            big |= 1 << b
-        # swap-remove a from the live list (pop() reverses it exactly, so random draws replay the same)
-        ia = i = pos[a]
-        last = live.pop()
-        if last != a:
-            live[i] = last
-            pos[last] = i
-        nbm = r.nb_mask
-        iso = None
-        for c in r.nb_list[a]:  # only neighbors of a can become isolated (R3)
-            if occ >> c & 1 and not nbm[c] & occ:
-                if iso is None:
-                    iso = [c]
-                else:
-                    iso.append(c)
-        restore = scores_before = None
-        not_founded: tuple[int, ...] = ()
-        villages = nv
-        if iso:
-            if order is not None:
-                iso = list(order)
-            elif shuffle is not None and len(iso) > 1:
-                shuffle(iso)
-                order = iso
-            scores_before = self.scores[:]
-            restore = []
-            for t in iso:
-                if villages >= N_CHIPS:
-                    not_founded += (t,)
-                    continue
-                i = pos[t]
-                restore.append((t, packed[t], total[t], i))
-                found_village(self, t)
-                villages += 1
-                occ &= ~(1 << t)
-                big &= ~(1 << t)
-                last = live.pop()
-                if last != t:
-                    live[i] = last
-                    pos[last] = i
-            self.chips[mover] += len(restore)
-        if order is not None:
-            order = tuple(order)
-        self.occ, self.big = occ, big
-        self._stack.append(new_tuple(Undo, (a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover,
-                                            not_founded, order, ia)))
-        self.to_move = (mover + 1) % self.players
-        if villages >= N_CHIPS:
-            self.status = FINISHED
-        elif not occ & ~big and not self._big_pair():
-            self.status = STALLED
+        self._advance(a, b, order, shuffle, None, 1)
 
-    def _big_pair(self) -> bool:
-        """With only groups of 7+ left, a move exists iff two of them are neighbors."""
-        big, nbm = self.big, self.rules.nb_mask
-        while big:
-            low = big & -big
-            if nbm[low.bit_length() - 1] & self.big:
-                return True
-            big ^= low
-        return False
+    def play_random(self, rnd: Callable[[], float], shuffle: Callable[[list[int]], None] | None = None,
+                    limit: int | None = None) -> int:
+        """Play uniformly random legal moves (as `random_move`, founding orders drawn by `shuffle`) until
+        the game ends or `limit` moves are played; returns how many were played. The same draws as
+        `random_move` + `push_unchecked` move by move, so a seed plays the same game either way."""
+        if self.status != IN_PROGRESS:
+            raise IllegalMoveError("the game is over: no more moves")
+        return self._advance(0, 0, None, shuffle, rnd, limit or 1 << 30)
+
+    def _advance(self, a: int, b: int, order: Sequence[int] | None, shuffle: Callable[[list[int]], None] | None,
+                 rnd: Callable[[], float] | None, count: int) -> int:
+        """Play a->b (rnd None) or `count` random moves: the one move loop of push_unchecked and play_random,
+        the position kept in locals from move to move (the engine's hot path)."""
+        r = self.rules
+        nbm, nbl, slots = r.nb_mask, r.nb_list, r.nb_slots
+        packed, total, pos, live, chips = self.packed, self.total, self.pos, self.live, self.chips
+        push_undo = self._stack.append
+        occ, big, nv, mover = self.occ, self.big, len(self.villages), self.to_move
+        players, status, played = self.players, IN_PROGRESS, 0
+        while True:
+            if rnd is not None:
+                n6 = len(live) * 6
+                while True:  # rejection sampling over (live territory, neighbor slot) pairs, as random_move
+                    x = int(rnd() * n6)
+                    a = live[x // 6]
+                    b = slots[a][x % 6]
+                    if occ >> b & 1 and (not big >> a & 1 or total[b] >= total[a]):
+                        break
+            occ0, big0 = occ, big
+            pa, ta, pb, tb = packed[a], total[a], packed[b], total[b]
+            packed[b] = pb + pa
+            tb2 = total[b] = tb + ta
+            packed[a] = total[a] = 0
+            occ &= ~(1 << a)
+            big &= ~(1 << a)
+            if tb2 >= BIG:
+                big |= 1 << b
+            # swap-remove a from the live list (pop() reverses it exactly, so random draws replay the same)
+            ia = i = pos[a]
+            last = live.pop()
+            if last != a:
+                live[i] = last
+                pos[last] = i
+            iso = None
+            for c in nbl[a]:  # only neighbors of a can become isolated (R3)
+                if occ >> c & 1 and not nbm[c] & occ:
+                    if iso is None:
+                        iso = [c]
+                    else:
+                        iso.append(c)
+            restore = scores_before = None
+            not_founded: tuple[int, ...] = ()
+            villages = nv
+            if iso:
+                if order is not None:
+                    iso = list(order)
+                elif shuffle is not None and len(iso) > 1:
+                    shuffle(iso)
+                    order = iso
+                self.to_move = mover  # the founder, for found_village
+                scores_before = self.scores[:]
+                restore = []
+                for t in iso:
+                    if villages >= N_CHIPS:
+                        not_founded += (t,)
+                        continue
+                    i = pos[t]
+                    restore.append((t, packed[t], total[t], i))
+                    found_village(self, t)
+                    villages += 1
+                    occ &= ~(1 << t)
+                    big &= ~(1 << t)
+                    last = live.pop()
+                    if last != t:
+                        live[i] = last
+                        pos[last] = i
+                chips[mover] += len(restore)
+            if order is not None:
+                order = tuple(order)
+            push_undo(new_tuple(Undo, (a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover,
+                                       not_founded, order, ia)))
+            played += 1
+            nv, order = villages, None
+            mover = mover + 1 if mover + 1 < players else 0
+            if villages >= N_CHIPS:
+                status = FINISHED
+            elif not occ & ~big and not _big_pair(big, nbm):
+                status = STALLED
+            if status != IN_PROGRESS or played >= count:
+                break
+        self.occ, self.big, self.to_move, self.status = occ, big, mover, status
+        return played
 
     def pop(self) -> Outcome:
         """Take back the last move exactly; returns what it had done (to tell the table what goes back)."""
@@ -411,6 +434,17 @@ class Game:
         return (tuple(self.packed), tuple(self.total), self.occ, self.big, tuple(self.live),
                 tuple(self.villages), tuple(self.scores), tuple(self.chips), self.to_move, self.status,
                 tuple(self.moves))
+
+
+def _big_pair(big: int, nbm: Sequence[int]) -> bool:
+    """With only groups of 7+ left (`big`), a move exists iff two of them are neighbors."""
+    rest = big
+    while rest:
+        low = rest & -rest
+        if nbm[low.bit_length() - 1] & big:
+            return True
+        rest ^= low
+    return False
 
 
 def _unremove(live: list[int], pos: list[int], t: int, i: int) -> None:

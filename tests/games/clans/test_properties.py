@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.clans.game import Game
+from companion.games.clans.game import Game, IllegalMoveError
 
 CHART = [1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5]
 
@@ -111,3 +112,30 @@ def test_random_draws_after_pop_are_the_same_as_before_the_push(params):
         probe = random.Random(seed + game.ply)
         assert game.random_move(probe.random) == before
         game.push(a, b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, st.integers(1, 70))
+def test_play_random_is_random_move_then_push_unchecked(params, limit):
+    """The engine's one-call random playout plays the same moves, founding orders and undo records as
+    drawing and playing them one at a time, stops after `limit` moves, and pops back to the start."""
+    (players, seed), start = params, Game.new(params[0], seed=params[1])
+    one, fast = start.copy(), start.copy()
+    r1, r2 = random.Random(seed), random.Random(seed)
+    while not one.is_over and one.ply < limit:
+        a, b = one.random_move(r1.random)
+        one.push_unchecked(a, b, None, r1.shuffle)
+    assert fast.play_random(r2.random, r2.shuffle, limit) == one.ply
+    assert fast.state_key() == one.state_key()
+    assert [fast.outcome(i) for i in range(fast.ply)] == [one.outcome(i) for i in range(one.ply)]
+    while fast.ply:
+        fast.pop()
+    assert fast.state_key() == start.state_key()
+
+
+def test_play_random_refuses_a_finished_game():
+    game = Game.new(3, seed=5)
+    game.play_random(random.Random(1).random)
+    assert game.is_over
+    with pytest.raises(IllegalMoveError, match="over"):
+        game.play_random(random.random)
