@@ -310,10 +310,16 @@ class Controller(TableGameBase):
         if key == K.POWER:
             # the shell asks "Shut down?"; as before, that question replaces any of the game's own
             s.info.clear()
-            s.ui.overlay = None
+            s.ui.overlay, s.ui.moved = None, None
             return False
         if s.info.key(key, DISMISSING):
             return True
+        if s.ui.moved is not None:
+            # a move's result in the entry screen goes as a one-page message would: # and * only
+            # dismiss it, any other key (a digit: the next move's first) is then used as ever
+            s.ui.moved = None
+            if key in DISMISSING:
+                return True
         if s.ui.overlay is not None:
             QUESTION_KEYS[s.ui.overlay](s, key)
             return True

@@ -86,6 +86,12 @@ def setup_screen(state: TableState, ui: Ui) -> Screen:
 
 def move_screen(state: TableState, ui: Ui) -> Screen:
     game = state.need_game()
+    if ui.moved is not None and ui.frm is None and not ui.buf:
+        # a plain move's result: in the rows of the entry and its hint, until the next key
+        p, frm, to, huts = ui.moved
+        hint = T.moved_hint(p, huts)
+        if hint is not None:
+            return Screen(ENTRY, "result", entry=T.moved_entry(frm, to), hint=hint, header=T.header(game))
     if ui.frm is None:
         entry, hint = T.from_entry(ui.buf), _(T.FROM_HINT)
     else:

@@ -47,6 +47,9 @@ class Ui:
     deal_step: int = 0  # person k's deal: 2k = "take the box", 2k+1 = their color shown
     skip_walkthrough: bool = False  # quick start: play right after the deal
     bot_page: int = 0
+    # a plain move's result shown in the next mover's entry screen: (player, from, to, huts moved);
+    # the next key takes it away (a digit then starts the next move)
+    moved: tuple[int, int, int, dict[str, int]] | None = None
 
 
 @dataclass
@@ -67,6 +70,7 @@ class Session:
         """An information screen; it closes the game's open question."""
         self.info.show(title, paragraphs, name)
         self.ui.overlay = None
+        self.ui.moved = None
 
     def ui_mode(self) -> str:
         """Which screen and keys apply under any open question: the journal's mode, or "bots" / "players"."""

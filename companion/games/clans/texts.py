@@ -17,7 +17,7 @@ from companion.games.clans.founding import Position, founding_positions
 from companion.games.clans.rules import ILLEGAL
 from companion.games.clans.words import ROMAN, color, color_short, colors_text, huts_text, player, terrain
 from companion.i18n import N_, _, ngettext, pgettext
-from companion.table.screen import Header
+from companion.table.screen import SMALL_COLS, TITLE_COLS, Header
 
 if TYPE_CHECKING:  # type names only: the texts stay free of engine imports at run time
     from companion.games.clans.game import Game, Move, Outcome, Village
@@ -36,6 +36,12 @@ def header(game: Game) -> Header:
     left = _("{player} to move").format(player=player(game.to_move))
     # NOTE: max 12 characters; header bar, right: epoch and chips left in it
     right = _("Ep {epoch} {n} left").format(epoch=ROMAN[game.epoch], n=game.chips_left_in_epoch)
+    if len(left) + 1 + len(right) > TITLE_COLS:
+        # NOTE: max 8 characters; header bar, right, when a long player name leaves no room for
+        # "Ep I 4 left": the epoch and the chips left in it
+        right = _("Ep {epoch}: {n}").format(epoch=ROMAN[game.epoch], n=game.chips_left_in_epoch)
+    if len(left) + 1 + len(right) > TITLE_COLS:  # still too long: the name alone says whose turn
+        left = player(game.to_move)
     return Header(left, right, terrain_line(ep.favorable, ep.bonus, ep.hostile),
                   tuple((color_short(c), str(n)) for c, n in zip(COLORS, game.scores)))
 
@@ -389,6 +395,24 @@ def browse_hint(t: int, huts: dict[str, int], position: int | None, of: int) -> 
     """Browsing with A/B: the territory, its huts ("3red 1blu") and its place in the list (1-based)."""
     where = f" {position}/{of}" if position is not None else ""
     return f"{t}: " + " ".join(f"{n}{color_short(c)}" for c, n in huts.items()) + where
+
+
+def moved_entry(frm: int, to: int) -> str:
+    """A plain move's result on the entry line: "20 -> 18" (as it was typed, the cursor gone)."""
+    return f"{frm} -> {to}"
+
+
+def moved_hint(p: int, huts: dict[str, int]) -> str | None:
+    """A plain move's result on the entry screen's hint row: who moved and the huts to move by hand
+    ("P2 moved 1yel 2red"); the huts alone if that is too long; None if even they do not fit (the
+    whole message is shown then)."""
+    colors = " ".join(f"{n}{color_short(c)}" for c, n in huts.items())
+    # NOTE: max 25 characters (with up to 5 hut counts "2red"); hint row of the move entry after a
+    # plain move: the seat that moved and the huts the table moves by hand (from -> to is above it)
+    text = _("{player} moved {huts}").format(player=player(p), huts=colors)
+    if len(text) <= SMALL_COLS:
+        return text
+    return colors if len(colors) <= SMALL_COLS else None
 
 
 def bot_title(seat: int) -> str:

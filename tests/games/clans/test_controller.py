@@ -102,7 +102,11 @@ def test_legal_move_tells_what_to_do_and_next_digit_starts_entry():
     assert persisted(c) == [{"a": "move", "from": frm, "to": to}]
     s = c.screen()
     assert s.name in ("result", "village")
-    assert f"Move {n} hut" in " ".join(s.lines) and f"{frm} -> {to}" in " ".join(s.lines)
+    if s.name == "village":  # a whole message
+        assert f"Move {n} hut" in " ".join(s.lines) and f"{frm} -> {to}" in " ".join(s.lines)
+    else:  # a plain move: in the next mover's entry screen (tests/games/clans/test_result_in_entry.py)
+        assert s.entry == f"{frm} -> {to}" and s.hint.startswith("P1 moved ")
+        assert sum(int(h[:-3]) for h in s.hint.split()[2:]) == n
     feed(c, "1")
     s = c.screen()
     assert s.name == "entry" and s.entry == "1_"

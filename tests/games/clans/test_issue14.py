@@ -137,7 +137,11 @@ def test_a_person_next_still_reads_next():
     feed(c, f"{frm}#{to}#")
     while c.mode() == "order":
         feed(c, f"{c.order_choices()[0]}#")
-    assert c.info.pages[-1][-1] == f"Next: P{c.game.to_move + 1}."
+    if c.info.shown:  # a village's message
+        assert c.info.pages[-1][-1] == f"Next: P{c.game.to_move + 1}."
+    else:  # a plain move's result, in the next mover's entry screen: its header says who
+        s = c.screen()
+        assert s.name == "result" and s.header.left == f"P{c.game.to_move + 1} to move"
 
 
 def test_loaded_colors_survive_an_undo_and_unknown_keys_reach_the_record():
