@@ -64,12 +64,19 @@ def clans_keys(game: Any, rnd: random.Random) -> str:
 
 
 def mammut_keys(game: Any, rnd: random.Random) -> str:
-    """The next keys of a Valley of the Mammoths table: the first action, a count, or on."""
+    """The next keys of a Valley of the Mammoths table: the first action, a count the question
+    allows (now and then one it refuses, as at a real table), or on."""
+    from companion.games.mammut.forms import next_field
+
     s = game.screen()
     if s.name == "actions":
         return "1#"
     if s.entry is not None:
-        return f"{rnd.randint(0, 2)}#"
+        form = game.state.current_form()
+        f = next_field(game.state.game, form) if form is not None else None
+        if f is None or f.is_choice or rnd.random() < 0.05:
+            return f"{rnd.randint(0, 2)}#"
+        return f"{rnd.randint(f.lo, min(f.hi, f.lo + 3))}#"
     return "#"
 
 
@@ -107,6 +114,7 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
     whole: list[float] = []  # each key's whole step: key_to_bus
     rss: list[float] = []  # after each game: the daemon's memory must not grow with the games played
     bus_bytes: list[int] = []
+    by_game: dict[str, list[int]] = {}  # game -> [bytes on the bus, keys]
     full_frame = 0
     real_render = render_module.render
     bus = FakeOledBus("ssd1306", model=False)
@@ -141,6 +149,9 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
                         whole.append(time.perf_counter() - t0)
                         watch.key_done()
                         bus_bytes.append(bus.bytes_sent - before)
+                        tally = by_game.setdefault(kind, [0, 0])
+                        tally[0] += bus_bytes[-1]
+                        tally[1] += 1
                         pressed += 1
                 if not full_frame:
                     writer = d.panel.sink._writer
@@ -161,6 +172,7 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
     return {"path_keys": len(bus_bytes), "stages": {s: summary(watch.kept[s]) for s in STAGES},
             "key_to_bus": summary(whole),
             "bus_bytes_per_key": round(sum(bus_bytes) / len(bus_bytes), 1), "full_frame_bytes": full_frame,
+            "bus_bytes_per_key_by_game": {k: round(b / n, 1) for k, (b, n) in by_game.items()},
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "rss_mb_after_games": {"first": rss[0], "half": rss[len(rss) // 2], "last": rss[-1], "games": len(rss)}}
 
