@@ -8,27 +8,26 @@ Everything is validated at start: an unknown key or a bad value raises
 ``config.yaml: buttons.up: 99 is not a BCM pin (0-27)``.
 
 `EXAMPLE_YAML` is a commented example config; the tests load it, so the
-documented example always validates.
+documented example always validates. The constants and `DisplayConfig` that a start
+needs without a config file live in `companion.config_base` (re-exported here), so a
+headless run does not pay for the rest.
 """
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 from dataclasses import dataclass, field
 
+from companion.config_base import (BOT_NAMES, DISPLAY_DRIVERS, KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME,  # noqa: F401
+                                    OLED_ADDRESSES, STAND_IN_DRIVERS, WATCHDOG_SEC, DisplayConfig,
+                                    display_drivers, is_oled, oled_drivers)
 from companion.table.bounded import BoundedInputError, load_yaml, read_text
 
 DEFAULT_PATH = "/etc/companion/config.yaml"
 MAX_CONFIG_BYTES = 64 * 1024
 DEFAULT_STATE_DIR = "/var/lib/companion"
 
-# The unit's WatchdogSec= (systemd/companion.service; a test keeps them equal).
-# A bot may think for at most MAX_BOT_MOVE_TIME seconds per move, a third of
-# the watchdog, so a move can never look like a hung daemon.
-WATCHDOG_SEC = 30
-MAX_BOT_MOVE_TIME = 10.0
 
 # keypad.port: serial devices only (see KeypadConfig). loop:// for tests.
 ALLOW_LOOP_ENV = "COMPANION_ALLOW_LOOP"
@@ -42,15 +41,6 @@ FORBIDDEN_DIRS = ("/proc", "/sys", "/dev", "/boot", "/etc", "/usr", "/bin", "/sb
 MAX_PATH_CHARS = 1024
 _DEVICE_CHARS = re.compile(r"[A-Za-z0-9._:+@=,/-]+")
 
-# The OLED drivers of luma.oled 3.16 (luma.oled.device.__all__); `oled_drivers()` asks the
-# installed luma.oled itself and falls back to this list only when it cannot be imported.
-KNOWN_OLED_DRIVERS = ("ssd1305", "ssd1306", "ssd1309", "ssd1315", "ssd1316", "ssd1322",
-                      "ssd1322_nhd", "ssd1325", "ssd1327", "ssd1331", "ssd1351", "ssd1362",
-                      "ssd1363", "sh1106", "sh1107", "ws0010", "winstar_weh", "ch1115")
-STAND_IN_DRIVERS = ("dummy", "terminal", "png")
-DISPLAY_DRIVERS = KNOWN_OLED_DRIVERS + STAND_IN_DRIVERS
-# An OLED with no address configured is looked for at these, in this order.
-OLED_ADDRESSES = (0x3C, 0x3D)
 BAUDRATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
 MAX_BCM_PIN = 27
 # Pins a button or the encoder must not take: the OLED's I2C bus and the HAT ID EEPROM bus.
@@ -70,47 +60,6 @@ _EVDEV_NAME = re.compile(r"KEY_[A-Z0-9_]+")
 
 class ConfigError(ValueError):
     """A config file that cannot be used; the message names the key path."""
-
-
-@functools.lru_cache(maxsize=1)
-def oled_drivers() -> tuple[str, ...]:
-    """The OLED device names the installed luma.oled provides (luma.oled.device.__all__),
-    else KNOWN_OLED_DRIVERS. Imports luma.oled.device, which touches no hardware."""
-    try:
-        import luma.oled.device as devices
-    except ImportError:
-        return KNOWN_OLED_DRIVERS
-    names = tuple(n for n in getattr(devices, "__all__", ()) if isinstance(getattr(devices, n, None), type))
-    return names or KNOWN_OLED_DRIVERS
-
-
-def display_drivers() -> tuple[str, ...]:
-    """Every accepted `display.driver`: luma.oled's devices, then dummy, terminal, png."""
-    return oled_drivers() + STAND_IN_DRIVERS
-
-
-def is_oled(driver: str) -> bool:
-    """True for a driver that is a real I2C OLED (not a stand-in)."""
-    return driver not in STAND_IN_DRIVERS
-
-
-@dataclass
-class DisplayConfig:
-    """The OLED (or a stand-in). `driver`: any luma.oled device name
-    (`oled_drivers()`) or dummy / terminal / png. `address`: the OLED's I2C
-    address, None to probe 0x3C then 0x3D. `retry_seconds`: how often to try
-    to re-create an unplugged OLED; `dim_contrast`: contrast when idle."""
-
-    driver: str = "ssd1306"
-    port: int = 1
-    address: int | None = None      # None: probe 0x3C, then 0x3D (OLED_ADDRESSES)
-    rotate: int = 0
-    width: int = 128
-    height: int = 64
-    contrast: int = 200
-    dim_contrast: int = 16
-    frames_dir: str | None = None
-    retry_seconds: float = 5.0
 
 
 @dataclass
@@ -177,8 +126,6 @@ class UsbKeypadConfig:
     keymap: dict[str, str] = field(default_factory=dict)
 
 
-# The names companion.games.clans.bots.make_bot knows (kept here so the config loads without the bots).
-BOT_NAMES = ("random", "greedy", "mcts")
 
 
 @dataclass

@@ -198,6 +198,8 @@ def _address(ctx: _Ctx, path: str, v: Any) -> int:
 
 
 def _display_driver(ctx: _Ctx, path: str, v: Any) -> str:
+    if isinstance(v, str) and v in STAND_IN_DRIVERS:
+        return v  # no luma.oled import for a stand-in (display_drivers() asks luma.oled.device)
     names = display_drivers()
     if not isinstance(v, str) or v not in names:
         raise ctx.fail(path, _("{value} is not a luma.oled driver ({examples} ... {n} in all: luma.oled.device) "

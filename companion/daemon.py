@@ -11,7 +11,9 @@ On a laptop with no config file, `companion run` plays in the terminal; with std
 terminal (`echo 12#13# | companion run`) its keys are read like --keys (no journal unless
 --state-dir) and a stdout that is not a terminal gets the frames as plain text.
 
-Hardware libraries and adapters are imported lazily, only for what is used.
+Hardware libraries and adapters are imported lazily, only for what is used; so are the
+journal, the key socket and luma.oled's driver list: a headless run (`--display dummy
+--keys FILE`) imports only what its first frame needs (`companion bench --only cold`).
 """
 
 from __future__ import annotations
@@ -21,25 +23,24 @@ import logging
 import os
 import random
 import sys
-import tempfile
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import i18n
 from companion.announce import Announcer
-from companion.config import BOT_NAMES, MAX_BOT_MOVE_TIME, display_drivers
+from companion.config_base import BOT_NAMES, MAX_BOT_MOVE_TIME, STAND_IN_DRIVERS
 from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
 from companion.i18n import LANGUAGES
 from companion.hw.platform import is_raspberry_pi
-from companion.hw.keysocket import KeySocket
 from companion.loop import EOF, Daemon, rebuild  # noqa: F401  (tests and tools drive the Daemon from here)
 from companion.table import texts as T
 from companion.table.keyscript import read_key_script
 from companion.table.errors import UsageError
-from companion.table.journal import JournalWriter, find_state_dir
 from companion.table.shell import Shell
 from companion.table.sound import SoundSettings
+
+if TYPE_CHECKING:
+    from companion.table.journal import JournalWriter
 
 log = logging.getLogger("companion.run")
 
@@ -47,7 +48,9 @@ log = logging.getLogger("companion.run")
 def parse_args(argv: list[str]) -> argparse.Namespace:
     games = ", ".join(f"{kind} ({entry.description or entry.title})" for kind, entry in GAMES.items())
     ap = argparse.ArgumentParser(prog="companion run", description="The companion at the table: keys in, screens out.")
-    ap.add_argument("--display", choices=display_drivers(), metavar="DRIVER",
+    # no `choices=`: luma.oled's driver list costs an import of luma.oled.device, checked below only
+    # for a driver that is not a stand-in (the OLED then imports luma.oled anyway)
+    ap.add_argument("--display", metavar="DRIVER",
                     help="display driver: a luma.oled device (ssd1306, sh1106, ssd1309 ...), dummy, terminal or png "
                          "(default: the config's; on a laptop without config: terminal)")
     ap.add_argument("--game", choices=list(GAMES), default=None, metavar="NAME",
@@ -80,6 +83,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help="log here; in the terminal display the log goes to a file (default: TMPDIR/companion.log)")
     ap.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv: debug)")
     args = ap.parse_args(argv)
+    if args.display is not None and args.display not in STAND_IN_DRIVERS:
+        from companion.config_base import display_drivers
+
+        if args.display not in display_drivers():
+            ap.error(f"argument --display: invalid choice: {args.display!r} "
+                     f"(choose from {', '.join(map(repr, display_drivers()))})")
     if args.load and args.players:
         ap.error("--load and --players exclude each other")
     if args.bot_time is not None and not 0 < args.bot_time <= MAX_BOT_MOVE_TIME:
@@ -136,6 +145,8 @@ def route_logs(driver: str, log_file: str | None, screen: Any = None, errors: An
     errors = sys.stderr if errors is None else errors
     if log_file is None and not (driver == "terminal" and same_terminal(screen, errors)):
         return None
+    import tempfile  # only when the log goes to a file
+
     path = log_file or os.path.join(tempfile.gettempdir(), "companion.log")
     try:
         handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
@@ -170,7 +181,7 @@ def choose_driver(args: argparse.Namespace, cfg: Any) -> str:
 def open_sink(driver: str, cfg: Any, frames_dir: str | None = None) -> Any:
     from dataclasses import replace
 
-    from companion.config import DisplayConfig
+    from companion.config_base import DisplayConfig
     from companion.hw.display import open_display
 
     dcfg = cfg.display if cfg is not None else DisplayConfig()
@@ -184,6 +195,8 @@ class FrameSaver:
     """Writes each distinct frame once, as DIR/frame_NNNN.png (for the gallery and README)."""
 
     def __init__(self, folder: str) -> None:
+        from pathlib import Path  # only with --save-frames
+
         self.dir = Path(folder)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.seen: set[bytes] = set()
@@ -210,6 +223,8 @@ def build(args: argparse.Namespace) -> Daemon:
     rng = random.Random(args.seed)
     journal = None
     if not args.no_journal and (args.state_dir is not None or not headless):
+        from companion.table.journal import find_state_dir  # a headless run without --state-dir has none
+
         journal = open_journal(find_state_dir(args.state_dir, cfg, on_box=is_raspberry_pi()))
     shell = start_table(args, journal, rng, cfg, say_resumed=driver == "terminal")
     route_logs(driver, args.log_file)
@@ -228,6 +243,8 @@ def build(args: argparse.Namespace) -> Daemon:
         open_inputs(daemon, cfg, emulated=driver == "terminal")
     key_socket = args.key_socket or (cfg.web.resolved_key_socket() if cfg is not None and cfg.web.enabled else None)
     if key_socket:
+        from companion.hw.keysocket import KeySocket  # sockets only for a table with its page
+
         daemon.inputs.append(KeySocket(key_socket, daemon.put))
     return daemon
 
@@ -292,7 +309,9 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history, sound)
     shell.bot_level = args.bot or getattr(getattr(cfg, "game", None), "bot", None) or "mcts"
     shell.roster = roster(journal, cfg)
-    if isinstance(journal, JournalWriter):  # the table's memory reads the journal it can open
+    if journal is not None:  # (imported only with a journal: a headless run has none)
+        from companion.table.journal import JournalWriter
+    if journal is not None and isinstance(journal, JournalWriter):  # the table's memory reads the journal
         from companion.history.kiosk import KioskMemory
 
         shell.memory = KioskMemory(journal.journal.dir)
@@ -359,7 +378,7 @@ def search_options(args: argparse.Namespace, cfg: Any) -> dict:
 def open_journal(state_dir: str) -> Any:
     """The journal's writer; when the journal cannot be opened, a stand-in that refuses every
     write (the table shows why) and opens it as soon as the storage works again."""
-    from companion.table.journal import Journal
+    from companion.table.journal import Journal, JournalWriter
     from companion.table.journal_late import LateJournal
 
     try:

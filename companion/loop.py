@@ -18,23 +18,24 @@ import logging
 import queue
 import random
 import time
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from companion.games import find_game
 from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
-from companion.hw.keysocket import PhoneUrl, RosterUpdate
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.announce import Announcer
 from companion.table.effects import Announce, CopyHistory, Effect, GameOver, Hint, Persist, PowerOff, Repeat, \
     Search, SetBrightness, SetLanguage, SetSound, SwitchGame
 from companion.table.bounded import clip
-from companion.table.journal import JournalWriter, Resumed
 from companion.table.protocol import TableGame
 from companion.table.shell import Shell
+
+if TYPE_CHECKING:  # imported where used: a run without a journal or a search never loads them
+    from concurrent.futures import ThreadPoolExecutor
+
+    from companion.table.journal import JournalWriter, Resumed
 
 log = logging.getLogger("companion.run")
 
@@ -79,17 +80,26 @@ class Daemon:
         """Thread-safe: the adapters' callback."""
         self.queue.put(key)
 
+    def page_event(self, event: Any) -> bool:
+        """The table's page's events that are not keys; True when `event` was one. (Imported here:
+        keys are strings, only a table with its page sends these.)"""
+        from companion.hw.keyevents import PhoneUrl, RosterUpdate
+
+        if isinstance(event, PhoneUrl):  # the table's page says where it is (or that it is gone)
+            self.shell.set_phone_url(event.url)
+            self.show()
+            return True
+        if isinstance(event, RosterUpdate):  # the page changed the players' names (with the PIN)
+            self.set_roster(list(event.names))
+            return True
+        return False
+
     # one step of the loop ---------------------------------------------------------------
     def step(self, key: Any) -> bool:
         """Handle one queued item; False when the loop should end."""
         if key is EOF or key == K.QUIT:
             return False
-        if isinstance(key, PhoneUrl):  # the table's page says where it is (or that it is gone)
-            self.shell.set_phone_url(key.url)
-            self.show()
-            return True
-        if isinstance(key, RosterUpdate):  # the page changed the players' names (with the PIN)
-            self.set_roster(list(key.names))
+        if not isinstance(key, str) and self.page_event(key):
             return True
         if self.panel.key():  # the key that wakes the panel is swallowed
             return True
@@ -213,6 +223,8 @@ class Daemon:
         from companion.hw import notify
 
         if self.worker is None:
+            from concurrent.futures import ThreadPoolExecutor  # lazy: the first search makes the worker
+
             self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="search")
         future = self.worker.submit(work)
         while True:
@@ -314,6 +326,8 @@ class Daemon:
         if text is None:
             log.warning("no game yet: %s not written", self.record_out)
             return
+        from pathlib import Path
+
         from companion.table.fsutil import atomic_write_text
 
         atomic_write_text(Path(self.record_out), text)

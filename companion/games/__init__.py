@@ -8,7 +8,7 @@ imported until it is played.
 from __future__ import annotations
 
 from companion.table.errors import UsageError
-from companion.table.protocol import GameEntry
+from companion.table.gameentry import GameEntry
 
 _CLANS_COMMANDS = {
     "replay": ("companion.games.clans.commands:replay", "check and play a game record, print the result"),

@@ -37,10 +37,13 @@ import os
 import re
 import sys
 import time
-from typing import Any, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, TextIO
 
-from companion.config import OLED_ADDRESSES, Config, DisplayConfig, is_oled
+from companion.config_base import OLED_ADDRESSES, DisplayConfig, is_oled
 from companion.hw import terminal_screen as screen_text
+
+if TYPE_CHECKING:
+    from companion.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -473,7 +476,8 @@ def open_display(cfg: Config | DisplayConfig, *, device_factory: DeviceFactory |
     missing panel (the sink keeps retrying); `device_factory` replaces the
     luma device construction (tests), `stream` is the terminal driver's
     output (default stdout)."""
-    dcfg = cfg.display if isinstance(cfg, Config) else cfg
+    config = sys.modules.get("companion.config")  # not imported: cfg cannot be a Config (a headless run)
+    dcfg = cfg.display if config is not None and isinstance(cfg, config.Config) else cfg
     if dcfg.driver == "terminal":
         sink: DisplaySink = TerminalSink(dcfg.width, dcfg.height, stream)
     elif dcfg.driver == "png":

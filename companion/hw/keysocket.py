@@ -20,9 +20,9 @@ import logging
 import os
 import socket
 import threading
-from dataclasses import dataclass
 from typing import Any, Callable
 
+from companion.hw.keyevents import PhoneUrl, RosterUpdate  # noqa: F401  (re-exported: callers name them here)
 from companion.table.keys import KEYPAD
 
 log = logging.getLogger(__name__)
@@ -30,20 +30,6 @@ log = logging.getLogger(__name__)
 MAX_LINE = 4096
 MAX_KEYS_PER_LINE = 64
 MAX_CLIENTS = 4
-
-
-@dataclass(frozen=True)
-class RosterUpdate:
-    """The page set the table's roster to `names` (checked again by the daemon before it keeps them)."""
-
-    names: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class PhoneUrl:
-    """The table's page is at `url` (None: the web service is gone)."""
-
-    url: str | None
 
 
 def _keypad(key: Any) -> bool:

@@ -9,12 +9,12 @@ laughs"). Values echoed in messages go through `clip`.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import stat
 from typing import Any
 
-import yaml
 
 MAX_BYTES = 1 << 20  # a record of a whole game is a few KB; a config, a few hundred bytes
 MAX_DEPTH = 32
@@ -94,22 +94,31 @@ def load_json(text: str, source: str) -> Any:
     return _check_depth(value, source)
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing anchors' aliases (see the module docstring)."""
+@functools.lru_cache(maxsize=1)
+def _no_alias_loader() -> type:
+    """PyYAML's safe loader, refusing anchors' aliases (see the module docstring). Made on first
+    use: yaml is imported only when a YAML file is read (a config or a board file), so a start
+    without one does not pay for it."""
+    import yaml
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark
-            raise yaml.MarkedYAMLError(problem="aliases (*name) are not allowed", problem_mark=mark)
-        return super().compose_node(parent, index)
+    class _NoAliasLoader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                mark = self.peek_event().start_mark
+                raise yaml.MarkedYAMLError(problem="aliases (*name) are not allowed", problem_mark=mark)
+            return super().compose_node(parent, index)
+
+    return _NoAliasLoader
 
 
 def load_yaml(text: str, source: str) -> Any:
     """Parse YAML `text` safely: no aliases, no deep nesting, errors in one line."""
     if len(text) > MAX_BYTES:
         raise BoundedInputError(f"{source}: larger than {MAX_BYTES // 1024} KB")
+    import yaml  # lazy: see _no_alias_loader
+
     try:
-        value = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
+        value = yaml.load(text, Loader=_no_alias_loader())  # noqa: S506 - a SafeLoader subclass
     except RecursionError:
         raise BoundedInputError(f"{source}: nested too deep") from None
     except yaml.MarkedYAMLError as exc:

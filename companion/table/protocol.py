@@ -1,4 +1,5 @@
-"""The contract between the table and a game: `TableGame`, and the registry's `GameEntry`.
+"""The contract between the table and a game: `TableGame`, and the registry's `GameEntry`
+(defined in the light `companion.table.gameentry`, re-exported here).
 
 A game is a pure state machine driven by keys. The shell (`companion.table.shell`)
 offers it every key, shows its `screen()`, and passes its effects (values from
@@ -19,13 +20,12 @@ A game's own part of the D menu is `menu_items()`; the shell appends Brightness,
 
 from __future__ import annotations
 
-import importlib
 import random
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping, Protocol, runtime_checkable
+from typing import Any, ClassVar, Iterable, Protocol, runtime_checkable
 
 from companion.table.effects import Effect, GameOver, Outbox
 from companion.table.errors import NotSupportedError
+from companion.table.gameentry import GameEntry  # noqa: F401  (re-exported: the contract names it)
 from companion.table.texts import totals_and_winners
 from companion.table.screen import Screen
 
@@ -158,48 +158,3 @@ class TableGameBase:
     def quick_start(cls, players: int, rng: random.Random | None = None, bots: Iterable[int] = ()) -> "TableGame":
         """A new game of `players` without the questions (`companion run --players`); `bots`: 0-based seats."""
         raise NotSupportedError(f"--players: {cls.KIND} asks its new-game questions at the table")
-
-
-@dataclass(frozen=True)
-class GameEntry:
-    """One line of the registry (`companion.games`): a game's name, its code, its commands.
-
-    Modules are named, not imported, so start-up loads only the game being played.
-    `module` defines `TABLE_GAME` (the class); `searcher`, when given, is
-    "module:function" returning an object with `run(effect) -> answer` for Search
-    and Hint effects, made from the daemon's bot options; `speech`, when given, names
-    the module whose `say(event, fields)` speaks the game's `Announce` effects.
-    """
-
-    kind: str
-    title: str
-    module: str
-    description: str = ""
-    searcher: str | None = None
-    commands: Mapping[str, tuple[str, str]] = field(default_factory=dict)
-    speech: str | None = None  # a module with say(event, fields) -> str: the game's spoken sentences
-    web: str | None = None  # a module for the table's page (companion.web.plugin.GameWeb): public view, map
-    history: str | None = None  # a module for the table's history (facts, records out and in: companion.history)
-
-    def load(self) -> type:
-        return importlib.import_module(self.module).TABLE_GAME
-
-    def say(self, event: str, fields: dict) -> str:
-        """The game's sentence for an `Announce` of its (KeyError when it has none)."""
-        if self.speech is None:
-            raise KeyError(event)
-        return importlib.import_module(self.speech).say(event, fields)
-
-    def web_view(self) -> Any:
-        """The game's module for the table's page (companion.web.plugin); None when it has none."""
-        return importlib.import_module(self.web) if self.web else None
-
-    def history_module(self) -> Any:
-        """The game's module for the table's history (companion.history); None when it has none."""
-        return importlib.import_module(self.history) if self.history else None
-
-    def make_searcher(self, options: Mapping[str, Any]) -> Any:
-        if self.searcher is None:
-            return None
-        module, _, function = self.searcher.partition(":")
-        return getattr(importlib.import_module(module), function)(options)

@@ -28,3 +28,13 @@ def test_the_latency_keeps_todays_fields(capsys):
     assert bench.main(["--only", "latency", "--games", "1"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out["key_to_frame"]) >= {"keys", "p50_ms", "p99_ms", "max_ms", "mean_ms"}
+
+
+def test_the_cold_start_is_measured_next_to_the_bare_interpreter(capsys):
+    assert bench.main(["--only", "cold", "--runs", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"cold_start", "bare_interpreter", "ratio", "replay_start"}
+    assert set(out["cold_start"]) >= {"runs", "median_s", "min_s", "max_s"} and out["cold_start"]["runs"] == 1
+    assert set(out["bare_interpreter"]) == {"median_s", "min_s"}
+    assert set(out["replay_start"]) == {"median_s", "min_s", "ratio"}
+    assert out["ratio"] > 0 and out["replay_start"]["ratio"] > 0

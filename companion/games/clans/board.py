@@ -1,19 +1,24 @@
 """The Clans board: territories, terrain, regions, adjacency and the epoch chart.
 
-Loaded from package data (`companion/games/clans/clans.yaml`) and validated on load, so a
-broken board file is refused with a message naming the territory and the problem
-instead of producing wrong scores later. Territory sets elsewhere are int bitmasks
+Loaded from package data and validated on load, so a broken board file is refused with a
+message naming the territory and the problem instead of producing wrong scores later.
+`clans.yaml` is the board's source; the shipped board is read from `clans.json`, its copy
+written by `write_json_copy` (python -m companion.games.clans.board; a test keeps the two
+equal), because the standard library's json is already loaded at start and yaml is not:
+yaml is imported only for a user's board file (`load_board_file`). Territory sets elsewhere are int bitmasks
 with bit t for territory t; this module precomputes the neighbor masks.
 """
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-import yaml
+if TYPE_CHECKING:
+    from pathlib import Path
 
 COLORS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black")
 COLOR_ALIASES: dict[str, str] = {"white": "black"}
@@ -159,6 +164,9 @@ def _parse_epochs(raw: object) -> tuple[Epoch, ...]:
 
 
 def load_board_file(path: str | Path) -> Board:
+    """A board from a YAML file (a user's board; the shipped one is `load_board`)."""
+    import yaml  # lazy: only a board file given by name is YAML
+
     with open(path, encoding="utf-8") as fh:
         try:
             data = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -167,9 +175,38 @@ def load_board_file(path: str | Path) -> Board:
     return parse_board(data)
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE_YAML = os.path.join(HERE, "clans.yaml")
+SHIPPED_JSON = os.path.join(HERE, "clans.json")
+
+
+def json_copy_text(yaml_path: str | Path = SOURCE_YAML) -> str:
+    """The JSON copy of a YAML board file, as `clans.json` holds it (territory numbers as keys)."""
+    import yaml  # lazy: see the module docstring
+
+    with open(yaml_path, encoding="utf-8") as fh:
+        data = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    territories = data.pop("territories", {}) if isinstance(data, dict) else {}
+    head = json.dumps(data)[:-1]  # one line for the chart, one line a territory (readable diffs)
+    rows = ",\n".join(f" {json.dumps(str(k))}: {json.dumps(v)}" for k, v in territories.items())
+    return f'{head}, "territories": {{\n{rows}\n}}}}\n'
+
+
+def write_json_copy() -> None:
+    """Rewrite `clans.json` from `clans.yaml` (after editing the board's source)."""
+    with open(SHIPPED_JSON, "w", encoding="utf-8") as fh:
+        fh.write(json_copy_text())
+
+
 @lru_cache(maxsize=1)
 def load_board() -> Board:
-    """The shipped Clans board (package data), validated once per process."""
-    ref = resources.files("companion.games.clans").joinpath("clans.yaml")
-    with resources.as_file(ref) as path:
-        return load_board_file(path)
+    """The shipped Clans board (package data, its JSON copy), validated once per process."""
+    with open(SHIPPED_JSON, encoding="utf-8") as fh:
+        data = json.load(fh)
+    if isinstance(data, dict) and isinstance(data.get("territories"), dict):  # JSON keys are strings
+        data["territories"] = {int(k) if k.isdigit() else k: v for k, v in data["territories"].items()}
+    return parse_board(data)
+
+
+if __name__ == "__main__":
+    write_json_copy()

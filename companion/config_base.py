@@ -1,0 +1,77 @@
+"""What a start needs of the config before (or without) a config file: the display's settings
+(`DisplayConfig`, the driver names, the OLED's addresses) and the bots' limits.
+
+`companion.config` re-exports everything here; it is a module of its own so a headless run
+(`companion run --display dummy --keys FILE`) starts without the rest of the config (its
+dataclasses, checks and example) and without luma.oled, whose driver list `oled_drivers()`
+asks only when a driver name has to be checked.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+# The unit's WatchdogSec= (systemd/companion.service; a test keeps them equal).
+# A bot may think for at most MAX_BOT_MOVE_TIME seconds per move, a third of
+# the watchdog, so a move can never look like a hung daemon.
+WATCHDOG_SEC = 30
+MAX_BOT_MOVE_TIME = 10.0
+
+
+# The OLED drivers of luma.oled 3.16 (luma.oled.device.__all__); `oled_drivers()` asks the
+# installed luma.oled itself and falls back to this list only when it cannot be imported.
+KNOWN_OLED_DRIVERS = ("ssd1305", "ssd1306", "ssd1309", "ssd1315", "ssd1316", "ssd1322",
+                      "ssd1322_nhd", "ssd1325", "ssd1327", "ssd1331", "ssd1351", "ssd1362",
+                      "ssd1363", "sh1106", "sh1107", "ws0010", "winstar_weh", "ch1115")
+STAND_IN_DRIVERS = ("dummy", "terminal", "png")
+DISPLAY_DRIVERS = KNOWN_OLED_DRIVERS + STAND_IN_DRIVERS
+
+
+# An OLED with no address configured is looked for at these, in this order.
+OLED_ADDRESSES = (0x3C, 0x3D)
+
+
+@functools.lru_cache(maxsize=1)
+def oled_drivers() -> tuple[str, ...]:
+    """The OLED device names the installed luma.oled provides (luma.oled.device.__all__),
+    else KNOWN_OLED_DRIVERS. Imports luma.oled.device, which touches no hardware."""
+    try:
+        import luma.oled.device as devices
+    except ImportError:
+        return KNOWN_OLED_DRIVERS
+    names = tuple(n for n in getattr(devices, "__all__", ()) if isinstance(getattr(devices, n, None), type))
+    return names or KNOWN_OLED_DRIVERS
+
+
+def display_drivers() -> tuple[str, ...]:
+    """Every accepted `display.driver`: luma.oled's devices, then dummy, terminal, png."""
+    return oled_drivers() + STAND_IN_DRIVERS
+
+
+def is_oled(driver: str) -> bool:
+    """True for a driver that is a real I2C OLED (not a stand-in)."""
+    return driver not in STAND_IN_DRIVERS
+
+
+@dataclass
+class DisplayConfig:
+    """The OLED (or a stand-in). `driver`: any luma.oled device name
+    (`oled_drivers()`) or dummy / terminal / png. `address`: the OLED's I2C
+    address, None to probe 0x3C then 0x3D. `retry_seconds`: how often to try
+    to re-create an unplugged OLED; `dim_contrast`: contrast when idle."""
+
+    driver: str = "ssd1306"
+    port: int = 1
+    address: int | None = None      # None: probe 0x3C, then 0x3D (OLED_ADDRESSES)
+    rotate: int = 0
+    width: int = 128
+    height: int = 64
+    contrast: int = 200
+    dim_contrast: int = 16
+    frames_dir: str | None = None
+    retry_seconds: float = 5.0
+
+
+# The names companion.games.clans.bots.make_bot knows (kept here so the config loads without the bots).
+BOT_NAMES = ("random", "greedy", "mcts")
