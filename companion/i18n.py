@@ -18,13 +18,12 @@ import gettext as _gettext
 import io
 import logging
 import os
-from pathlib import Path
 from typing import Mapping
 
 log = logging.getLogger(__name__)
 
 DOMAIN = "companion"
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")  # no pathlib: start-up
 LANGUAGES = ("en", "it", "es", "fr", "de")  # the order of the menu's language list
 DEFAULT = "en"
 # each language named in itself: the menu item a player looks for in their own language
@@ -35,13 +34,13 @@ _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _code = DEFAULT
 
 
-def _compile_po(po: Path) -> _gettext.NullTranslations:
+def _compile_po(po: str) -> _gettext.NullTranslations:
     """A `.po` catalog compiled in memory (a checkout without built `.mo` files)."""
     from babel.messages.mofile import write_mo  # lazy: only a source checkout needs Babel
     from babel.messages.pofile import read_po
 
-    with po.open("rb") as f:
-        catalog = read_po(f, locale=po.parent.parent.name)
+    with open(po, "rb") as f:
+        catalog = read_po(f, locale=os.path.basename(os.path.dirname(os.path.dirname(po))))
     buf = io.BytesIO()
     write_mo(buf, catalog)
     buf.seek(0)
@@ -54,13 +53,13 @@ def catalog(code: str) -> _gettext.NullTranslations:
         return _catalogs[code]
     found: _gettext.NullTranslations = _gettext.NullTranslations()
     if code != DEFAULT:
-        mo = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
-        po = mo.with_suffix(".po")
+        base = os.path.join(LOCALE_DIR, code, "LC_MESSAGES", DOMAIN)
+        mo, po = base + ".mo", base + ".po"
         try:
-            if mo.exists():  # an installed wheel: .mo only (a checkout has .po only)
-                with mo.open("rb") as f:
+            if os.path.exists(mo):  # an installed wheel: .mo only (a checkout has .po only)
+                with open(mo, "rb") as f:
                     found = _gettext.GNUTranslations(f)
-            elif po.exists():
+            elif os.path.exists(po):
                 found = _compile_po(po)
             else:
                 log.warning("no catalog for language %s: the table speaks English", code)

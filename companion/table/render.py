@@ -15,20 +15,20 @@ and menus, 9x15 bold for the move being typed. Four layouts, one per screen kind
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
+import os
 
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.table import screen as S
 
 WIDTH, HEIGHT = 128, 64
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FONT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fonts")  # no pathlib: start-up
 
 
 @lru_cache(maxsize=None)
 def font(name: str) -> ImageFont.ImageFont:
     """One of the bundled bitmap fonts: "5x8", "6x10" or "9x15B"."""
-    return ImageFont.load(str(FONT_DIR / f"{name}.pil"))
+    return ImageFont.load(os.path.join(FONT_DIR, f"{name}.pil"))
 
 
 def render(screen: S.Screen) -> Image.Image:

@@ -15,9 +15,9 @@ to be 1-60 before the engine sees them, and every value echoed in a message is c
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from companion.games.clans.board import COLORS, N_TERRITORIES
@@ -78,7 +78,7 @@ class Record:
         return cls.from_dict(data)
 
     @classmethod
-    def load(cls, path: str | Path) -> "Record":
+    def load(cls, path: str | os.PathLike) -> "Record":
         """Read and check a record file: RecordError (never anything else) if it is not a valid record."""
         try:
             text = read_text(str(path))
@@ -156,11 +156,11 @@ class Record:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | os.PathLike) -> None:
         """Write atomically (temp file, fsync, rename) so a power cut never leaves half a record."""
         from companion.table.fsutil import atomic_write_text
 
-        atomic_write_text(Path(path), self.to_json())
+        atomic_write_text(path, self.to_json())
 
     @classmethod
     def from_game(cls, game: Game, colors: list[str] | None = None, extra: dict | None = None) -> "Record":
