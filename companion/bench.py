@@ -19,6 +19,15 @@
   The measured processes always write and use .pyc files (PYTHONDONTWRITEBYTECODE is dropped
   for them), as an installed wheel on the box does.
 
+- memory (`--only memory`): the daemon's resident memory after each of `--memory-games` whole
+  games in one run (Clans with a bot and Mammut in turn, one display and one journal, as on the
+  box), in a fresh process: `rss_mb_after_each`, `growth_mb` (last minus after the first game
+  of each) and `peak_rss_mb`. It must not grow with the games played.
+- the bot (`--only bot`): the search bot's turns at `--bot-time` (default 0.5 s, the box's)
+  against three greedy bots over `--bot-games` games: `iterations_per_second`,
+  `iterations_per_move`, `max_overrun` (the longest turn past the move time, as a fraction).
+  tools/arm64-bench.sh runs it on the Pi's CPU.
+
 Prints one JSON object.
 """
 
@@ -138,14 +147,37 @@ def cold_start(runs: int) -> dict:
             "replay_start": {**_stats(replay), "ratio": round(statistics.median(replay) / bare_median, 2)}}
 
 
+def memory(games: int, seed: int, state_root: str | None = None) -> dict:
+    """The daemon's memory over `games` whole games in one run (companion.bench_path.memory_over_games),
+    in a fresh process so that its peak is the daemon's own, not this bench's."""
+    cmd = [sys.executable, "-m", "companion.bench_path", "memory", str(games), str(seed)]
+    if state_root:
+        cmd.append(state_root)
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=_env())
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def bot_turns(games: int, seed: int, move_time: float) -> dict:
+    """The search bot's turns at the box's move time against three greedy bots: its iterations per
+    second and per move, and the longest turn past the move time (a fraction: 0.05 = 5% over)."""
+    from companion.games.clans.bots.arena import arena
+
+    r = arena(["mcts", "greedy", "greedy", "greedy"], games, seed, move_time)
+    return {"games": games, "move_time": move_time, "iterations_per_second": r["iterations_per_second"],
+            "iterations_per_move": r["iterations_per_move"], "max_overrun": r["max_overrun"]}
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="companion bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=20, help="scripted games for key -> frame (default 20)")
     ap.add_argument("--runs", type=int, default=10, help="process starts for cold start (default 10)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--only", choices=("latency", "path", "cold"), help="run one benchmark only")
+    ap.add_argument("--only", choices=("latency", "path", "cold", "memory", "bot"), help="run one benchmark only")
     ap.add_argument("--journal-dir", help="a folder on the state directory's filesystem for the journals")
+    ap.add_argument("--memory-games", type=int, default=20, help="whole games in one run for memory (default 20)")
+    ap.add_argument("--bot-games", type=int, default=2, help="games of the bot's turns (default 2)")
+    ap.add_argument("--bot-time", type=float, default=0.5, help="the bot's move time in s (default 0.5, the box's)")
     args = ap.parse_args(argv)
     out: dict = {}
     if args.only in (None, "latency"):
@@ -156,5 +188,9 @@ def main(argv: list[str]) -> int:
         out.update(whole_path(max(1, args.games // 2), args.seed, args.journal_dir))
     if args.only in (None, "cold"):
         out.update(cold_start(max(1, args.runs)))
+    if args.only in (None, "memory"):
+        out["memory"] = memory(max(2, args.memory_games), args.seed, args.journal_dir)
+    if args.only in (None, "bot"):
+        out["bot"] = bot_turns(max(1, args.bot_games), args.seed, args.bot_time)
     print(json.dumps(out))
     return 0

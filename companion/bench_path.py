@@ -19,6 +19,7 @@ import time
 from typing import Any, Callable
 
 STAGES = ("game", "journal", "screen", "render", "panel", "bus")
+BOT_ITERATIONS = 200  # the memory run's bot: a fixed search, so the run does not depend on the clock
 
 
 class Stopwatch:
@@ -80,7 +81,8 @@ def mammut_keys(game: Any, rnd: random.Random) -> str:
     return "#"
 
 
-def _daemon(kind: str, state_dir: str, sink: Any, seed: int) -> Any:
+def _daemon(kind: str, state_dir: str, sink: Any, seed: int, bots: tuple[int, ...] = (),
+            journal: Any = None) -> Any:
     from companion.games import GAMES, find_game
     from companion.hw.panel import Panel
     from companion.loop import Daemon
@@ -88,11 +90,12 @@ def _daemon(kind: str, state_dir: str, sink: Any, seed: int) -> Any:
     from companion.table.shell import Shell
 
     rng = random.Random(seed)
-    game = (find_game(kind).load().quick_start(2 + seed % 3, rng) if kind == "clans"
+    game = (find_game(kind).load().quick_start(2 + seed % 3, rng, bots) if kind == "clans"
             else find_game(kind).load().new(rng))
     panel = Panel(sink, pixel_shift=True, dim_after=600, off_after=1200)
     shell = Shell(list(GAMES.values()), kind, game, rng)
-    return Daemon(shell, panel, headless=True, journal=JournalWriter(Journal(state_dir)))
+    return Daemon(shell, panel, headless=True, journal=journal or JournalWriter(Journal(state_dir)),
+                  search_options={"bot": "mcts", "iterations": BOT_ITERATIONS, "seed": seed})
 
 
 def _sink(bus: Any) -> Any:
@@ -112,7 +115,6 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
 
     watch = Stopwatch()
     whole: list[float] = []  # each key's whole step: key_to_bus
-    rss: list[float] = []  # after each game: the daemon's memory must not grow with the games played
     bus_bytes: list[int] = []
     by_game: dict[str, list[int]] = {}  # game -> [bytes on the bus, keys]
     full_frame = 0
@@ -160,7 +162,6 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
                     writer.display(d.panel.sink._fit(d.panel.sink._last))
                     full_frame = bus.bytes_sent - before
                 d.journal.journal.close()
-                rss.append(current_rss_mb())
         finally:
             render_module.render = real_render
     from companion.bench import percentile
@@ -173,8 +174,48 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
             "key_to_bus": summary(whole),
             "bus_bytes_per_key": round(sum(bus_bytes) / len(bus_bytes), 1), "full_frame_bytes": full_frame,
             "bus_bytes_per_key_by_game": {k: round(b / n, 1) for k, (b, n) in by_game.items()},
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-            "rss_mb_after_games": {"first": rss[0], "half": rss[len(rss) // 2], "last": rss[-1], "games": len(rss)}}
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+
+
+def play_whole_game(d: Any, kind: str, rnd: random.Random, mammut_keys_per_game: int = 400) -> int:
+    """Type a scripted game into daemon `d` to its end (Mammut: `mammut_keys_per_game` keys); the keys typed."""
+    pressed = 0
+    while pressed < (10_000 if kind == "clans" else mammut_keys_per_game):
+        table = d.shell.game
+        if kind == "clans" and table.game is not None and table.mode() == "final":
+            break
+        for key in (clans_keys if kind == "clans" else mammut_keys)(table, rnd):
+            d.step(key)
+            pressed += 1
+    return pressed
+
+
+def memory_over_games(games: int, seed: int, state_root: str | None = None) -> dict:
+    """The daemon's resident memory after each of `games` whole games in one run, one display and
+    one journal for all, as on the box: Clans with a bot (seat 2, mcts) and Mammut in turn. Run it
+    in a fresh process (`python -m companion.bench_path memory GAMES SEED`): its peak is then the
+    daemon's own."""
+    from companion.hw.fake_oled import FakeOledBus
+    from companion.table.journal import Journal, JournalWriter
+
+    sink = _sink(FakeOledBus("ssd1306", model=False))
+    rss: list[float] = []
+    with tempfile.TemporaryDirectory(dir=state_root) as tmp:
+        journal = JournalWriter(Journal(tmp))
+        try:
+            for g in range(games):
+                kind = "clans" if g % 2 == 0 else "mammut"
+                d = _daemon(kind, tmp, sink, seed + g, bots=(1,) if kind == "clans" else (), journal=journal)
+                d.drain()
+                d.show()
+                play_whole_game(d, kind, random.Random(seed + g))
+                rss.append(current_rss_mb())
+        finally:
+            journal.journal.close()
+    warm = rss[min(1, len(rss) - 1)]  # after one game of each: every module the games use is loaded
+    return {"games": games, "rss_mb_after_each": rss, "after_first_of_each_mb": warm, "last_mb": rss[-1],
+            "growth_mb": round(rss[-1] - warm, 1),
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
 
 
 def current_rss_mb() -> float:
@@ -187,3 +228,13 @@ def current_rss_mb() -> float:
         return round(pages * os.sysconf("SC_PAGE_SIZE") / 2 ** 20, 1)
     except (OSError, ValueError, IndexError):
         return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+if __name__ == "__main__":  # the bench's memory run, in a process of its own
+    import json
+    import sys
+
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "memory":
+        print(json.dumps(memory_over_games(int(sys.argv[2]), int(sys.argv[3]), (sys.argv[4:] or [None])[0])))
+    else:
+        sys.exit("usage: python -m companion.bench_path memory GAMES SEED [STATE_ROOT]")

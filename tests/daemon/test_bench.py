@@ -19,8 +19,7 @@ def test_the_whole_path_is_measured_stage_by_stage(capsys, tmp_path):
     assert out["path_keys"] > 100 and 0 < out["bus_bytes_per_key"] < out["full_frame_bytes"]
     assert out["full_frame_bytes"] > 1024  # 8 pages of 128 columns, and their commands
     assert out["peak_rss_mb"] > 10
-    after = out["rss_mb_after_games"]
-    assert after["games"] == 2 and after["first"] > 0 and after["last"] > 0
+    assert set(out["bus_bytes_per_key_by_game"]) == {"clans", "mammut"}
     assert list(tmp_path.iterdir()) == []  # its journals went away with it
 
 
@@ -38,3 +37,19 @@ def test_the_cold_start_is_measured_next_to_the_bare_interpreter(capsys):
     assert set(out["bare_interpreter"]) == {"median_s", "min_s"}
     assert set(out["replay_start"]) == {"median_s", "min_s", "ratio"}
     assert out["ratio"] > 0 and out["replay_start"]["ratio"] > 0
+
+
+def test_the_memory_is_read_after_every_whole_game_in_a_process_of_its_own(capsys, tmp_path):
+    assert bench.main(["--only", "memory", "--memory-games", "2", "--journal-dir", str(tmp_path)]) == 0
+    out = json.loads(capsys.readouterr().out)["memory"]
+    assert out["games"] == 2 and len(out["rss_mb_after_each"]) == 2 and min(out["rss_mb_after_each"]) > 10
+    assert set(out) >= {"after_first_of_each_mb", "last_mb", "growth_mb", "peak_rss_mb"}
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_bot_turns_report_the_search_rate_and_the_longest_overrun(capsys):
+    assert bench.main(["--only", "bot", "--bot-games", "1", "--bot-time", "0.002"]) == 0
+    out = json.loads(capsys.readouterr().out)["bot"]
+    assert out["games"] == 1 and out["move_time"] == 0.002
+    assert out["iterations_per_second"] > 0 and out["iterations_per_move"] > 0
+    assert isinstance(out["max_overrun"], float)

@@ -330,8 +330,18 @@ def test_arena_json_contract(capsys):
         assert 0 <= lo <= rate <= hi <= 1
     assert arena.main(argv) == 0
     again = json.loads(capsys.readouterr()[0])
-    del data["seconds"], again["seconds"]
+    for timed in ("seconds", "iterations_per_second"):
+        del data[timed], again[timed]
+    assert data["max_overrun"] is None  # fixed iterations: no move time to overrun
     assert again == data
+
+
+def test_arena_reports_the_search_rate_and_the_longest_turn_past_the_move_time(capsys):
+    argv = ["--bots", "mcts,random", "--games", "1", "--seed", "2", "--move-time", "0.002", "--json"]
+    assert arena.main(argv) == 0
+    data = json.loads(capsys.readouterr()[0])
+    assert data["iterations_per_second"] > 0 and data["iterations_per_move"] > 0
+    assert isinstance(data["max_overrun"], float)
 
 
 def test_arena_games_share_one_win_and_rotate_seats():

@@ -11,7 +11,9 @@ streams derived from (seed, game), so `--jobs J` (worker processes) gives the sa
 results as one process.
 
 Output: per-bot win rates with 95% Wilson intervals; with `--json` one JSON object:
-games, bots, win_rate, ci95, mean_total, seconds, iterations_per_move (mcts).
+games, bots, win_rate, ci95, mean_total, seconds, iterations_per_move and iterations_per_second
+(mcts: its iterations over the wall time of its turns), max_overrun (the longest mcts turn past
+--move-time, as a fraction of it: 0.05 = 5% over; null with --iterations).
 """
 
 from __future__ import annotations
@@ -54,20 +56,28 @@ def play_game(names: list[str], g: int, seed: int, move_time: float | None, iter
     game = Game(n, random_setup(rng), 0, trusted=True)
     mcts_iters = 0
     mcts_moves = 0
+    mcts_seconds = 0.0
+    overrun = 0.0  # the longest mcts turn past its move time, as a fraction of it
     while game.status == IN_PROGRESS:
         seat = game.to_move
         i = bot_at[seat]
+        t0 = time.perf_counter()
         move = bots[i].choose(game, seat, colors[seat], bot_rngs[i], move_time=move_time)
+        spent = time.perf_counter() - t0
         game.push(move)
         if hasattr(bots[i], "last_iterations"):
             mcts_iters += bots[i].last_iterations
             mcts_moves += 1
+            mcts_seconds += spent
+            if move_time:
+                overrun = max(overrun, spent / move_time - 1)
     totals, winners = game.winners(colors)
     share = [0.0] * n
     for s in winners:
         share[bot_at[s]] = 1.0 / len(winners)
     return {"share": share, "totals": [totals[seat_of[i]] for i in range(n)], "status": game.status,
-            "plies": game.ply, "mcts_iterations": mcts_iters, "mcts_moves": mcts_moves}
+            "plies": game.ply, "mcts_iterations": mcts_iters, "mcts_moves": mcts_moves,
+            "mcts_seconds": mcts_seconds, "overrun": overrun}
 
 
 def arena(names: list[str], games: int, seed: int, move_time: float | None = None, iterations: int | None = None,
@@ -77,15 +87,18 @@ def arena(names: list[str], games: int, seed: int, move_time: float | None = Non
     wins = [0.0] * n
     totals = [0] * n
     iters = moves = 0
+    searched = overrun = 0.0
     start = time.perf_counter()
 
     def add(g: int, r: dict) -> None:
-        nonlocal iters, moves
+        nonlocal iters, moves, searched, overrun
         for i in range(n):
             wins[i] += r["share"][i]
             totals[i] += r["totals"][i]
         iters += r["mcts_iterations"]
         moves += r["mcts_moves"]
+        searched += r["mcts_seconds"]
+        overrun = max(overrun, r["overrun"])
         if progress and ((g + 1) % max(1, games // 20) == 0 or g + 1 == games):
             rates = " ".join(f"{names[i]}={wins[i] / (g + 1):.3f}" for i in range(n))
             progress(f"game {g + 1}/{games}: {rates}")
@@ -110,6 +123,8 @@ def arena(names: list[str], games: int, seed: int, move_time: float | None = Non
         "ci95": [[round(x, 4) for x in wilson(r, games)] for r in rates],
         "mean_total": [round(t / games, 2) for t in totals],
         "iterations_per_move": round(iters / moves, 1) if moves else None,
+        "iterations_per_second": round(iters / searched) if searched else None,
+        "max_overrun": round(overrun, 4) if moves and move_time else None,
         "seconds": round(seconds, 2),
     }
 
@@ -161,6 +176,9 @@ def main(argv: list[str]) -> int:
             lo, hi = result["ci95"][i]
             print(f"bot {i} {name:<7} win rate {result['win_rate'][i]:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  "
                   f"mean total {result['mean_total'][i]}")
-        extra = f", {result['iterations_per_move']} mcts iterations/move" if result["iterations_per_move"] else ""
+        extra = (f", {result['iterations_per_move']} mcts iterations/move ({result['iterations_per_second']}/s)"
+                 if result["iterations_per_move"] else "")
+        if result["max_overrun"] is not None:
+            extra += f", longest mcts turn {100 * result['max_overrun']:+.1f}% of --move-time"
         print(f"{result['games']} games in {result['seconds']} s{extra}")
     return 0
