@@ -3,6 +3,10 @@
 - key -> frame: for each key of scripted whole games, the time from handing the key to
   the controller to a finished 128x64 frame image (journal and bus transfer excluded);
   prints p50/p99/max in milliseconds. Target: p99 <= 5 ms.
+- replay of a long whole game's record (`replay_whole_game`, with the latency; about 50 moves:
+  no Clans game reaches 60): reading and checking the file, playing the moves, the summary and
+  its text, in this process; median and max ms. Target < 10 ms for 60 moves (the process's
+  start-up is cold start's).
 - the whole path (companion.bench_path): every stage a key takes through the real daemon,
   journal commit (fsync) and the bytes handed to a real luma ssd1306 on a counting fake I2C
   bus included: `stages` (p50/p99 each), `key_to_bus`, `bus_bytes_per_key`,
@@ -100,6 +104,36 @@ def _finished_record(path: str, seed: int = 1) -> None:
             return
 
 
+def replay_whole_game(repeats: int = 50, seed: int = 1) -> dict:
+    """`companion replay`'s work on the record of a long whole game, in this process (the start-up is
+    cold_start's): read and check the file, play every move, build the summary, its JSON and text;
+    milliseconds. (A Clans game cannot reach 60 moves: each move empties a territory and the 12th
+    village ends it, so a long game has about 50.)"""
+    from companion.games.clans.commands import replay_text
+    from companion.games.clans.game import Game, random_setup
+    from companion.games.clans.record import Record, summary
+
+    rng = random.Random(seed)
+    game = Game(4, random_setup(rng), 0, trusted=True)
+    while not game.is_over:  # a long game: this table founds a village only when it must
+        tries = [game.random_move(rng.random) for _ in range(30)]
+        a, b = next((m for m in tries if not game.isolated_by(*m)), tries[0])
+        game.push_unchecked(a, b, None, rng.shuffle)
+    times: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "whole.json")
+        Record.from_game(game).save(path)
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            record = Record.load(path)
+            s = summary(record.play(), record.colors)
+            json.dumps(s, indent=1)
+            replay_text(s)
+            times.append(time.perf_counter() - t0)
+    ms = [t * 1000 for t in times]
+    return {"moves": game.ply, "median_ms": round(statistics.median(ms), 3), "max_ms": round(max(ms), 3)}
+
+
 def _env() -> dict[str, str]:
     """The environment of the measured processes: this one's, but always with .pyc files written
     and used (PYTHONDONTWRITEBYTECODE would compile every changed module at every start, which an
@@ -182,6 +216,7 @@ def main(argv: list[str]) -> int:
     out: dict = {}
     if args.only in (None, "latency"):
         out["key_to_frame"] = key_to_frame(args.games, args.seed)
+        out["replay_whole_game"] = replay_whole_game(seed=args.seed)
     if args.only in (None, "path"):
         from companion.bench_path import whole_path
 

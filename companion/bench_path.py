@@ -174,6 +174,8 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
             "key_to_bus": summary(whole),
             "bus_bytes_per_key": round(sum(bus_bytes) / len(bus_bytes), 1), "full_frame_bytes": full_frame,
             "bus_bytes_per_key_by_game": {k: round(b / n, 1) for k, (b, n) in by_game.items()},
+            # what luma's own display() would have sent: a whole frame for every key that changed the panel
+            "bus_bytes_per_key_whole_frames": round(sum(1 for b in bus_bytes if b) * full_frame / len(bus_bytes), 1),
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
 
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# arm64-bench.sh: `companion bench --only cold` in an aarch64 Debian Bookworm root under
-# qemu-user emulation (the Pi's CPU and OS release), so start-up is judged where it matters:
-# the cold start to the first frame and `companion replay` as ratios to the bare interpreter's
-# start under the same emulation (target: ratio <= 4).
+# arm64-bench.sh: `companion bench` in an aarch64 Debian Bookworm root under qemu-user
+# emulation (the Pi's CPU and OS release), so start-up and the bot's turns are judged where
+# they matter: by default the cold start to the first frame and `companion replay` as ratios
+# to the bare interpreter's start under the same emulation (target: ratio <= 4);
+# `-- --only bot` the search bot's iterations per second and its longest turn past the
+# box's move time (target: at most 10% over).
 #
-#   tools/arm64-bench.sh [ROOT_DIR] [-- BENCH_ARGS...]     (default BENCH_ARGS: --runs 5)
+#   tools/arm64-bench.sh [ROOT_DIR] [-- BENCH_ARGS...]     (default: --only cold --runs 5)
 #
 # ROOT_DIR defaults to /var/tmp/arm64root, the root tools/arm64-check.sh makes and leaves with
 # a venv at ROOT_DIR/root/companion/.venv holding every dependency. The tree (no .venv, .git,
@@ -21,7 +23,7 @@ root=/var/tmp/arm64root
 if [ $# -gt 0 ] && [ "$1" != -- ]; then root=$1; shift; fi
 [ "${1:-}" = -- ] && shift
 bench_args=("$@")
-[ ${#bench_args[@]} -gt 0 ] || bench_args=(--runs 5)
+[ ${#bench_args[@]} -gt 0 ] || bench_args=(--only cold --runs 5)
 
 skip() { echo "arm64-bench: SKIP: $*"; exit 0; }
 die() { echo "arm64-bench: $*" >&2; exit 2; }
@@ -55,7 +57,7 @@ spec = importlib.util.spec_from_file_location(\"i18n_tool\", \"tools/i18n.py\")
 tool = importlib.util.module_from_spec(spec); spec.loader.exec_module(tool)
 tool.compile_all(pathlib.Path(\"companion/locale\"))'
   cd /tmp
-  PYTHONPATH=/root/companion /root/companion/.venv/bin/python -m companion bench --only cold$q
+  PYTHONPATH=/root/companion /root/companion/.venv/bin/python -m companion bench$q
 "
 rc=$?
 echo "arm64-bench: done in $(( $(date +%s) - t0 )) s, exit $rc"

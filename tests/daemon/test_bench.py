@@ -20,6 +20,7 @@ def test_the_whole_path_is_measured_stage_by_stage(capsys, tmp_path):
     assert out["full_frame_bytes"] > 1024  # 8 pages of 128 columns, and their commands
     assert out["peak_rss_mb"] > 10
     assert set(out["bus_bytes_per_key_by_game"]) == {"clans", "mammut"}
+    assert out["bus_bytes_per_key"] < out["bus_bytes_per_key_whole_frames"] < out["full_frame_bytes"]
     assert list(tmp_path.iterdir()) == []  # its journals went away with it
 
 
@@ -27,6 +28,8 @@ def test_the_latency_keeps_todays_fields(capsys):
     assert bench.main(["--only", "latency", "--games", "1"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out["key_to_frame"]) >= {"keys", "p50_ms", "p99_ms", "max_ms", "mean_ms"}
+    replay = out["replay_whole_game"]
+    assert replay["moves"] >= 45 and 0 < replay["median_ms"] <= replay["max_ms"]
 
 
 def test_the_cold_start_is_measured_next_to_the_bare_interpreter(capsys):

@@ -163,7 +163,7 @@ def main(argv: list[str]) -> int:
         if key not in tunable:
             ap.error(f"--option {item}: unknown mcts option {key!r}; use one of {', '.join(sorted(tunable))}")
         try:
-            options[key] = float(value) if key != "reward" else value
+            options[key] = value if key in ("reward", "search") else float(value)
         except ValueError:
             ap.error(f"--option {item}: the value must be a number")
     move_time = None if args.iterations is not None else args.move_time

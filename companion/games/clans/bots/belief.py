@@ -1,0 +1,133 @@
+"""What a bot believes about the hidden colors, and the sure wins it never leaves to chance.
+
+ColorModel: each seat's observed moves are scored under each candidate color with
+a noisy-greedy model: a non-founding move has utility 0, a founding move utility
+(color's gain + chips); P(move | color) = (1 - eps) * softmax(beta * utility) +
+eps / #legal moves. Only founding moves differ between colors, so one pass over
+the history with the cheap founding-move scan is enough (~2 ms per decision).
+The joint weight of an assignment of distinct colors to seats is the product of
+its seats' likelihoods.
+
+`sure_win` finds a move that ends the game with the mover the sole winner whatever
+colors the others own: a short search could miss it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Callable, Sequence
+
+from companion.games.clans.board import COLORS
+from companion.games.clans.game import Game, Move
+from companion.games.clans.bots.tactics import (NC, best_order, color_index, founding_moves, legal_moves, move_gains,
+                                                own_key)
+
+
+class ColorModel:
+    """Posterior over which seat owns which color, from the public move history.
+
+    `known` fixes some seats' colors (the bot's own); `blind` seats get a uniform
+    color (the hinted human); every other seat is weighted by its moves.
+    """
+
+    def __init__(self, game: Game, known: dict[int, int] | None = None, blind: Sequence[int] = (),
+                 beta: float = 1.0, eps: float = 0.05) -> None:
+        self.players = game.players
+        self.known = dict(known or {})
+        self.beta, self.eps = beta, eps
+        judged = [s for s in range(self.players) if s not in self.known and s not in blind]
+        self.loglik = [[0.0] * NC for _ in range(self.players)]
+        if judged and game.moves:
+            self._observe(game, set(judged))
+        taken = set(self.known.values())
+        free = [s for s in range(self.players) if s not in self.known]
+        free_colors = [c for c in range(NC) if c not in taken]
+        self.assignments: list[tuple[int, ...]] = []
+        logw: list[float] = []
+        for combo in itertools.permutations(free_colors, len(free)):
+            assign = [0] * self.players
+            for s, c in self.known.items():
+                assign[s] = c
+            for s, c in zip(free, combo):
+                assign[s] = c
+            self.assignments.append(tuple(assign))
+            logw.append(sum(self.loglik[s][assign[s]] for s in judged))
+        top = max(logw)
+        w = [math.exp(x - top) for x in logw]
+        total = sum(w)
+        self.weights = [x / total for x in w]
+        self.cum = list(itertools.accumulate(self.weights))
+
+    def _observe(self, game: Game, judged: set[int]) -> None:
+        g = Game(game.players, game.setup, game.first_player, game.board, trusted=True)
+        beta, eps = self.beta, self.eps
+        for mv in game.moves:
+            s = g.to_move
+            if s in judged:
+                n_all = len(legal_moves(g))
+                found = founding_moves(g)
+                utils = [[0.0] * NC for _ in found]  # utility of each founding move for each color
+                chosen = None
+                for j, (a, b) in enumerate(found):
+                    order = mv.order if (a, b) == (mv.frm, mv.to) else None
+                    gains, n = move_gains(g, a, b, order)
+                    utils[j] = [gains[k] + n for k in range(NC)]
+                    if (a, b) == (mv.frm, mv.to):
+                        chosen = j
+                n0 = n_all - len(found)
+                for k in range(NC):
+                    z = n0 + sum(math.exp(beta * u[k]) for u in utils)
+                    num = math.exp(beta * utils[chosen][k]) if chosen is not None else 1.0
+                    self.loglik[s][k] += math.log((1 - eps) * num / z + eps / n_all)
+            g.push_unchecked(mv.frm, mv.to, mv.order)
+
+    def sample(self, rnd: Callable[[], float]) -> tuple[int, ...]:
+        """One determinization: a color index for every seat."""
+        x = rnd()
+        cum = self.cum
+        lo, hi = 0, len(cum) - 1
+        while lo < hi:  # first index with cum > x
+            mid = (lo + hi) // 2
+            if cum[mid] > x:
+                hi = mid
+            else:
+                lo = mid + 1
+        return self.assignments[lo]
+
+    def marginal_index(self, seat: int) -> list[float]:
+        """P(seat owns color i), indexed like COLORS."""
+        out = [0.0] * NC
+        for assign, w in zip(self.assignments, self.weights):
+            out[assign[seat]] += w
+        return out
+
+    def marginal(self, seat: int) -> dict[str, float]:
+        """P(seat owns color), for every color."""
+        out = {c: 0.0 for c in COLORS}
+        for assign, w in zip(self.assignments, self.weights):
+            out[COLORS[assign[seat]]] += w
+        return out
+
+
+def sure_win(game: Game, seat: int, color: str) -> Move | None:
+    """A move that ends the game with `seat` the sole winner whoever owns the other colors, if there is one.
+
+    Only a move that founds the 12th village can end the game, so this looks only at founding
+    moves once 11 villages stand; a search with a small budget could otherwise miss a certain win.
+    """
+    if len(game.villages) != 11 or game.to_move != seat:
+        return None
+    k = color_index(color)
+    others = [c for c in COLORS if c != color]
+    g = game.copy()
+    for a, b in founding_moves(g):
+        move = Move(a, b, best_order(g, a, b, own_key(k)))
+        g.push(move)
+        try:
+            if g.is_over and all(g.winners([*perm[:seat], color, *perm[seat:]])[1] == [seat]
+                                 for perm in itertools.permutations(others, g.players - 1)):
+                return move
+        finally:
+            g.pop()
+    return None
