@@ -12,6 +12,7 @@ wrapping the one call that does it; `key_to_bus` is the whole `step`.
 
 from __future__ import annotations
 
+import gc
 import random
 import resource
 import tempfile
@@ -211,6 +212,8 @@ def memory_over_games(games: int, seed: int, state_root: str | None = None) -> d
                 d.drain()
                 d.show()
                 play_whole_game(d, kind, random.Random(seed + g))
+                del d
+                gc.collect()  # a daemon per game here; the box's one daemon collects at each new game
                 rss.append(current_rss_mb())
         finally:
             journal.journal.close()

@@ -14,6 +14,7 @@ module names no game either.
 
 from __future__ import annotations
 
+import gc
 import logging
 import queue
 import random
@@ -129,6 +130,10 @@ class Daemon:
                     self.apply(effect)
                 except Exception:
                     log.exception("%r failed", effect)
+            if any(isinstance(e, Persist) and e.new_game for e in effects):
+                # a new game: the last one's objects (cycles among controller, session, engine) go
+                # now, not at the collector's rare full pass, so memory does not creep with games played
+                gc.collect()
 
     def save(self, effects: list[Effect]) -> list[Effect]:
         """Journal the batch's journal effects (durable before anything is shown); the others, in order."""
