@@ -94,7 +94,9 @@ def _occupy(tty: str) -> list[int]:
 
 
 def _frame_on(dev) -> bytes | None:
-    return None if dev is None else dev.image.convert("1").tobytes()
+    """The frame a (dummy) panel shows; None with no panel, or one made but not yet drawn on."""
+    image = None if dev is None else getattr(dev, "image", None)
+    return None if image is None else image.convert("1").tobytes()
 
 
 def test_unplug_and_replug_keypad_and_oled_while_the_daemon_runs(tmp_path, monkeypatch, caplog):
