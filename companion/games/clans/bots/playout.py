@@ -4,7 +4,7 @@ This is where a bot's thinking time goes (about two thirds of it), so it is writ
 for speed: per source territory the villages a move founds are worked out once
 (whatever the target, only the source's leaving isolates anything; a target that is
 itself isolated founds with the source's huts added), and a village's value comes
-from the packed huts and the hut count without unpacking them. It reads the
+from the packed huts and the hut count without unpacking them (`tactics.village_value`). It reads the
 engine's public position (`packed`, `total`, `occ`, `big`, `live`, `villages`,
 `rules`) and plays through `Game.push_unchecked`; tests check `greedy_founding`
 against `tactics.move_gains` on random positions.
@@ -16,29 +16,7 @@ from typing import Callable
 
 from companion.games.clans.board import N_CHIPS
 from companion.games.clans.game import IN_PROGRESS, SHIFT, Game
-from companion.games.clans.bots.tactics import tables
-
-_ALL5 = (0xF, 0xF0, 0xF00, 0xF000, 0xF0000)
-
-
-def _value(tb, p: int, n: int, t: int, chip: int) -> tuple[int, int]:
-    """(value, packed huts left) of a village of `n` huts `p` on t with 0-based `chip` (R4, as village_value)."""
-    if p & 0xF and p & 0xF0 and p & 0xF00 and p & 0xF000 and p & 0xF0000:  # strife
-        for s in SHIFT:
-            if (p >> s) & 15 == 1:
-                p -= 1 << s
-                n -= 1
-    if not n:
-        return 0, 0
-    if chip == N_CHIPS - 1:
-        return n + tb.last_bonus, p
-    terrain = tb.terrain[t]
-    if terrain == tb.hostile[chip]:
-        return 0, 0
-    fav = tb.favorable[chip]
-    if fav == terrain or fav == "all":
-        return n + tb.bonus[chip], p
-    return n, p
+from companion.games.clans.bots.tactics import tables, village_value
 
 
 def lonely(g: Game) -> int:
@@ -88,9 +66,9 @@ def greedy_founding(g: Game, k: int, alone: int | None = None) -> tuple[tuple[in
                     if n >= room:
                         break
                     if t == b:
-                        value, left = _value(tb, packed[t] + pa, total[t] + ta, t, chip0 + n)
+                        value, left = village_value(tb, packed[t] + pa, total[t] + ta, t, chip0 + n)
                     else:
-                        value, left = _value(tb, packed[t], total[t], t, chip0 + n)
+                        value, left = village_value(tb, packed[t], total[t], t, chip0 + n)
                     if value and left & mask_k:
                         v += value
                     n += 1

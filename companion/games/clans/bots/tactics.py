@@ -51,26 +51,25 @@ def isolated(game: Game, a: int) -> list[int]:
     return [c for c in game.rules.nb_list[a] if occ >> c & 1 and not nbm[c] & occ]
 
 
-def village_value(tb: _Tables, packed: int, t: int, chip: int) -> tuple[int, int]:
-    """(value, packed huts left after strife) of a village on t founded with 0-based `chip` (R4)."""
-    counts = [(packed >> s) & 15 for s in SHIFT]
-    if all(counts):
-        for i in range(NC):
-            if counts[i] == 1:
-                counts[i] = 0
-                packed &= ~(15 << SHIFT[i])
-    left = sum(counts)
-    if not left:
+def village_value(tb: _Tables, packed: int, huts: int, t: int, chip: int) -> tuple[int, int]:
+    """(value, packed huts left after strife) of a village of `huts` huts (`packed`) on t founded with
+    0-based `chip` (R4); the count comes from the engine's totals, so the huts are not unpacked."""
+    if packed & 0xF and packed & 0xF0 and packed & 0xF00 and packed & 0xF000 and packed & 0xF0000:  # strife
+        for s in SHIFT:
+            if (packed >> s) & 15 == 1:
+                packed -= 1 << s
+                huts -= 1
+    if not huts:
         return 0, 0
     if chip == N_CHIPS - 1:
-        return left + tb.last_bonus, packed
+        return huts + tb.last_bonus, packed
     terrain = tb.terrain[t]
     if terrain == tb.hostile[chip]:
         return 0, 0
     fav = tb.favorable[chip]
     if fav == terrain or fav == "all":
-        return left + tb.bonus[chip], packed
-    return left, packed
+        return huts + tb.bonus[chip], packed
+    return huts, packed
 
 
 def move_gains(game: Game, a: int, b: int, order: Sequence[int] | None = None) -> tuple[list[int], int]:
@@ -80,14 +79,16 @@ def move_gains(game: Game, a: int, b: int, order: Sequence[int] | None = None) -
     if not iso:
         return gains, 0
     tb = tables(game)
-    packed = game.packed
+    packed, total = game.packed, game.total
     chip = len(game.villages)
     n = 0
     for t in iso:
         if chip + n >= N_CHIPS:
             break
-        p = packed[t] + packed[a] if t == b else packed[t]
-        value, left = village_value(tb, p, t, chip + n)
+        if t == b:
+            value, left = village_value(tb, packed[t] + packed[a], total[t] + total[a], t, chip + n)
+        else:
+            value, left = village_value(tb, packed[t], total[t], t, chip + n)
         if value:
             for i in range(NC):
                 if left >> SHIFT[i] & 15:
