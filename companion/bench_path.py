@@ -139,23 +139,19 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
                 d.drain()
                 d.show()
                 watch.now.clear()
-                rnd = random.Random(seed + g)
-                pressed = 0
-                while pressed < (10_000 if kind == "clans" else mammut_keys_per_game):
-                    table = d.shell.game
-                    if kind == "clans" and table.game is not None and table.mode() == "final":
-                        break
-                    for key in (clans_keys if kind == "clans" else mammut_keys)(table, rnd):
-                        before = bus.bytes_sent
-                        t0 = time.perf_counter()
-                        d.step(key)
-                        whole.append(time.perf_counter() - t0)
-                        watch.key_done()
-                        bus_bytes.append(bus.bytes_sent - before)
-                        tally = by_game.setdefault(kind, [0, 0])
-                        tally[0] += bus_bytes[-1]
-                        tally[1] += 1
-                        pressed += 1
+                tally = by_game.setdefault(kind, [0, 0])
+
+                def press(key: str) -> None:
+                    before = bus.bytes_sent
+                    t0 = time.perf_counter()
+                    d.step(key)
+                    whole.append(time.perf_counter() - t0)
+                    watch.key_done()
+                    bus_bytes.append(bus.bytes_sent - before)
+                    tally[0] += bus_bytes[-1]
+                    tally[1] += 1
+
+                play_whole_game(d, kind, random.Random(seed + g), mammut_keys_per_game, press)
                 if not full_frame:
                     writer = d.panel.sink._writer
                     writer.forget()
@@ -180,15 +176,18 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
 
 
-def play_whole_game(d: Any, kind: str, rnd: random.Random, mammut_keys_per_game: int = 400) -> int:
-    """Type a scripted game into daemon `d` to its end (Mammut: `mammut_keys_per_game` keys); the keys typed."""
+def play_whole_game(d: Any, kind: str, rnd: random.Random, mammut_keys_per_game: int = 400,
+                    press: Callable[[str], Any] | None = None) -> int:
+    """Type a scripted game into daemon `d` to its end (Mammut: `mammut_keys_per_game` keys), each key
+    through `press` (default: `d.step`); the keys typed."""
+    press = press or d.step
     pressed = 0
     while pressed < (10_000 if kind == "clans" else mammut_keys_per_game):
         table = d.shell.game
         if kind == "clans" and table.game is not None and table.mode() == "final":
             break
         for key in (clans_keys if kind == "clans" else mammut_keys)(table, rnd):
-            d.step(key)
+            press(key)
             pressed += 1
     return pressed
 
