@@ -56,19 +56,28 @@ def test_the_lonely_territories_kept_move_by_move_are_the_ones_counted_afresh():
     assert checked > 1000
 
 
+def recorded_playout(game: Game, det: tuple[int, ...], rng: random.Random, greedy_p: float) -> list[tuple]:
+    """Play `game` out, noting before each move (a, b, whether it is legal, whether it passes up a
+    founding move)."""
+    real_push = game.push_unchecked
+    seen: list[tuple] = []
+
+    def push(a: int, b: int, order=None, shuffle=None) -> None:
+        seen.append((a, b, game.is_legal(a, b), bool(founding_moves(game)) and not game.isolated_by(a, b)))
+        real_push(a, b, order, shuffle)
+
+    game.push_unchecked = push  # type: ignore[method-assign]
+    playout(game, det, rng.random, rng.shuffle, greedy_p)
+    return seen
+
+
 def test_playout_plays_only_legal_moves_to_the_end():
     rng = random.Random(5)
     for _ in range(40):
         game = random_position(rng)
-        real_push = game.push_unchecked
-
-        def push(a: int, b: int, order=None, shuffle=None) -> None:
-            assert game.is_legal(a, b)
-            real_push(a, b, order, shuffle)
-
-        game.push_unchecked = push  # type: ignore[method-assign]
         det = tuple(rng.sample(range(5), game.players))
-        playout(game, det, rng.random, rng.shuffle, rng.choice((0.0, 0.9, 1.0)))
+        moves = recorded_playout(game, det, rng, rng.choice((0.0, 0.9, 1.0)))
+        assert all(legal for _, _, legal, _ in moves)
         assert game.status != IN_PROGRESS
 
 
@@ -77,14 +86,5 @@ def test_a_greedy_playout_takes_every_village_it_is_offered():
     rng = random.Random(9)
     for _ in range(30):
         game = random_position(rng)
-        real_push = game.push_unchecked
-        missed = []
-
-        def push(a: int, b: int, order=None, shuffle=None) -> None:
-            if founding_moves(game) and not game.isolated_by(a, b):
-                missed.append((a, b))
-            real_push(a, b, order, shuffle)
-
-        game.push_unchecked = push  # type: ignore[method-assign]
-        playout(game, (0, 1, 2, 3), rng.random, rng.shuffle, 1.0)
+        missed = [(a, b) for a, b, _, passed in recorded_playout(game, (0, 1, 2, 3), rng, 1.0) if passed]
         assert not missed
