@@ -18,24 +18,16 @@
 # debian-root tool, no root or venv made by arm64-check.sh yet); 2 on a set-up failure.
 set -uo pipefail
 
-here=$(cd "$(dirname "$0")/.." && pwd)
-root=/var/tmp/arm64root
-if [ $# -gt 0 ] && [ "$1" != -- ]; then root=$1; shift; fi
-[ "${1:-}" = -- ] && shift
-bench_args=("$@")
+me=arm64-bench
+# shellcheck source=tools/arm64-common.sh
+source "$(dirname "$0")/arm64-common.sh" "$@"
+bench_args=("${args[@]}")
 [ ${#bench_args[@]} -gt 0 ] || bench_args=(--only cold --runs 5)
-
-skip() { echo "arm64-bench: SKIP: $*"; exit 0; }
-die() { echo "arm64-bench: $*" >&2; exit 2; }
 
 [ "$(id -u)" = 0 ] || skip "needs root (chroot, binfmt_misc)"
 command -v qemu-aarch64-static >/dev/null 2>&1 || [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] \
   || skip "no qemu-aarch64 (qemu-user-static) on this machine"
-tool=${DEBIAN_ROOT:-}
-for t in "$tool" "$here/../shared/tools/debian-root" "$(command -v debian-root 2>/dev/null)"; do
-  [ -n "$t" ] && [ -x "$t" ] && { tool=$t; break; }
-done
-[ -n "$tool" ] && [ -x "$tool" ] || skip "no debian-root tool (set DEBIAN_ROOT=/path/to/debian-root)"
+find_tool
 [ -f "$root/.debian-root" ] || skip "no aarch64 root in $root yet (tools/arm64-check.sh makes it)"
 [ -x "$root/root/companion/.venv/bin/python" ] \
   || skip "no venv in $root/root/companion/.venv yet (tools/arm64-check.sh makes it)"

@@ -12,25 +12,17 @@
 # no Debian package registry, no debian-root tool); 2 on a set-up failure.
 set -uo pipefail
 
-here=$(cd "$(dirname "$0")/.." && pwd)
-root=/var/tmp/arm64root
-if [ $# -gt 0 ] && [ "$1" != -- ]; then root=$1; shift; fi
-[ "${1:-}" = -- ] && shift
-pytest_args=("$@")
+me=arm64-check
+# shellcheck source=tools/arm64-common.sh
+source "$(dirname "$0")/arm64-common.sh" "$@"
+pytest_args=("${args[@]}")
 [ ${#pytest_args[@]} -gt 0 ] || pytest_args=(-q -p no:cacheprovider)
-
-skip() { echo "arm64-check: SKIP: $*"; exit 0; }
-die() { echo "arm64-check: $*" >&2; exit 2; }
 
 [ "$(id -u)" = 0 ] || skip "needs root (debootstrap, chroot, binfmt_misc)"
 command -v apt-get >/dev/null 2>&1 || skip "no apt-get: not a Debian-like machine"
 grep -rqsE '(URIs:|deb) +https?://[^ ]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/ \
   || skip "no Debian package registry in this machine's apt sources"
-tool=${DEBIAN_ROOT:-}
-for t in "$tool" "$here/../shared/tools/debian-root" "$(command -v debian-root 2>/dev/null)"; do
-  [ -n "$t" ] && [ -x "$t" ] && { tool=$t; break; }
-done
-[ -n "$tool" ] && [ -x "$tool" ] || skip "no debian-root tool (set DEBIAN_ROOT=/path/to/debian-root)"
+find_tool
 
 t0=$(date +%s)
 "$tool" create arm64 "$root" || die "cannot create the arm64 root in $root"
