@@ -163,16 +163,20 @@ def _parse_epochs(raw: object) -> tuple[Epoch, ...]:
     return tuple(epochs)
 
 
-def load_board_file(path: str | Path) -> Board:
-    """A board from a YAML file (a user's board; the shipped one is `load_board`)."""
-    import yaml  # lazy: only a board file given by name is YAML
+def _yaml_data(path: str | Path) -> object:
+    """A board file's YAML, parsed (BoardError if it is not YAML)."""
+    import yaml  # lazy: only a board file given by name, or the JSON copy's writer, reads YAML
 
     with open(path, encoding="utf-8") as fh:
         try:
-            data = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            return yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except yaml.YAMLError as exc:
             raise BoardError(f"board file {path}: not valid YAML: {exc}") from None
-    return parse_board(data)
+
+
+def load_board_file(path: str | Path) -> Board:
+    """A board from a YAML file (a user's board; the shipped one is `load_board`)."""
+    return parse_board(_yaml_data(path))
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -182,10 +186,7 @@ SHIPPED_JSON = os.path.join(HERE, "clans.json")
 
 def json_copy_text(yaml_path: str | Path = SOURCE_YAML) -> str:
     """The JSON copy of a YAML board file, as `clans.json` holds it (territory numbers as keys)."""
-    import yaml  # lazy: see the module docstring
-
-    with open(yaml_path, encoding="utf-8") as fh:
-        data = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    data = _yaml_data(yaml_path)
     territories = data.pop("territories", {}) if isinstance(data, dict) else {}
     head = json.dumps(data)[:-1]  # one line for the chart, one line a territory (readable diffs)
     rows = ",\n".join(f" {json.dumps(str(k))}: {json.dumps(v)}" for k, v in territories.items())
