@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from companion.config_base import (BOT_NAMES, DISPLAY_DRIVERS, KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME,  # noqa: F401
                                     OLED_ADDRESSES, STAND_IN_DRIVERS, WATCHDOG_SEC, DisplayConfig,
-                                    display_drivers, is_oled, oled_drivers)
+                                    display_drivers, is_display_driver, is_oled, oled_drivers)
 from companion.table.bounded import BoundedInputError, load_yaml, read_text
 
 DEFAULT_PATH = "/etc/companion/config.yaml"

@@ -49,6 +49,12 @@ def display_drivers() -> tuple[str, ...]:
     return oled_drivers() + STAND_IN_DRIVERS
 
 
+def is_display_driver(name: object) -> bool:
+    """True for an accepted `display.driver`; asks luma.oled's list (an import of luma.oled.device)
+    only for a name that is not a stand-in, so a headless start never imports it."""
+    return isinstance(name, str) and (name in STAND_IN_DRIVERS or name in oled_drivers())
+
+
 def is_oled(driver: str) -> bool:
     """True for a driver that is a real I2C OLED (not a stand-in)."""
     return driver not in STAND_IN_DRIVERS

@@ -16,7 +16,7 @@ from companion.config import (ALLOW_LOOP_ENV, BAUDRATES, BOT_NAMES, FORBIDDEN_DI
                               MAX_PATH_CHARS, RESERVED_PINS, SERIAL_DEVICE_PREFIXES, SPARE_PINS, STAND_IN_DRIVERS,
                               USB_KEYPAD_PREFIX, WATCHDOG_SEC, _DEVICE_CHARS, _EVDEV_NAME, ButtonsConfig, Config,
                               ConfigError, DisplayConfig, EncoderConfig, GameConfig, KeypadConfig, SoundConfig, WebConfig,
-                              UsbKeypadConfig, display_drivers, oled_drivers)
+                              UsbKeypadConfig, is_display_driver, oled_drivers)
 from companion.i18n import LANGUAGES, N_, _
 from companion.table.bounded import clip, shorten
 from companion.table.keys import KEYS
@@ -198,10 +198,7 @@ def _address(ctx: _Ctx, path: str, v: Any) -> int:
 
 
 def _display_driver(ctx: _Ctx, path: str, v: Any) -> str:
-    if isinstance(v, str) and v in STAND_IN_DRIVERS:
-        return v  # no luma.oled import for a stand-in (display_drivers() asks luma.oled.device)
-    names = display_drivers()
-    if not isinstance(v, str) or v not in names:
+    if not is_display_driver(v):
         raise ctx.fail(path, _("{value} is not a luma.oled driver ({examples} ... {n} in all: luma.oled.device) "
                                "nor {others}").format(value=clip(v, 30), examples="ssd1306, sh1106, ssd1309, "
                                                       "ssd1315, sh1107", n=len(oled_drivers()),

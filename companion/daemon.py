@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion import i18n
 from companion.announce import Announcer
-from companion.config_base import BOT_NAMES, MAX_BOT_MOVE_TIME, STAND_IN_DRIVERS
+from companion.config_base import BOT_NAMES, MAX_BOT_MOVE_TIME, display_drivers, is_display_driver
 from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
 from companion.i18n import LANGUAGES
@@ -48,8 +48,8 @@ log = logging.getLogger("companion.run")
 def parse_args(argv: list[str]) -> argparse.Namespace:
     games = ", ".join(f"{kind} ({entry.description or entry.title})" for kind, entry in GAMES.items())
     ap = argparse.ArgumentParser(prog="companion run", description="The companion at the table: keys in, screens out.")
-    # no `choices=`: luma.oled's driver list costs an import of luma.oled.device, checked below only
-    # for a driver that is not a stand-in (the OLED then imports luma.oled anyway)
+    # no `choices=`: luma.oled's driver list costs an import of luma.oled.device; is_display_driver
+    # below asks it only for a driver that is not a stand-in (the OLED then imports luma.oled anyway)
     ap.add_argument("--display", metavar="DRIVER",
                     help="display driver: a luma.oled device (ssd1306, sh1106, ssd1309 ...), dummy, terminal or png "
                          "(default: the config's; on a laptop without config: terminal)")
@@ -83,12 +83,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help="log here; in the terminal display the log goes to a file (default: TMPDIR/companion.log)")
     ap.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv: debug)")
     args = ap.parse_args(argv)
-    if args.display is not None and args.display not in STAND_IN_DRIVERS:
-        from companion.config_base import display_drivers
-
-        if args.display not in display_drivers():
-            ap.error(f"argument --display: invalid choice: {args.display!r} "
-                     f"(choose from {', '.join(map(repr, display_drivers()))})")
+    if args.display is not None and not is_display_driver(args.display):
+        ap.error(f"argument --display: invalid choice: {args.display!r} "
+                 f"(choose from {', '.join(map(repr, display_drivers()))})")
     if args.load and args.players:
         ap.error("--load and --players exclude each other")
     if args.bot_time is not None and not 0 < args.bot_time <= MAX_BOT_MOVE_TIME:

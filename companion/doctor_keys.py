@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from companion.config import Config, ConfigError, display_drivers, load_config
+from companion.config import Config, ConfigError, display_drivers, is_display_driver, load_config
 from companion.i18n import N_, _, ngettext
 from companion.table.keys import KEYPAD, POWER, QUIT, normalize_token
 
@@ -181,7 +181,7 @@ def main_keys(args: argparse.Namespace) -> int:
         print(f"companion doctor: {e}", file=sys.stderr)
         return 2
     driver = args.display
-    if driver is not None and driver not in display_drivers():
+    if driver is not None and not is_display_driver(driver):
         print(f"companion doctor: --display {driver}: one of {', '.join(display_drivers())}", file=sys.stderr)
         return 2
     if driver is None and cfg.source == "<defaults>" and not is_raspberry_pi():
