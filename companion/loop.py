@@ -331,11 +331,9 @@ class Daemon:
         if text is None:
             log.warning("no game yet: %s not written", self.record_out)
             return
-        from pathlib import Path
-
         from companion.table.fsutil import atomic_write_text
 
-        atomic_write_text(Path(self.record_out), text)
+        atomic_write_text(self.record_out, text)  # it makes the Path itself
 
 
 def rebuild(journal: JournalWriter | None, resumed: Resumed | None, kind: str,

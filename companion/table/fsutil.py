@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: str | Path, text: str) -> None:
     """Write text to path so that a reader sees the old file or the new one, never half of it.
 
     On any failure the temp file is removed and the error re-raised: nothing is left behind."""
