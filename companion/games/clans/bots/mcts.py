@@ -113,7 +113,8 @@ class MCTSBot:
 
     def search(self, game: Game, seat: int, model: ColorModel, rng: random.Random,
                move_time: float | None, start: float | None = None) -> tuple[int, int]:
-        """The most visited root move after the search (frm, to); the clock runs from `start` (default now)."""
+        """The move the search picks (frm, to): by halving, the last one standing (best mean reward); by UCT,
+        the most visited root move. The clock runs from `start` (default now)."""
         if game.is_over:
             raise IllegalMoveError("the game is over: no more moves")
         if seat != game.to_move:
