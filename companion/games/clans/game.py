@@ -5,7 +5,9 @@ packed into one int, 4 bits per color (a color has 12 huts, so a field never
 overflows): moving a group is one integer addition. The engine keeps the set of
 territories still in play (`occ`), the set of groups of 7 or more (`big`) and a
 list of live territories for O(1) random choice; every move updates them
-incrementally and pushes a small undo record (`Undo`), so `pop()` restores the exact state.
+incrementally and pushes a small undo record (an `Undo` kept as a plain tuple), so `pop()`
+restores the exact state. The hot loop tests membership in occ and big through private
+flag arrays kept beside them (indexing a bytearray is cheaper than a bit of a 61-bit int).
 
 The value types, constants, per-board tables and the R1 setup are in
 `companion.games.clans.rules` (re-exported here); founding a village (R4) is
@@ -21,13 +23,15 @@ tables), `setup`, `players`, `first_player`, `packed`, `total` (per territory),
 from __future__ import annotations
 
 import random as _random
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
 from companion.games.clans.board import COLORS, N_CHIPS, N_TERRITORIES, Board, load_board
 from companion.games.clans.founding import found_village
-from companion.games.clans.rules import (BIG, COLOR_INDEX, FINISHED, ILLEGAL, IN_PROGRESS, ONE, SHIFT, STALLED,
-                                         IllegalMoveError, Move, Outcome, Rules, Undo, Village, check_setup,
-                                         new_tuple, normalize_color, random_setup, rules_for, unpack)
+from companion.games.clans.legal import LegalMoves
+from companion.games.clans.rules import (BIG, COLOR_INDEX, FINISHED, ILLEGAL, IN_PROGRESS, NEXT_PLAYER, ONE,
+                                         ONE_OF_COLOR, SHIFT, STALLED, IllegalMoveError, Move, Outcome, Rules,
+                                         Undo, Village, check_setup, normalize_color, random_setup, rules_for,
+                                         unpack)
 
 __all__ = ["Game", "LegalMoves", "Move", "Village", "Outcome", "Undo", "Rules", "IllegalMoveError",
            "random_setup", "check_setup", "normalize_color", "unpack", "IN_PROGRESS", "FINISHED", "STALLED",
@@ -45,25 +49,26 @@ class Game:
         if not isinstance(first_player, int) or not 0 <= first_player < players:
             raise IllegalMoveError(f"first player must be 0..{players - 1}, got {first_player!r}")
         self.board = board or load_board()
-        self.rules: Rules = rules_for(self.board)
+        rules = self.rules = rules_for(self.board)
         self.setup = setup if trusted else check_setup(setup, self.board)
         self.players = players
         self.first_player = first_player
-        self.packed = [0] * (N_TERRITORIES + 1)
-        self.total = [0] * (N_TERRITORIES + 1)
+        packed = self.packed = [0] * (N_TERRITORIES + 1)
+        one = ONE_OF_COLOR
         for t, c in self.setup.items():
-            self.packed[t] = ONE[COLOR_INDEX[c]]
-            self.total[t] = 1
-        self.occ = self.rules.all_mask  # territories with huts that are not villages
+            packed[t] = one[c]
+        self.total = list(rules.all_flags)  # R1: one hut on every territory
+        self.occ = rules.all_mask  # territories with huts that are not villages
         self.big = 0  # territories in occ holding 7 huts or more
         self.live = list(self.board.numbers)  # occ as a list, for O(1) random choice
         self.pos = [0] + list(range(N_TERRITORIES))  # index of each territory in live
+        self._on, self._bg = bytearray(rules.all_flags), bytearray(N_TERRITORIES + 1)  # occ, big as flags
         self.villages: list[Village] = []
         self.scores = [0] * len(COLORS)
         self.chips = [0] * players
         self.to_move = first_player
         self.status = IN_PROGRESS
-        self._stack: list[Undo] = []  # one undo record per move played
+        self._stack: list[tuple] = []  # one undo record per move played: an `Undo` as a plain tuple
 
     @classmethod
     def new(cls, players: int, seed: int | None = None, first_player: int | None = None) -> "Game":
@@ -100,6 +105,8 @@ class Game:
             game.villages.append(Village(t, chip + 1, game.rules.chip_epoch[chip], 0, 0, (), False, {}, 0, 0))
         game.occ, game.big = occ, big
         game.live = [t for t in game.board.numbers if occ >> t & 1]
+        game._on = bytearray(occ >> t & 1 for t in range(N_TERRITORIES + 1))
+        game._bg = bytearray(big >> t & 1 for t in range(N_TERRITORIES + 1))
         game.pos = [0] * (N_TERRITORIES + 1)
         for i, t in enumerate(game.live):
             game.pos[t] = i
@@ -125,7 +132,7 @@ class Game:
     @property
     def moves(self) -> list[Move]:
         """The moves played so far, with the founding order where one was given or drawn."""
-        return [Move(u.frm, u.to, u.order) for u in self._stack]
+        return [Move(u[0], u[1], u[13]) for u in self._stack]  # Undo's frm, to, order
 
     @property
     def ply(self) -> int:
@@ -161,7 +168,7 @@ class Game:
         return [a for a in self.occupied() if self.targets(a)]
 
     @property
-    def legal_moves(self) -> "LegalMoves":
+    def legal_moves(self) -> LegalMoves:
         """Lazy view of the legal moves: iterate it, take len() or test `move in game.legal_moves`."""
         return LegalMoves(self)
 
@@ -280,43 +287,44 @@ class Game:
         r = self.rules
         nbm, nbl, slots = r.nb_mask, r.nb_list, r.nb_slots
         packed, total, pos, live, chips = self.packed, self.total, self.pos, self.live, self.chips
+        on, bg = self._on, self._bg  # occ and big as flags: cheaper to test than a bit of a 61-bit int
         push_undo = self._stack.append
         occ, big, nv, mover = self.occ, self.big, len(self.villages), self.to_move
-        players, status, played = self.players, IN_PROGRESS, 0
+        after, status, played, n6 = NEXT_PLAYER[self.players], IN_PROGRESS, 0, len(live) * 6
         while True:
             if rnd is not None:
-                n6 = len(live) * 6
                 while True:  # rejection sampling over (live territory, neighbor slot) pairs, as random_move
-                    x = int(rnd() * n6)
-                    a = live[x // 6]
-                    b = slots[a][x % 6]
-                    if occ >> b & 1 and (not big >> a & 1 or total[b] >= total[a]):
+                    i, k = divmod(int(rnd() * n6), 6)
+                    a = live[i]
+                    b = slots[a][k]
+                    if on[b] and (not bg[a] or total[b] >= total[a]):
                         break
             occ0, big0 = occ, big
             pa, ta, pb, tb = packed[a], total[a], packed[b], total[b]
             packed[b] = pb + pa
             tb2 = total[b] = tb + ta
-            packed[a] = total[a] = 0
-            occ &= ~(1 << a)
-            big &= ~(1 << a)
-            if tb2 >= BIG:
+            packed[a] = total[a] = on[a] = 0
+            occ ^= 1 << a
+            if bg[a]:
+                big ^= 1 << a
+                bg[a] = 0
+            if tb2 >= BIG and not bg[b]:
                 big |= 1 << b
+                bg[b] = 1
             # swap-remove a from the live list (pop() reverses it exactly, so random draws replay the same)
             ia = i = pos[a]
             last = live.pop()
             if last != a:
                 live[i] = last
                 pos[last] = i
+            n6 -= 6
             iso = None
             for c in nbl[a]:  # only neighbors of a can become isolated (R3)
-                if occ >> c & 1 and not nbm[c] & occ:
+                if on[c] and not nbm[c] & occ:
                     if iso is None:
                         iso = [c]
                     else:
                         iso.append(c)
-            restore = scores_before = None
-            not_founded: tuple[int, ...] = ()
-            villages = nv
             if iso:
                 if order is not None:
                     iso = list(order)
@@ -326,6 +334,8 @@ class Game:
                 self.to_move = mover  # the founder, for found_village
                 scores_before = self.scores[:]
                 restore = []
+                not_founded: tuple[int, ...] = ()
+                villages = nv
                 for t in iso:
                     if villages >= N_CHIPS:
                         not_founded += (t,)
@@ -334,23 +344,30 @@ class Game:
                     restore.append((t, packed[t], total[t], i))
                     found_village(self, t)
                     villages += 1
-                    occ &= ~(1 << t)
-                    big &= ~(1 << t)
+                    occ ^= 1 << t
+                    on[t] = 0
+                    if bg[t]:
+                        big ^= 1 << t
+                        bg[t] = 0
                     last = live.pop()
                     if last != t:
                         live[i] = last
                         pos[last] = i
+                    n6 -= 6
                 chips[mover] += len(restore)
-            if order is not None:
-                order = tuple(order)
-            push_undo(new_tuple(Undo, (a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover,
-                                       not_founded, order, ia)))
+                # a plain tuple in Undo's field order (pop and outcome read it as one)
+                push_undo((a, b, pa, ta, pb, tb, occ0, big0, nv, scores_before, restore, mover, not_founded,
+                           None if order is None else tuple(order), ia))
+                nv = villages
+                if villages >= N_CHIPS:
+                    status = FINISHED
+            else:
+                push_undo((a, b, pa, ta, pb, tb, occ0, big0, nv, None, None, mover, (),
+                           None if order is None else tuple(order), ia))
             played += 1
-            nv, order = villages, None
-            mover = mover + 1 if mover + 1 < players else 0
-            if villages >= N_CHIPS:
-                status = FINISHED
-            elif not occ & ~big and not _big_pair(big, nbm):
+            order = None
+            mover = after[mover]
+            if occ == big and status == IN_PROGRESS and not _big_pair(big, nbm):  # (big is a subset of occ)
                 status = STALLED
             if status != IN_PROGRESS or played >= count:
                 break
@@ -362,20 +379,22 @@ class Game:
         if not self._stack:
             raise IllegalMoveError("there is no move to undo")
         undone = self.outcome()
-        u = self._stack.pop()
-        packed, total, pos, live = self.packed, self.total, self.pos, self.live
-        restore = u.restore
+        u = Undo._make(self._stack.pop())
+        packed, total, pos, live, on, bg = self.packed, self.total, self.pos, self.live, self._on, self._bg
+        restore, big = u.restore, u.big
         if restore is not None:
             for t, p, n, i in reversed(restore):  # before b's own restore: b may be one of the villages
                 packed[t], total[t] = p, n
+                on[t], bg[t] = 1, big >> t & 1
                 _unremove(live, pos, t, i)
             self.chips[u.mover] -= len(restore)
             del self.villages[u.villages:]
             self.scores = u.scores
         a, b = u.frm, u.to
         packed[a], total[a], packed[b], total[b] = u.packed_frm, u.total_frm, u.packed_to, u.total_to
+        on[a], bg[a], bg[b] = 1, big >> a & 1, big >> b & 1
         _unremove(live, pos, a, u.live_index)
-        self.occ, self.big = u.occ, u.big
+        self.occ, self.big = u.occ, big
         self.to_move = u.mover
         self.status = IN_PROGRESS
         return undone
@@ -384,7 +403,7 @@ class Game:
         """What move `index` of the history did (default: the last one)."""
         if not self._stack:
             raise IllegalMoveError("no move has been played yet")
-        u = self._stack[index]
+        u = Undo._make(self._stack[index])
         nv = u.villages
         n_founded = len(u.restore) if u.restore else 0
         ce = self.rules.chip_epoch
@@ -410,14 +429,13 @@ class Game:
         """
         if self.status != IN_PROGRESS:
             raise IllegalMoveError("the game is over: no more moves")
-        live, slots, total = self.live, self.rules.nb_slots, self.total
-        occ, big = self.occ, self.big
+        live, slots, total, on, bg = self.live, self.rules.nb_slots, self.total, self._on, self._bg
         n6 = len(live) * 6
         while True:
-            x = int(rnd() * n6)
-            a = live[x // 6]
-            b = slots[a][x % 6]
-            if occ >> b & 1 and (not big >> a & 1 or total[b] >= total[a]):
+            i, k = divmod(int(rnd() * n6), 6)
+            a = live[i]
+            b = slots[a][k]
+            if on[b] and (not bg[a] or total[b] >= total[a]):
                 return a, b
 
     def copy(self) -> "Game":
@@ -425,6 +443,7 @@ class Game:
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.packed, g.total, g.live, g.pos = self.packed[:], self.total[:], self.live[:], self.pos[:]
+        g._on, g._bg = self._on[:], self._bg[:]
         g.villages, g.scores, g.chips = self.villages[:], self.scores[:], self.chips[:]
         g._stack = self._stack[:]
         return g
@@ -457,30 +476,3 @@ def _unremove(live: list[int], pos: list[int], t: int, i: int) -> None:
         live.append(moved)
         live[i] = t
     pos[t] = i
-
-
-class LegalMoves:
-    """A lazy view of a game's legal moves (like python-chess's legal_moves)."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-
-    def __iter__(self) -> Iterator[Move]:
-        g = self.game
-        if g.status != IN_PROGRESS:
-            return
-        for a in g.occupied():
-            for b in g.rules.nb_list[a]:
-                if g._can_move(a, b):
-                    yield Move(a, b)
-
-    def __contains__(self, move: object) -> bool:
-        if isinstance(move, tuple) and len(move) >= 2:
-            return self.game.is_legal(move[0], move[1])
-        return False
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-    def __bool__(self) -> bool:
-        return any(True for _ in self)

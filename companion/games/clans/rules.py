@@ -21,10 +21,12 @@ BIG = 7  # a group of this many huts or more is restricted by R2
 SHIFT = tuple(4 * i for i in range(len(COLORS)))
 ONE = tuple(1 << s for s in SHIFT)  # packed value of a single hut of color i
 COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
+ONE_OF_COLOR = {c: ONE[i] for i, c in enumerate(COLORS)}  # packed value of a single hut of that color
 ALPHA_ORDER = tuple(sorted(range(len(COLORS)), key=lambda i: COLORS[i]))
 # For a 5-bit set of colors present (bit i = COLORS[i]): their names sorted, and their indexes.
 PRESENT_INDEXES = tuple(tuple(i for i in ALPHA_ORDER if m >> i & 1) for m in range(32))
 PRESENT_COLORS = tuple(tuple(COLORS[i] for i in idx) for idx in PRESENT_INDEXES)
+NEXT_PLAYER = {n: tuple((i + 1) % n for i in range(n)) for n in (2, 3, 4)}  # players -> who moves after i
 new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot path)
 
 IN_PROGRESS, FINISHED, STALLED = "in_progress", "finished", "stalled"
@@ -150,6 +152,7 @@ class Rules:
         self.chip_rules[-1] = (self.chip_epoch[-1], None, "all", board.last_village_bonus)
         self.regions = [board.region_members(r) for r in range(1, 13)]
         self.all_mask = sum(1 << t for t in board.numbers)
+        self.all_flags = bytes(t in board.territories for t in range(N_TERRITORIES + 1))  # all_mask as flags
 
 
 _RULES_CACHE: dict[int, Rules] = {}
