@@ -449,10 +449,10 @@ class Game:
         return g
 
     def state_key(self) -> tuple:
-        """Everything that defines the position (for tests of exact undo)."""
+        """Everything that defines the position (for tests of exact undo), the hot loop's flags included."""
         return (tuple(self.packed), tuple(self.total), self.occ, self.big, tuple(self.live),
                 tuple(self.villages), tuple(self.scores), tuple(self.chips), self.to_move, self.status,
-                tuple(self.moves))
+                tuple(self.moves), bytes(self._on), bytes(self._bg))
 
 
 def _big_pair(big: int, nbm: Sequence[int]) -> bool:

@@ -84,6 +84,33 @@ def test_push_then_pop_restores_the_exact_state(params):
     assert game.ply == 0
 
 
+def flags_mirror_the_masks(game: Game) -> bool:
+    """The engine's private flag arrays say what its public occ and big masks say, territory by territory."""
+    return all(game._on[t] == game.occ >> t & 1 and game._bg[t] == game.big >> t & 1 for t in range(len(game._on)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(games)
+def test_the_hot_loops_flags_follow_occ_and_big_through_moves_undos_and_copies(params):
+    moves = 0
+    for game, _, _ in random_game(*params):
+        assert flags_mirror_the_masks(game)
+        moves += 1
+        if moves % 3 == 0:
+            copy = game.copy()
+            copy.pop()
+            assert flags_mirror_the_masks(copy) and flags_mirror_the_masks(game)
+    while game.ply:
+        game.pop()
+        assert flags_mirror_the_masks(game)
+
+
+def test_from_position_builds_the_flags_from_its_masks():
+    game = Game.from_position(2, {1: {"red": 7}, 2: {"blue": 8}, 5: {"green": 1}}, villages=[5])
+    assert flags_mirror_the_masks(game)
+    assert game._bg[1] == game._bg[2] == 1 and game._on[5] == 0
+
+
 @settings(max_examples=30, deadline=None)
 @given(games)
 def test_scores_equal_the_sum_of_village_values(params):
