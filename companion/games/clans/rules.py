@@ -151,6 +151,7 @@ class Rules:
                            for e in self.chip_epoch]
         self.chip_rules[-1] = (self.chip_epoch[-1], None, "all", board.last_village_bonus)
         self.regions = [board.region_members(r) for r in range(1, 13)]
+        self.by_region = tuple(t for members in self.regions for t in members)  # region 1's territories first
         self.all_mask = sum(1 << t for t in board.numbers)
         self.all_flags = bytes(t in board.territories for t in range(N_TERRITORIES + 1))  # all_mask as flags
 
@@ -187,11 +188,8 @@ _PERMUTATIONS = tuple(itertools.permutations(COLORS))
 def random_setup(rng: _random.Random, board: Board | None = None) -> dict[int, str]:
     """R1: every region gets one hut of each color, shuffled over its 5 territories (uniformly)."""
     rules = rules_for(board or load_board())
-    setup: dict[int, str] = {}
     rnd, perms, n = rng.random, _PERMUTATIONS, len(_PERMUTATIONS)
-    for members in rules.regions:
-        setup.update(zip(members, perms[int(rnd() * n)]))
-    return setup
+    return dict(zip(rules.by_region, itertools.chain.from_iterable([perms[int(rnd() * n)] for _ in rules.regions])))
 
 
 def check_setup(setup: dict[int, str], board: Board | None = None) -> dict[int, str]:
