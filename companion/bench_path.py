@@ -5,9 +5,11 @@ shell and the game, the journal (SQLite, WAL, synchronous=FULL: a real fsync in 
 directory on the filesystem given, the screen still confirming only what is durable),
 the screen's rendering, the panel (brightness, idle dim, pixel shift) and the display
 sink down to the bytes handed to the display driver: the real luma.oled `ssd1306`
-class on a counting fake I2C bus (companion.hw.fake_oled), behind the windowed writer
+class on a counting fake I2C bus (companion.hw.fake_oled; luma drives it as it drives the
+box's /dev/i2c-1, display data in single large transfers), behind the windowed writer
 that sends only what changed (companion.hw.oled_window). Each stage is timed by
-wrapping the one call that does it; `key_to_bus` is the whole `step`.
+wrapping the one call that does it; `key_to_bus` is the whole `step`. The yardstick,
+`full_frame_bytes`, is what luma's own `display()` sends for one frame on that bus.
 """
 
 from __future__ import annotations
@@ -152,12 +154,12 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
                     tally[1] += 1
 
                 play_whole_game(d, kind, random.Random(seed + g), mammut_keys_per_game, press)
-                if not full_frame:
-                    writer = d.panel.sink._writer
-                    writer.forget()
+                if not full_frame:  # the yardstick: a whole frame as luma's own display() sends it
+                    sink = d.panel.sink
                     before = bus.bytes_sent
-                    writer.display(d.panel.sink._fit(d.panel.sink._last))
+                    sink.device.display(sink._fit(sink._last))
                     full_frame = bus.bytes_sent - before
+                    sink._writer.forget()
                 d.journal.journal.close()
         finally:
             render_module.render = real_render

@@ -1,9 +1,11 @@
 """An OLED controller on a fake I2C bus: counts the bytes luma sends and keeps the panel's RAM.
 
-`FakeOledBus` stands where smbus2 would (`luma.core.interface.serial.i2c(bus=...)`, which
-then writes 32-byte blocks with `write_i2c_block_data(address, control, values)`):
-control 0x00 carries commands, 0x40 display data. It counts what crosses the bus
-(`bytes_sent`: address and control byte plus the payload of every write) and applies
+`FakeOledBus` stands where smbus2's `SMBus` does. On the box luma opens the bus itself
+(`i2c(port=1)`: "managed"), sends commands with `write_i2c_block_data(address, 0x00, cmds)`
+and display data as one `i2c_rdwr` message per `data()` call (control byte 0x40, then up to
+4 KB); `fake_device` builds the device that way, and `managed=False` the way a caller-given
+bus is driven (`i2c(bus=...)`: data in 32-byte blocks). It counts what crosses the bus
+(`bytes_sent`: the address byte, the control byte and the payload of every write) and applies
 every byte to a model of the controller, an SSD1306 (horizontal addressing in a
 COLUMNADDR/PAGEADDR window, as luma's init sets it up) or an SH1106 (page addressing,
 132 columns of RAM), with each command's argument count, so `image()` is the picture
@@ -43,6 +45,16 @@ class FakeOledBus:
 
     # ----- the bus (what luma calls) ------------------------------------------------------
     def write_i2c_block_data(self, address: int, control: int, values: list[int]) -> None:
+        self._transfer(control, values)
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        """smbus2's combined transfer: each message (an `smbus2.i2c_msg` write) is the control byte
+        and its payload."""
+        for message in messages:
+            control, *values = bytes(message)
+            self._transfer(control, values)
+
+    def _transfer(self, control: int, values: list[int]) -> None:
         if self.gone:
             raise OSError(121, "Remote I/O error")
         self.bytes_sent += 2 + len(values)  # the address, the control byte, the payload
@@ -121,10 +133,21 @@ class FakeOledBus:
         return img
 
 
-def fake_device(bus: FakeOledBus, rotate: int = 0) -> Any:
-    """The real luma device class of `bus.chip` on the fake bus (its init sequence goes through it)."""
+def fake_device(bus: FakeOledBus, rotate: int = 0, managed: bool = True) -> Any:
+    """The real luma device class of `bus.chip` on the fake bus (its init sequence goes through it).
+    `managed`: luma opens "port 1" itself, as on the box (smbus2's SMBus is the fake for that
+    moment), so display data goes as single large transfers; False: the bus is handed to luma."""
     from luma.core.interface.serial import i2c
     from luma.oled.device import sh1106, ssd1306
 
+    if managed:
+        from unittest import mock
+
+        import smbus2
+
+        with mock.patch.object(smbus2, "SMBus", lambda port: bus):
+            serial = i2c(port=1, address=0x3C)
+    else:
+        serial = i2c(bus=bus, address=0x3C)
     cls = sh1106 if bus.chip == "sh1106" else ssd1306
-    return cls(i2c(bus=bus, address=0x3C), width=bus.width, height=bus.pages * 8, rotate=rotate)
+    return cls(serial, width=bus.width, height=bus.pages * 8, rotate=rotate)

@@ -9,7 +9,8 @@ window's own cost joined): SSD1306 through its column and page address window (C
 horizontal addressing mode luma's init sets), SH1106 through its page and column
 address commands (page addressing; its RAM is 132 columns wide, luma's
 `page_address_offset` of visible column 0 kept). The first frame after the device is
-made (a new or re-plugged panel) is sent whole; `forget()` asks for that again.
+made (a new or re-plugged panel) is sent whole (an SSD1306's in one window, as luma's own `display()`
+sends it); `forget()` asks for that again.
 
 Frames go through the device's own `preprocess` (its rotation) first, exactly as
 luma's `display()` does, so the panel shows the same picture.
@@ -97,6 +98,11 @@ class WindowWriter:
         buf = page_bytes(self.device.preprocess(image), self.width, self.pages)
         old, w = self.shown, self.width
         self.shown = None  # a write cut short leaves the RAM unknown
+        if old is None and not self.sh1106:  # the whole RAM in one window, as luma's display() sends it
+            self._window(0, 0, w - 1, self.pages - 1)
+            self.device.data(list(buf))
+            self.shown = buf
+            return
         for p in range(self.pages):
             row = buf[p * w:(p + 1) * w]
             before = None if old is None else old[p * w:(p + 1) * w]
@@ -108,11 +114,12 @@ class WindowWriter:
                 self.device.data(list(row[first:last + 1]))
         self.shown = buf
 
-    def _window(self, page: int, first: int, last: int) -> None:
+    def _window(self, page: int, first: int, last: int, last_page: int | None = None) -> None:
         d = self.device
         if self.sh1106:
             col = first + d._page_address_offset
             d.command(0xB0 | page, col & 0x0F, 0x10 | (col >> 4))
         else:
             start = getattr(d, "_colstart", 0)
-            d.command(d._const.COLUMNADDR, start + first, start + last, d._const.PAGEADDR, page, page)
+            d.command(d._const.COLUMNADDR, start + first, start + last, d._const.PAGEADDR, page,
+                      page if last_page is None else last_page)

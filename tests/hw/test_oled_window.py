@@ -132,3 +132,40 @@ def test_only_the_controllers_it_knows_get_windows():
     assert supports(fake_device(FakeOledBus("ssd1306"))) and supports(fake_device(FakeOledBus("sh1106")))
     assert not supports(OwnWay(i2c(bus=FakeOledBus(), address=0x3C)))
     assert not supports(sh1107(i2c(bus=FakeOledBus(), address=0x3C), width=128, height=128))
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+def test_the_fake_bus_carries_data_as_luma_sends_it_on_the_box(chip):
+    """luma opens the box's bus itself (managed): a data() call is one transfer, however long;
+    a bus handed to luma gets 32-byte blocks. Either way the RAM ends up the same."""
+    frame = Image.new("1", (128, 64))
+    ImageDraw.Draw(frame).text((4, 20), "Clans 12#13#", fill=1)
+    counts = {}
+    for managed in (True, False):
+        bus = FakeOledBus(chip)
+        device = fake_device(bus, managed=managed)
+        writes, sent = bus.writes, bus.bytes_sent
+        device.display(frame)  # luma's own whole frame
+        counts[managed] = (bus.writes - writes, bus.bytes_sent - sent)
+        assert same(bus.image(), frame)
+    pages = 8
+    commands = 1 if chip == "ssd1306" else pages  # one window, or a page address per page
+    data = 1 if chip == "ssd1306" else pages  # one transfer per data() call
+    assert counts[True][0] == commands + data
+    assert counts[False][0] == commands + 1024 // 32
+    assert counts[True][1] < counts[False][1]
+
+
+def test_a_new_ssd1306_gets_its_first_frame_in_one_window_as_luma_would_send_it():
+    frame = Image.new("1", (128, 64))
+    ImageDraw.Draw(frame).rectangle((0, 0, 127, 8), fill=1)
+    luma_bus, bus = FakeOledBus("ssd1306"), FakeOledBus("ssd1306")
+    luma_device = fake_device(luma_bus)
+    before = luma_bus.bytes_sent
+    luma_device.display(frame)
+    luma_frame = luma_bus.bytes_sent - before
+    writer = WindowWriter(fake_device(bus))
+    before = bus.bytes_sent
+    writer.display(frame)
+    assert bus.bytes_sent - before == luma_frame == 2 + 6 + 2 + 1024  # COLUMNADDR/PAGEADDR, then the data
+    assert same(bus.image(), frame)
