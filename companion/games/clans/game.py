@@ -294,7 +294,7 @@ class Game:
         while True:
             if rnd is not None:
                 while True:  # rejection sampling over (live territory, neighbor slot) pairs, as random_move
-                    i, k = divmod(int(rnd() * n6), 6)
+                    i, k = DIVMOD6[int(rnd() * n6)]
                     a = live[i]
                     b = slots[a][k]
                     if on[b] and (not bg[a] or total[b] >= total[a]):
@@ -432,7 +432,7 @@ class Game:
         live, slots, total, on, bg = self.live, self.rules.nb_slots, self.total, self._on, self._bg
         n6 = len(live) * 6
         while True:
-            i, k = divmod(int(rnd() * n6), 6)
+            i, k = DIVMOD6[int(rnd() * n6)]
             a = live[i]
             b = slots[a][k]
             if on[b] and (not bg[a] or total[b] >= total[a]):
@@ -453,6 +453,9 @@ class Game:
         return (tuple(self.packed), tuple(self.total), self.occ, self.big, tuple(self.live),
                 tuple(self.villages), tuple(self.scores), tuple(self.chips), self.to_move, self.status,
                 bytes(self._on), bytes(self._bg), tuple(self.moves))  # the moves last: some tests leave them out
+
+
+DIVMOD6 = tuple(divmod(x, 6) for x in range(6 * N_TERRITORIES))  # a draw -> (live index, slot): a lookup, not a call
 
 
 def _big_pair(big: int, nbm: Sequence[int]) -> bool:
