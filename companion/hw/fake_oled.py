@@ -141,12 +141,13 @@ def fake_device(bus: FakeOledBus, rotate: int = 0, managed: bool = True) -> Any:
     from luma.oled.device import sh1106, ssd1306
 
     if managed:
-        from unittest import mock
+        import smbus2  # (what luma imports for a port on the box)
 
-        import smbus2
-
-        with mock.patch.object(smbus2, "SMBus", lambda port: bus):
+        real, smbus2.SMBus = smbus2.SMBus, lambda port: bus  # not unittest.mock: it imports asyncio
+        try:
             serial = i2c(port=1, address=0x3C)
+        finally:
+            smbus2.SMBus = real
     else:
         serial = i2c(bus=bus, address=0x3C)
     cls = sh1106 if bus.chip == "sh1106" else ssd1306

@@ -146,7 +146,7 @@ def test_random_draws_after_pop_are_the_same_as_before_the_push(params):
 def test_play_random_is_random_move_then_push_unchecked(params, limit):
     """The engine's one-call random playout plays the same moves, founding orders and undo records as
     drawing and playing them one at a time, stops after `limit` moves, and pops back to the start."""
-    (players, seed), start = params, Game.new(params[0], seed=params[1])
+    (_, seed), start = params, Game.new(params[0], seed=params[1])
     one, fast = start.copy(), start.copy()
     r1, r2 = random.Random(seed), random.Random(seed)
     while not one.is_over and one.ply < limit:
