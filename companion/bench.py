@@ -92,13 +92,13 @@ def key_to_frame(games: int, seed: int) -> dict:
 
 def _finished_record(path: str, seed: int = 1) -> None:
     """A random Clans game played to its end (not stalled), saved as a game record at `path`."""
-    from companion.games.clans.game import FINISHED, Game, random_setup
+    from companion.games.clans.commands import play_random_game
+    from companion.games.clans.game import FINISHED
     from companion.games.clans.record import Record
 
     rng = random.Random(seed)
     while True:
-        game = Game(2, random_setup(rng), 0, trusted=True)
-        game.play_random(rng.random, rng.shuffle)
+        game = play_random_game(rng, 2)
         if game.status == FINISHED:
             Record.from_game(game).save(path)
             return
