@@ -175,7 +175,7 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
             "bus_bytes_per_key_by_game": {k: round(b / n, 1) for k, (b, n) in by_game.items()},
             # what luma's own display() would have sent: a whole frame for every key that changed the panel
             "bus_bytes_per_key_whole_frames": round(sum(1 for b in bus_bytes if b) * full_frame / len(bus_bytes), 1),
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+            "peak_rss_mb": peak_rss_mb()}
 
 
 def play_whole_game(d: Any, kind: str, rnd: random.Random, mammut_keys_per_game: int = 400,
@@ -221,7 +221,12 @@ def memory_over_games(games: int, seed: int, state_root: str | None = None) -> d
     warm = rss[min(1, len(rss) - 1)]  # after one game of each: every module the games use is loaded
     return {"games": games, "rss_mb_after_each": rss, "after_first_of_each_mb": warm, "last_mb": rss[-1],
             "growth_mb": round(rss[-1] - warm, 1),
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+            "peak_rss_mb": peak_rss_mb()}
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, by the kernel's count (MB)."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 def current_rss_mb() -> float:
@@ -233,7 +238,7 @@ def current_rss_mb() -> float:
 
         return round(pages * os.sysconf("SC_PAGE_SIZE") / 2 ** 20, 1)
     except (OSError, ValueError, IndexError):
-        return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+        return peak_rss_mb()
 
 
 if __name__ == "__main__":  # the bench's memory run, in a process of its own
