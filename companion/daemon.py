@@ -308,10 +308,11 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     shell.roster = roster(journal, cfg)
     if journal is not None:  # (imported only with a journal: a headless run has none)
         from companion.table.journal import JournalWriter
-    if journal is not None and isinstance(journal, JournalWriter):  # the table's memory reads the journal
-        from companion.history.kiosk import KioskMemory
 
-        shell.memory = KioskMemory(journal.journal.dir)
+        if isinstance(journal, JournalWriter):  # the table's memory reads the journal it can open
+            from companion.history.kiosk import KioskMemory
+
+            shell.memory = KioskMemory(journal.journal.dir)
     if journal is not None and journal.journal.repairs:
         if isinstance(journal, JournalWriter):
             shell.tell(T.REPAIRED_TITLE, journal.journal.repairs, "repaired")

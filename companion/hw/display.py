@@ -476,8 +476,7 @@ def open_display(cfg: Config | DisplayConfig, *, device_factory: DeviceFactory |
     missing panel (the sink keeps retrying); `device_factory` replaces the
     luma device construction (tests), `stream` is the terminal driver's
     output (default stdout)."""
-    config = sys.modules.get("companion.config")  # not imported: cfg cannot be a Config (a headless run)
-    dcfg = cfg.display if config is not None and isinstance(cfg, config.Config) else cfg
+    dcfg = getattr(cfg, "display", cfg)  # a Config's display part, or a DisplayConfig itself
     if dcfg.driver == "terminal":
         sink: DisplaySink = TerminalSink(dcfg.width, dcfg.height, stream)
     elif dcfg.driver == "png":
