@@ -391,10 +391,15 @@ def to_hint(targets: Sequence[int]) -> str:
     return _("to: {territories}").format(territories=" ".join(map(str, targets)))
 
 
+def huts_short(huts: dict[str, int]) -> str:
+    """Huts in the hint row's short form: "3red 1blu"."""
+    return " ".join(f"{n}{color_short(c)}" for c, n in huts.items())
+
+
 def browse_hint(t: int, huts: dict[str, int], position: int | None, of: int) -> str:
     """Browsing with A/B: the territory, its huts ("3red 1blu") and its place in the list (1-based)."""
     where = f" {position}/{of}" if position is not None else ""
-    return f"{t}: " + " ".join(f"{n}{color_short(c)}" for c, n in huts.items()) + where
+    return f"{t}: " + huts_short(huts) + where
 
 
 def moved_entry(frm: int, to: int) -> str:
@@ -406,7 +411,7 @@ def moved_hint(p: int, huts: dict[str, int]) -> str | None:
     """A plain move's result on the entry screen's hint row: who moved and the huts to move by hand
     ("P2 moved 1yel 2red"); the huts alone if that is too long; None if even they do not fit (the
     whole message is shown then)."""
-    colors = " ".join(f"{n}{color_short(c)}" for c, n in huts.items())
+    colors = huts_short(huts)
     # NOTE: max 25 characters (with up to 5 hut counts "2red"); hint row of the move entry after a
     # plain move: the seat that moved and the huts the table moves by hand (from -> to is above it)
     text = _("{player} moved {huts}").format(player=player(p), huts=colors)

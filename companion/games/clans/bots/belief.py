@@ -104,10 +104,7 @@ class ColorModel:
 
     def marginal(self, seat: int) -> dict[str, float]:
         """P(seat owns color), for every color."""
-        out = {c: 0.0 for c in COLORS}
-        for assign, w in zip(self.assignments, self.weights):
-            out[COLORS[assign[seat]]] += w
-        return out
+        return dict(zip(COLORS, self.marginal_index(seat)))
 
 
 def sure_win(game: Game, seat: int, color: str) -> Move | None:
