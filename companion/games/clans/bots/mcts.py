@@ -140,9 +140,7 @@ class MCTSBot:
         players = game.players
         it = 0
         while True:
-            if cap is not None and it >= cap:
-                break
-            if deadline is not None and it and self.clock() >= deadline:
+            if self._spent(it, cap, deadline):
                 break
             it += 1
             det = model.sample(rnd)
@@ -204,7 +202,7 @@ class MCTSBot:
             per = max(1, left // (rounds * len(alive)))
             for _ in range(per):
                 for i in alive:
-                    if (cap is not None and it >= cap) or (deadline is not None and it and clock() >= deadline):
+                    if self._spent(it, cap, deadline):
                         stop = True
                         break
                     it += 1
@@ -229,6 +227,10 @@ class MCTSBot:
         self.last_iterations = it
         a, b, _ = arms[alive[0]]
         return a, b
+
+    def _spent(self, it: int, cap: int | None, deadline: float | None) -> bool:
+        """The budget is used up: `cap` iterations done, or (after the first) the clock past `deadline`."""
+        return (cap is not None and it >= cap) or (deadline is not None and it > 0 and self.clock() >= deadline)
 
     def _root_moves(self, game: Game, seat: int, model: ColorModel, moves: list[tuple[int, int]],
                     rng: random.Random) -> list[tuple[int, int, float]]:
