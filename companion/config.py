@@ -19,15 +19,14 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from companion.config_base import (BOT_NAMES, DISPLAY_DRIVERS, KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME,  # noqa: F401
-                                    OLED_ADDRESSES, STAND_IN_DRIVERS, WATCHDOG_SEC, DisplayConfig,
-                                    display_drivers, is_display_driver, is_oled, oled_drivers)
+from companion.config_base import (BOT_NAMES, KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OLED_ADDRESSES,  # noqa: F401
+                                   STAND_IN_DRIVERS, WATCHDOG_SEC, DisplayConfig, display_drivers,
+                                   is_display_driver, is_oled, oled_drivers)
 from companion.table.bounded import BoundedInputError, load_yaml, read_text
 
 DEFAULT_PATH = "/etc/companion/config.yaml"
 MAX_CONFIG_BYTES = 64 * 1024
 DEFAULT_STATE_DIR = "/var/lib/companion"
-
 
 # keypad.port: serial devices only (see KeypadConfig). loop:// for tests.
 ALLOW_LOOP_ENV = "COMPANION_ALLOW_LOOP"
@@ -124,8 +123,6 @@ class UsbKeypadConfig:
     device: str = "auto"
     grab: bool = True
     keymap: dict[str, str] = field(default_factory=dict)
-
-
 
 
 @dataclass

@@ -25,8 +25,6 @@ KNOWN_OLED_DRIVERS = ("ssd1305", "ssd1306", "ssd1309", "ssd1315", "ssd1316", "ss
                       "ssd1322_nhd", "ssd1325", "ssd1327", "ssd1331", "ssd1351", "ssd1362",
                       "ssd1363", "sh1106", "sh1107", "ws0010", "winstar_weh", "ch1115")
 STAND_IN_DRIVERS = ("dummy", "terminal", "png")
-DISPLAY_DRIVERS = KNOWN_OLED_DRIVERS + STAND_IN_DRIVERS
-
 
 # An OLED with no address configured is looked for at these, in this order.
 OLED_ADDRESSES = (0x3C, 0x3D)

@@ -23,6 +23,7 @@ from companion.table.seatnames import default_name, names_problem
 
 __all__ = ["Play", "History", "read_history", "iso_time", "play_from_row"]
 
+
 def iso_time(seconds: float) -> str:
     """Seconds since the epoch as ISO 8601 with the box's UTC offset, to the second."""
     return dt.datetime.fromtimestamp(seconds).astimezone().replace(microsecond=0).isoformat()

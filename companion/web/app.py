@@ -48,7 +48,6 @@ PING_S = 10.0
 STATIC = {"page.js": "application/javascript", "style.css": "text/css"}
 
 
-
 def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | None = None, *,
              max_streams: int = MAX_STREAMS, poll_s: float = POLL_S,
              roster: list[str] | None = None) -> web.Application:
