@@ -1,15 +1,19 @@
 """Screen model -> a 128x64 1-bit PIL image for the OLED.
 
 Fixed-width bitmap fonts (X11 misc-fixed, public domain, in companion/table/fonts) drawn at
-their real pixel sizes: 5x8 for the status block, titles and hints, 6x10 for text
-and menus, 9x15 bold for the move being typed. Four layouts, one per screen kind; no game is named here:
+their real pixel sizes: 5x8 for everything but the move being typed, in 9x15 bold. Four
+layouts, one per screen kind; no game is named here:
 
     entry:   the game's header (bar, one line, labelled columns), the number typed, a hint
-    text:    inverted title bar (with "page/pages"), up to 5 lines, or 4 and an input line
-    menu:    inverted title bar, a scrolling list with the choice highlighted
+    text:    inverted title bar (with "page/pages"), up to 7 lines, or 6 and an input line
+    menu:    inverted title bar, a scrolling list with the choice highlighted, a hint
     picture: on the left half a title bar and up to 6 lines (5x8); on the right a lit 64x64
              square with the picture's dark cells centred on it (a QR code: dark on light,
              as phone readers expect)
+
+Text and menu rows sit each in one of the controller's 8-pixel pages (the title bar in page
+0, row i in page i + 1): a line that changes then costs the bus one page's columns, not the
+two pages a 10-pixel line straddles (companion.hw.oled_window sends only what changed).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ FONT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fonts")  # 
 
 @lru_cache(maxsize=None)
 def font(name: str) -> ImageFont.ImageFont:
-    """One of the bundled bitmap fonts: "5x8", "6x10" or "9x15B"."""
+    """One of the bundled bitmap fonts: "5x8" or "9x15B"."""
     return ImageFont.load(os.path.join(FONT_DIR, f"{name}.pil"))
 
 
@@ -50,41 +54,46 @@ def render(screen: S.Screen) -> Image.Image:
 
 def _title(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
     small = font("5x8")
-    draw.rectangle((0, 0, WIDTH - 1, 8), fill=1)
+    draw.rectangle((0, 0, WIDTH - 1, S.ROW_PX - 1), fill=1)
     right = f"{screen.page + 1}/{screen.pages}" if screen.pages > 1 else ""
     if right:
-        draw.text((WIDTH - 1 - 5 * len(right), 1), right, font=small, fill=0)
+        draw.text((WIDTH - 1 - 5 * len(right), 0), right, font=small, fill=0)
     room = (WIDTH - 2) // 5 - (len(right) + 1 if right else 0)
-    draw.text((1, 1), screen.title[:room], font=small, fill=0)
+    draw.text((1, 0), screen.title[:room], font=small, fill=0)
+
+
+def _row_y(row: int) -> int:
+    """The top pixel row of body row `row` (0 = the first under the title bar): page row + 1."""
+    return S.ROW_PX * (row + 1)
 
 
 def _text(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
-    body = font("6x10")
+    small = font("5x8")
     rows = S.BODY_ROWS - (1 if screen.entry is not None else 0)
     for i, line in enumerate(screen.lines[:rows]):
-        draw.text((1, 11 + 10 * i), line, font=body, fill=1)
+        draw.text((1, _row_y(i)), line, font=small, fill=1)
     if screen.entry is not None:
-        draw.text((1, 53), screen.entry, font=body, fill=1)
+        draw.text((1, _row_y(S.BODY_ROWS - 1)), screen.entry, font=small, fill=1)
 
 
 def _menu(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
-    body = font("6x10")
+    small = font("5x8")
     rows = S.BODY_ROWS - (1 if screen.hint else 0)
     n = len(screen.choices)
     top = min(max(0, screen.selected - rows + 1), max(0, n - rows))
     for row, i in enumerate(range(top, min(n, top + rows))):
-        y = 10 + 10 * row
+        y = _row_y(row)
         if i == screen.selected:
-            draw.rectangle((0, y, WIDTH - 1, y + 9), fill=1)
-        draw.text((3, y), screen.choices[i], font=body, fill=0 if i == screen.selected else 1)
+            draw.rectangle((0, y, WIDTH - 1, y + S.ROW_PX - 1), fill=1)
+        draw.text((3, y), screen.choices[i], font=small, fill=0 if i == screen.selected else 1)
     # arrows in the right margin: more items above / below the visible rows
     if top > 0:
-        draw.text((WIDTH - 6, 10), "^", font=font("5x8"), fill=0 if top == screen.selected else 1)
+        draw.text((WIDTH - 6, _row_y(0)), "^", font=small, fill=0 if top == screen.selected else 1)
     if top + rows < n:
         last = top + rows - 1
-        draw.text((WIDTH - 6, 10 + 10 * (rows - 1) + 2), "v", font=font("5x8"), fill=0 if last == screen.selected else 1)
+        draw.text((WIDTH - 6, _row_y(rows - 1)), "v", font=small, fill=0 if last == screen.selected else 1)
     if screen.hint:
-        draw.text((1, 56), screen.hint, font=font("5x8"), fill=1)
+        draw.text((1, _row_y(S.BODY_ROWS - 1)), screen.hint, font=small, fill=1)
 
 
 def _picture(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
@@ -110,20 +119,20 @@ def _picture(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
 def _entry(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
     small = font("5x8")
     h = screen.header
-    if h is not None:
-        draw.rectangle((0, 0, WIDTH - 1, 8), fill=1)
-        draw.text((1, 1), h.left, font=small, fill=0)
+    if h is not None:  # bar, line, labels and values: pages 0-3, a page each
+        draw.rectangle((0, 0, WIDTH - 1, S.ROW_PX - 1), fill=1)
+        draw.text((1, 0), h.left, font=small, fill=0)
         if h.right:
-            draw.text((WIDTH - 1 - 5 * len(h.right), 1), h.right, font=small, fill=0)
-        draw.text((1, 10), h.line[:S.SMALL_COLS], font=small, fill=1)
+            draw.text((WIDTH - 1 - 5 * len(h.right), 0), h.right, font=small, fill=0)
+        draw.text((1, _row_y(0)), h.line[:S.SMALL_COLS], font=small, fill=1)
         if h.columns:
             w = WIDTH // len(h.columns)
             for i, (label, value) in enumerate(h.columns):
                 cx = w // 2 + 1 + i * w  # 5 columns: centres 13, 38, 63, 88, 113
-                draw.text((cx - (5 * len(label)) // 2, 19), label, font=small, fill=1)
-                draw.text((cx - (5 * len(value)) // 2, 28), value, font=small, fill=1)
-        draw.line((0, 37, WIDTH - 1, 37), fill=1)
-    if screen.entry is not None:
-        draw.text((1, 39), screen.entry[:S.ENTRY_COLS], font=font("9x15B"), fill=1)
+                draw.text((cx - (5 * len(label)) // 2, _row_y(1)), label, font=small, fill=1)
+                draw.text((cx - (5 * len(value)) // 2, _row_y(2)), value, font=small, fill=1)
+        draw.line((0, 33, WIDTH - 1, 33), fill=1)
+    if screen.entry is not None:  # the 9x15 glyphs' ink (rows 2-12) in pages 4 and 5, a pixel spare each way
+        draw.text((1, 34), screen.entry[:S.ENTRY_COLS], font=font("9x15B"), fill=1)
     if screen.hint:
-        draw.text((1, 56), screen.hint[:S.SMALL_COLS], font=small, fill=1)
+        draw.text((1, _row_y(S.BODY_ROWS - 1)), screen.hint[:S.SMALL_COLS], font=small, fill=1)

@@ -23,9 +23,10 @@ from typing import Sequence
 
 from companion.i18n import _
 
-BODY_COLS = 21  # 6x10 font on 128 px
-BODY_ROWS = 5  # under the 9 px title bar
 SMALL_COLS = 25  # 5x8 font on 128 px
+BODY_COLS = SMALL_COLS  # text screens: 5x8 too, a row per 8-pixel page of the panel
+BODY_ROWS = 7  # under the title bar (page 0): pages 1-7
+ROW_PX = 8  # a row of text or menu: one page of the controller
 
 ENTRY = "entry"
 TEXT = "text"
@@ -121,7 +122,7 @@ def confirm_screen(name: str, title: str, text: str, yes_no: str | None = None) 
 
 
 TITLE_COLS = SMALL_COLS  # the inverted bar, 5x8 font
-MENU_COLS = 20  # 6x10 font from x=3; a scrolling list keeps the right margin for its arrows
+MENU_COLS = 23  # 5x8 font from x=3; a scrolling list keeps the right margin for its arrows
 ENTRY_COLS = 14  # 9x15 bold
 
 

@@ -65,7 +65,7 @@ def test_every_gallery_screen_fits_in_every_language(code):
 def test_every_character_of_every_catalog_has_a_glyph(code):
     catalog = I18N_TOOL.read(I18N_TOOL.po_path(code), code)
     chars = {ch for m in catalog if m.id for form in I18N_TOOL._forms(m.string) for ch in form}
-    for name in ("5x8", "6x10", "9x15B"):
+    for name in ("5x8", "9x15B"):
         f = font(name)
         missing = sorted(ch for ch in chars if ch != " " and (ord(ch) > 255 or f.getmask(ch).getbbox() is None))
         assert not missing, f"{code}: no glyph in {name} for {missing}"

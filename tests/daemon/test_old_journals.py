@@ -37,7 +37,9 @@ def test_previous_versions_journal_resumes(tmp_path, name, caplog):
     assert d.run() == 0
     want = EXPECTED[name]
     assert f"resumed game 1 ({actions} actions)" in caplog.messages
-    assert d.shell.screen().text() == want["text"]
+    # the words, not where lines break: text screens wrap at the renderer's width (25 columns
+    # since issue 19, 21 when these were recorded)
+    assert d.shell.screen().text().split() == want["text"].split()
     assert d.shell.brightness == d.panel.brightness == want["brightness"]
     assert as_previous_version(json.loads(out.read_text()), want["record"]) == want["record"]
 

@@ -17,7 +17,7 @@ def test_words_are_never_broken_and_a_long_one_is_reported():
 
 
 def test_lines_past_the_last_row_and_long_titles_are_reported():
-    s = text_screen("x", "A title of exactly 26 chrs", ["word " * 30], entry="> 1")
+    s = text_screen("x", "A title of exactly 26 chrs", ["word " * 40], entry="> 1")
     problems = overflows(s)
     assert any(p.startswith("title") for p in problems)
     assert any("past the last row" in p for p in problems)
@@ -36,9 +36,9 @@ def test_entry_header_columns_and_menu_choices():
     assert overflows(Screen(ENTRY, "e", header=wide)) == []
     wide = Header("P1 to move", "Ep I 4 left", "", tuple((c, "0") for c in ("rouges", "b", "v", "j", "n")))
     assert overflows(Screen(ENTRY, "e", header=wide)) != []
-    menu = Screen(MENU, "m", "Menu", choices=tuple(f"{i} " + "x" * 18 for i in range(1, 4)))
-    assert overflows(menu) == []  # 20 columns when the list does not scroll
-    menu = Screen(MENU, "m", "Menu", choices=tuple(f"{i} " + "x" * 18 for i in range(1, 9)))
+    menu = Screen(MENU, "m", "Menu", choices=tuple(f"{i} " + "x" * 21 for i in range(1, 4)))
+    assert overflows(menu) == []  # 23 columns when the list does not scroll
+    menu = Screen(MENU, "m", "Menu", choices=tuple(f"{i} " + "x" * 21 for i in range(1, 9)))
     assert len(overflows(menu)) == 8  # a scrolling list keeps a column for its arrows
 
 
@@ -47,11 +47,11 @@ def _lit(image, box) -> int:
 
 
 def test_a_menu_shows_that_more_items_lie_below_and_above():
-    choices = tuple(f"{i} item" for i in range(1, 9))
+    choices = tuple(f"{i} item" for i in range(1, 10))
     top = render(Screen(MENU, "m", "Menu", choices=choices, selected=1))
-    bottom = render(Screen(MENU, "m", "Menu", choices=choices, selected=7))
+    bottom = render(Screen(MENU, "m", "Menu", choices=choices, selected=8))
     short = render(Screen(MENU, "m", "Menu", choices=choices[:3], selected=1))
-    margin_low, margin_high = (122, 50, 128, 60), (122, 10, 128, 18)
+    margin_low, margin_high = (122, 56, 128, 64), (122, 8, 128, 16)  # the arrows: pages 7 and 1
     assert _lit(top, margin_low) > 0 and _lit(top, margin_high) == 0  # v: more below
     assert _lit(bottom, margin_high) > 0 and _lit(bottom, margin_low) >= 40  # ^, last row highlighted
     assert _lit(short, margin_low) == 0 and _lit(short, margin_high) == 0
@@ -59,13 +59,13 @@ def test_a_menu_shows_that_more_items_lie_below_and_above():
 
 def test_ok_pages_a_long_message_forward_and_closes_it_on_the_last_page():
     pager = InfoPager()
-    pager.show("Help", ["word " * 60], "help")
+    pager.show("Help", ["word " * 100], "help")
     pages = len(pager.pages)
     assert pages >= 3
     for page in range(1, pages):
         assert pager.key(K.OK, ()) is True and pager.page == page
     assert pager.key(K.OK, (K.OK,)) is True and not pager.shown
-    pager.show("Help", ["word " * 60], "help")
+    pager.show("Help", ["word " * 100], "help")
     assert pager.key("5", ()) is False and not pager.shown  # a digit dismisses and goes on to the game
 
 

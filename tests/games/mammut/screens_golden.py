@@ -72,6 +72,14 @@ streams with those three changes undone).
 The phone view re-recorded every stream but resurrection-12 (`--rerecord` with those 18
 names): the shell's menu gained "Phone view" (item 11, after Say again), so only the hashes
 of menu screens changed; the keys, and every other step, are the same.
+
+Issue 19 re-recorded every stream (`--rerecord` with every name): text and menu screens are
+drawn in the 5x8 font, a row per 8-pixel page of the panel (25 columns, 7 rows, menus 23
+columns), so every step's pixels changed, and a long text wraps into fewer lines and pages,
+so a # that paged it forward now closes it: the careful, resurrection and victory scripts
+took a few other keys, and ten streams show other screens from there on. With the old 21
+columns and 5 rows put back, the new drawing changed nothing but pixels: the screen names,
+journaled actions and brightness of every step of every old stream were the same.
 """
 
 from __future__ import annotations
