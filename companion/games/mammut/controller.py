@@ -44,9 +44,9 @@ from .game import MammutGame
 from .phases import Phase
 from .rules import MammutError
 from .screens import build_screen
-from .session import CHOICE_COLS, LIST, NEW_QUESTION, TITLE_COLS, Session, Ui
+from .session import LIST, NEW_QUESTION, Session, Ui
 
-__all__ = ["ActionError", "CHOICE_COLS", "MammutTable", "START_ACTIONS", "TABLE_GAME", "TITLE_COLS"]
+__all__ = ["ActionError", "MammutTable", "START_ACTIONS", "TABLE_GAME"]
 
 DISMISSING = (K.OK, K.BACK, K.UP, K.DOWN)  # keys that only dismiss a message; any other key also counts
 

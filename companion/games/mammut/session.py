@@ -20,14 +20,13 @@ from typing import Any
 from companion.i18n import _
 from companion.table.effects import Outbox
 from companion.table.info import InfoPager
-from companion.table.screen import MENU_COLS, TITLE_COLS
+from companion.table.screen import TITLE_COLS
 
 from . import speech as S
 from . import texts as T
 from .actions import KIND, TableState, starts_game
 from .forms import Field, OpenForm, next_field
 
-CHOICE_COLS = MENU_COLS  # a list that does not scroll (title bar and hints: TITLE_COLS)
 MAX_ENTRY_DIGITS = 2
 
 # The game's own questions over the play (the shell owns the menu, brightness, shut down, switch).

@@ -12,7 +12,8 @@ from hypothesis import given, settings, strategies as st
 
 from companion.games import GAMES
 from companion.games.mammut import rules as R
-from companion.games.mammut.controller import CHOICE_COLS, TABLE_GAME, TITLE_COLS, ActionError, MammutTable
+from companion.games.mammut.controller import TABLE_GAME, ActionError, MammutTable
+from companion.table.screen import MENU_COLS, TITLE_COLS
 from companion.games.mammut.game import TURN_PHASES, MammutGame, Phase, phase_applies
 from companion.table import keys as K
 from companion.table import screen as S
@@ -36,7 +37,7 @@ def fits(s: S.Screen) -> None:
         assert not s.hint  # the text layout draws no hint
     elif s.kind == S.MENU:
         assert s.choices and 0 <= s.selected < len(s.choices)
-        assert all(len(c) <= CHOICE_COLS for c in s.choices), s.choices
+        assert all(len(c) <= MENU_COLS for c in s.choices), s.choices
         assert len(s.hint) <= TITLE_COLS
     else:
         raise AssertionError(f"unexpected screen kind {s.kind}")

@@ -267,7 +267,7 @@ def test_a_version_1_record_is_read_and_carried_on():
 
 def test_every_list_question_naming_a_tribe_fits_the_title_bar():
     from companion.games.mammut import prompts as Pr
-    from companion.games.mammut.session import TITLE_COLS
+    from companion.table.screen import TITLE_COLS
 
     g = MammutGame(6, roll=random.Random(1), names=["Abcdefghij", "", "", "", "", ""])
     for t in (g.tribe(1), g.tribe(6)):  # a long short name (cut to 7) and "Tribe 6"
