@@ -52,14 +52,19 @@ def render(screen: S.Screen) -> Image.Image:
     return image
 
 
-def _title(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
+def _bar(draw: ImageDraw.ImageDraw, left: str, right: str = "") -> None:
+    """The inverted bar in page 0: `left` from the left edge, `right` against the right one."""
     small = font("5x8")
     draw.rectangle((0, 0, WIDTH - 1, S.ROW_PX - 1), fill=1)
-    right = f"{screen.page + 1}/{screen.pages}" if screen.pages > 1 else ""
+    draw.text((1, 0), left, font=small, fill=0)
     if right:
         draw.text((WIDTH - 1 - 5 * len(right), 0), right, font=small, fill=0)
+
+
+def _title(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
+    right = f"{screen.page + 1}/{screen.pages}" if screen.pages > 1 else ""
     room = (WIDTH - 2) // 5 - (len(right) + 1 if right else 0)
-    draw.text((1, 0), screen.title[:room], font=small, fill=0)
+    _bar(draw, screen.title[:room], right)
 
 
 def _row_y(row: int) -> int:
@@ -120,10 +125,7 @@ def _entry(draw: ImageDraw.ImageDraw, screen: S.Screen) -> None:
     small = font("5x8")
     h = screen.header
     if h is not None:  # bar, line, labels and values: pages 0-3, a page each
-        draw.rectangle((0, 0, WIDTH - 1, S.ROW_PX - 1), fill=1)
-        draw.text((1, 0), h.left, font=small, fill=0)
-        if h.right:
-            draw.text((WIDTH - 1 - 5 * len(h.right), 0), h.right, font=small, fill=0)
+        _bar(draw, h.left, h.right)
         draw.text((1, _row_y(0)), h.line[:S.SMALL_COLS], font=small, fill=1)
         if h.columns:
             w = WIDTH // len(h.columns)

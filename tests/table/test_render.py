@@ -3,7 +3,7 @@ particular (every game's screens are checked to fit in tests/games/test_conforma
 
 from __future__ import annotations
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from companion.table import screen as S
 from companion.table.render import HEIGHT, WIDTH, font, render
@@ -93,6 +93,4 @@ def test_entry_header_rows_each_sit_in_one_page():
 
 
 def changed_rows(a: Image.Image, b: Image.Image) -> set[int]:
-    from PIL import ImageChops
-
     return ink_rows(ImageChops.logical_xor(a, b))
