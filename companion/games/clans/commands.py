@@ -16,7 +16,7 @@ import random
 import sys
 import time
 
-from companion.games.clans.game import STALLED, Game, random_setup
+from companion.games.clans.game import STALLED, Game
 from companion.games.clans.record import Record, RecordError, summary
 
 
@@ -68,9 +68,8 @@ covers the games only, not start-up.
 
 def play_random_game(rng: random.Random, players: int) -> Game:
     """One game of uniformly random legal moves and random founding orders, to its end."""
-    rnd, shuffle = rng.random, rng.shuffle
-    game = Game(players, random_setup(rng), int(rnd() * players), trusted=True)
-    game.play_random(rnd, shuffle)
+    game = Game.random(players, rng)
+    game.play_random(rng.random, rng.shuffle)
     return game
 
 

@@ -7,11 +7,12 @@ territories still in play (`occ`), the set of groups of 7 or more (`big`) and a
 list of live territories for O(1) random choice; every move updates them
 incrementally and pushes a small undo record (an `Undo` kept as a plain tuple), so `pop()`
 restores the exact state. The hot loop tests membership in occ and big through private
-flag arrays kept beside them (indexing a bytearray is cheaper than a bit of a 61-bit int).
+flag lists kept beside them (indexing a list is cheaper than a bit of a 61-bit int, or a bytearray).
 
 The value types, constants, per-board tables and the R1 setup are in
 `companion.games.clans.rules` (re-exported here); founding a village (R4) is
-`companion.games.clans.founding`. Nothing here does I/O. Errors a player can cause
+`companion.games.clans.founding`; the legal-move view and why a move is refused are in
+`companion.games.clans.legal`. Nothing here does I/O. Errors a player can cause
 raise IllegalMoveError (a ValueError) with a message that names the territories and the reason.
 
 Public attributes (read-only outside this module): `board`, `rules` (its `Rules`
@@ -27,11 +28,11 @@ from typing import Callable, Sequence
 
 from companion.games.clans.board import COLORS, N_CHIPS, N_TERRITORIES, Board, load_board
 from companion.games.clans.founding import found_village
-from companion.games.clans.legal import LegalMoves
+from companion.games.clans.legal import LegalMoves, illegal_reason
 from companion.games.clans.rules import (BIG, COLOR_INDEX, FINISHED, ILLEGAL, IN_PROGRESS, NEXT_PLAYER, ONE,
                                          ONE_OF_COLOR, SHIFT, STALLED, IllegalMoveError, Move, Outcome, Rules,
                                          Undo, Village, check_setup, normalize_color, random_setup, rules_for,
-                                         unpack)
+                                         setup_draws, setup_from_draws, unpack)
 
 __all__ = ["Game", "LegalMoves", "Move", "Village", "Outcome", "Undo", "Rules", "IllegalMoveError",
            "random_setup", "check_setup", "normalize_color", "unpack", "IN_PROGRESS", "FINISHED", "STALLED",
@@ -44,25 +45,46 @@ class Game:
     def __init__(self, players: int, setup: dict[int, str], first_player: int = 0, board: Board | None = None,
                  *, trusted: bool = False):
         """`trusted=True` skips validating a setup that random_setup() just made (selfplay, search)."""
-        if not isinstance(players, int) or not 2 <= players <= 4:
-            raise IllegalMoveError(f"players must be 2, 3 or 4, got {players!r}")
-        if not isinstance(first_player, int) or not 0 <= first_player < players:
-            raise IllegalMoveError(f"first player must be 0..{players - 1}, got {first_player!r}")
-        self.board = board or load_board()
-        rules = self.rules = rules_for(self.board)
-        self.setup = setup if trusted else check_setup(setup, self.board)
+        _check_players(players, first_player)
+        board = board or load_board()
+        setup = setup if trusted else check_setup(setup, board)
+        packed = [0] * (N_TERRITORIES + 1)
+        one = ONE_OF_COLOR
+        for t, c in setup.items():
+            packed[t] = one[c]
+        self._start(players, first_player, board, packed, setup, ())
+
+    @classmethod
+    def random(cls, players: int, rng: _random.Random, first_player: int | None = None,
+               board: Board | None = None) -> "Game":
+        """A fresh game with a random R1 setup (random_setup's draws) and, unless given, a random first
+        player (one more draw, `int(rng.random() * players)`). The fast way to start a game: the setup
+        dict is only made when `setup` is read."""
+        board = board or load_board()
+        rules = rules_for(board)
+        draws = setup_draws(rng, rules)
+        if first_player is None:
+            first_player = int(rng.random() * players)
+        _check_players(players, first_player)
+        game = cls.__new__(cls)
+        game._start(players, first_player, board, rules.packed_setup(draws), None, draws)
+        return game
+
+    def _start(self, players: int, first_player: int, board: Board, packed: list[int],
+               setup: dict[int, str] | None, draws: Sequence[int]) -> None:
+        """The R1 position with these huts (`packed`); `setup` None: made from `draws` when read."""
+        self.board = board
+        rules = self.rules = rules_for(board)
+        self._setup, self._draws = setup, draws
         self.players = players
         self.first_player = first_player
-        packed = self.packed = [0] * (N_TERRITORIES + 1)
-        one = ONE_OF_COLOR
-        for t, c in self.setup.items():
-            packed[t] = one[c]
+        self.packed = packed
         self.total = list(rules.all_flags)  # R1: one hut on every territory
         self.occ = rules.all_mask  # territories with huts that are not villages
         self.big = 0  # territories in occ holding 7 huts or more
-        self.live = list(self.board.numbers)  # occ as a list, for O(1) random choice
-        self.pos = [0] + list(range(N_TERRITORIES))  # index of each territory in live
-        self._on, self._bg = bytearray(rules.all_flags), bytearray(N_TERRITORIES + 1)  # occ, big as flags
+        self.live = list(board.numbers)  # occ as a list, for O(1) random choice
+        self.pos = list(rules.first_pos)  # index of each territory in live
+        self._on, self._bg = list(rules.all_flags), [0] * (N_TERRITORIES + 1)  # occ, big as 0/1 flags
         self.villages: list[Village] = []
         self.scores = [0] * len(COLORS)
         self.chips = [0] * players
@@ -105,8 +127,8 @@ class Game:
             game.villages.append(Village(t, chip + 1, game.rules.chip_epoch[chip], 0, 0, (), False, {}, 0, 0))
         game.occ, game.big = occ, big
         game.live = [t for t in game.board.numbers if occ >> t & 1]
-        game._on = bytearray(occ >> t & 1 for t in range(N_TERRITORIES + 1))
-        game._bg = bytearray(big >> t & 1 for t in range(N_TERRITORIES + 1))
+        game._on = [occ >> t & 1 for t in range(N_TERRITORIES + 1)]
+        game._bg = [big >> t & 1 for t in range(N_TERRITORIES + 1)]
         game.pos = [0] * (N_TERRITORIES + 1)
         for i, t in enumerate(game.live):
             game.pos[t] = i
@@ -119,6 +141,13 @@ class Game:
         return game
 
     # ----- queries -------------------------------------------------------------------
+    @property
+    def setup(self) -> dict[int, str]:
+        """The R1 setup, {territory: color}."""
+        if self._setup is None:
+            self._setup = setup_from_draws(self._draws, self.rules)
+        return self._setup
+
     @property
     def epoch(self) -> int:
         """Epoch of the next village; once the game is over, the epoch it ended in."""
@@ -189,28 +218,7 @@ class Game:
 
     def illegal_reason(self, frm: int, to: int | None = None) -> tuple[str, dict[str, object]] | None:
         """Why a move (or a source) is refused: a key of `ILLEGAL` and its values; None if fine."""
-        n = N_TERRITORIES
-        if self.status != IN_PROGRESS:
-            return ("over-finished" if self.status == FINISHED else "over-stalled"), {}
-        if not isinstance(frm, int) or not 1 <= frm <= N_TERRITORIES:
-            return "not-territory", {"territory": frm, "last": n}
-        if not self.occ >> frm & 1:
-            return ("village-moves" if self.is_village(frm) else "empty-moves"), {"frm": frm}
-        if to is None:
-            if not self.targets(frm):
-                return "big-stuck", {"frm": frm, "huts": self.total[frm]}
-            return None
-        if not isinstance(to, int) or not 1 <= to <= N_TERRITORIES:
-            return "not-territory", {"territory": to, "last": n}
-        if to == frm:
-            return "onto-itself", {"frm": frm}
-        if not self.rules.nb_mask[frm] >> to & 1:
-            return "not-next", {"frm": frm, "to": to}
-        if not self.occ >> to & 1:
-            return ("onto-village" if self.is_village(to) else "onto-empty"), {"to": to}
-        if self.big >> frm & 1 and self.total[to] < self.total[frm]:
-            return "big-onto-small", {"frm": frm, "to": to, "huts": self.total[frm], "huts_to": self.total[to]}
-        return None
+        return illegal_reason(self, frm, to)
 
     def isolated_by(self, frm: int, to: int) -> list[int]:
         """Territories that the (legal) move frm->to would isolate, ascending: the villages it founds."""
@@ -304,12 +312,12 @@ class Game:
             packed[b] = pb + pa
             tb2 = total[b] = tb + ta
             packed[a] = total[a] = on[a] = 0
-            occ ^= 1 << a
+            occ ^= BIT[a]
             if bg[a]:
-                big ^= 1 << a
+                big ^= BIT[a]
                 bg[a] = 0
             if tb2 >= BIG and not bg[b]:
-                big |= 1 << b
+                big |= BIT[b]
                 bg[b] = 1
             # swap-remove a from the live list (pop() reverses it exactly, so random draws replay the same)
             ia = i = pos[a]
@@ -344,10 +352,10 @@ class Game:
                     restore.append((t, packed[t], total[t], i))
                     found_village(self, t)
                     villages += 1
-                    occ ^= 1 << t
+                    occ ^= BIT[t]
                     on[t] = 0
                     if bg[t]:
-                        big ^= 1 << t
+                        big ^= BIT[t]
                         bg[t] = 0
                     last = live.pop()
                     if last != t:
@@ -455,7 +463,15 @@ class Game:
                 bytes(self._on), bytes(self._bg), tuple(self.moves))  # the moves last: some tests leave them out
 
 
+BIT = tuple(1 << t for t in range(N_TERRITORIES + 1))  # t -> 1 << t, without making the int each time
 DIVMOD6 = tuple(divmod(x, 6) for x in range(6 * N_TERRITORIES))  # a draw -> (live index, slot): a lookup, not a call
+
+
+def _check_players(players: int, first_player: int) -> None:
+    if not isinstance(players, int) or not 2 <= players <= 4:
+        raise IllegalMoveError(f"players must be 2, 3 or 4, got {players!r}")
+    if not isinstance(first_player, int) or not 0 <= first_player < players:
+        raise IllegalMoveError(f"first player must be 0..{players - 1}, got {first_player!r}")
 
 
 def _big_pair(big: int, nbm: Sequence[int]) -> bool:

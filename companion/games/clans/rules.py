@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import random as _random
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from companion.games.clans.board import COLOR_ALIASES, COLORS, N_TERRITORIES, Board, load_board
 from companion.i18n import N_
@@ -153,7 +153,16 @@ class Rules:
         self.regions = [board.region_members(r) for r in range(1, 13)]
         self.by_region = tuple(t for members in self.regions for t in members)  # region 1's territories first
         self.all_mask = sum(1 << t for t in board.numbers)
-        self.all_flags = bytes(t in board.territories for t in range(N_TERRITORIES + 1))  # all_mask as flags
+        self.all_flags = tuple(int(t in board.territories) for t in range(N_TERRITORIES + 1))  # all_mask as 0/1
+        self.first_pos = (0, *range(N_TERRITORIES))  # a fresh game's index of each territory in its live list
+
+    def packed_setup(self, draws: Sequence[int]) -> list[int]:
+        """The packed huts (index: territory) of the R1 setup that `draws` (see setup_draws) make."""
+        packed = [0]  # then region by region: parse_board makes region r territories 5r-4..5r, in order
+        add = packed.extend
+        for d in draws:
+            add(_PERMUTATIONS_PACKED[d])
+        return packed
 
 
 _RULES_CACHE: dict[int, Rules] = {}
@@ -183,13 +192,24 @@ def normalize_color(name: str) -> str:
 
 # ----- R1: the setup -------------------------------------------------------------------------
 _PERMUTATIONS = tuple(itertools.permutations(COLORS))
+_PERMUTATIONS_PACKED = tuple(tuple(ONE_OF_COLOR[c] for c in p) for p in _PERMUTATIONS)
 
 
 def random_setup(rng: _random.Random, board: Board | None = None) -> dict[int, str]:
     """R1: every region gets one hut of each color, shuffled over its 5 territories (uniformly)."""
     rules = rules_for(board or load_board())
-    rnd, perms, n = rng.random, _PERMUTATIONS, len(_PERMUTATIONS)
-    return dict(zip(rules.by_region, itertools.chain.from_iterable([perms[int(rnd() * n)] for _ in rules.regions])))
+    return setup_from_draws(setup_draws(rng, rules), rules)
+
+
+def setup_draws(rng: _random.Random, rules: Rules) -> list[int]:
+    """R1's random draws: for each region in turn, which order of the 5 colors its territories get."""
+    rnd, n = rng.random, len(_PERMUTATIONS)
+    return [int(rnd() * n) for _ in rules.regions]
+
+
+def setup_from_draws(draws: Sequence[int], rules: Rules) -> dict[int, str]:
+    """The {territory: color} setup that `draws` (see setup_draws) make."""
+    return dict(zip(rules.by_region, itertools.chain.from_iterable([_PERMUTATIONS[d] for d in draws])))
 
 
 def check_setup(setup: dict[int, str], board: Board | None = None) -> dict[int, str]:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.clans.game import Game, IllegalMoveError
+from companion.games.clans.game import Game, IllegalMoveError, check_setup, random_setup
 
 CHART = [1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5]
 
@@ -166,3 +166,26 @@ def test_play_random_refuses_a_finished_game():
     assert game.is_over
     with pytest.raises(IllegalMoveError, match="over"):
         game.play_random(random.random)
+
+
+@settings(max_examples=60, deadline=None)
+@given(games)
+def test_game_random_starts_the_game_random_setup_and_a_first_player_draw_make(params):
+    """Game.random (selfplay's fast start) makes the same game from the same draws as random_setup()
+    then Game(): the huts, the setup read later, the first player, and the generator's state after."""
+    players, seed = params
+    r1, r2 = random.Random(seed), random.Random(seed)
+    slow = Game(players, random_setup(r1), int(r1.random() * players), trusted=True)
+    fast = Game.random(players, r2)
+    assert fast.packed == slow.packed and fast.first_player == slow.first_player
+    assert fast.state_key() == slow.state_key()
+    assert list(fast.setup.items()) == list(slow.setup.items()) and check_setup(fast.setup) == fast.setup
+    assert r1.random() == r2.random()
+
+
+def test_game_random_takes_a_first_player_and_refuses_a_wrong_one():
+    assert Game.random(3, random.Random(1), first_player=2).first_player == 2
+    with pytest.raises(IllegalMoveError, match="first player must be 0..2"):
+        Game.random(3, random.Random(1), first_player=3)
+    with pytest.raises(IllegalMoveError, match="players must be 2, 3 or 4"):
+        Game.random(5, random.Random(1), first_player=0)
