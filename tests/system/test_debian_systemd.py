@@ -17,7 +17,9 @@ The root lives in $DEBIAN_ROOT_DIR (default /var/tmp/companion-systemd-root, a n
 project's own so no other user of the tool shares it) and is reused: about a minute to make
 once, then ~1.5 min for this module (30-40 s of it the watchdog). A set-up that fails is run
 again, up to three attempts, with what the container's journal says printed: the container
-has been seen powered off by a root caller in the middle of set-up (in CI, twice).
+has been seen powered off by a root caller in the middle of set-up (in CI, twice). To name
+that caller next time, the root's PATH has a `systemctl` that logs who asks it to power off
+(`poweroff-probe` in the root's journal: the caller's process chain) before it runs the real one.
 """
 
 from __future__ import annotations
@@ -169,6 +171,30 @@ def copy_tree(dest: Path) -> None:
                    shell=True, check=True)
 
 
+# Ahead of /usr/bin on the PATH of the service, of `debian-root exec` and of the tool's own
+# `stop`: a process whose parent is outside the container shows parent 0.
+POWEROFF_PROBE = r"""#!/bin/sh
+# tests/system/test_debian_systemd.py: says in the journal who asks systemctl to power off.
+case " $* " in
+  *" poweroff "*|*" halt "*|*" reboot "*|*" kexec "*)
+    chain="" p=$$
+    for _ in 1 2 3 4 5 6; do
+      p=$(sed 's/.*) //' /proc/$p/stat 2>/dev/null | cut -d' ' -f2)
+      [ -n "$p" ] && [ "$p" != 0 ] || { chain="$chain <- ${p:-?} (outside)"; break; }
+      chain="$chain <- $p $(tr '\0' ' ' < /proc/$p/cmdline 2>/dev/null | cut -c1-200)"
+    done
+    logger -t poweroff-probe "systemctl $* as uid $(id -u):$chain" ;;
+esac
+exec /usr/bin/systemctl "$@"
+"""
+
+
+def install_probe() -> None:
+    probe = ROOT_DIR / "usr/local/bin/systemctl"
+    probe.write_text(POWEROFF_PROBE)
+    probe.chmod(0o755)
+
+
 def boot(b: Box, timeout: float = 240) -> None:
     """Boots the root; a container still shutting down (a run interrupted while it powered
     off) counts as booted for the tool, so wait for it to go, then boot again."""
@@ -213,7 +239,7 @@ def why_it_stopped() -> str:
     done = subprocess.run(["journalctl", "-D", str(ROOT_DIR / "var/log/journal"), "-b", "0", "--no-pager",
                            "-o", "short-precise"], capture_output=True, text=True, check=False)
     said = [line for line in (done.stdout or done.stderr).splitlines()
-            if "power" in line.lower() or "companion" in line]
+            if "power" in line.lower() or "companion" in line]  # poweroff-probe's lines too
     return "\n".join(said[-15:])
 
 
@@ -224,6 +250,7 @@ def box():
     fcntl.flock(lock, fcntl.LOCK_EX)
     started = time.monotonic()
     tool("create", "systemd", str(ROOT_DIR), timeout=900)
+    install_probe()
     b = Box()
     try:
         for attempt in range(SET_UP_ATTEMPTS):
