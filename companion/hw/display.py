@@ -14,7 +14,12 @@
 - ``dummy``: ``luma.core.device.dummy`` (``sink.device.image`` is the frame);
 - ``terminal``: the frame drawn with Unicode blocks or braille, redrawn in place
   (``companion.hw.terminal_screen``);
-- ``png``: frame_00001.png, frame_00002.png, ... in ``frames_dir``.
+- ``png``: frame_00001.png, frame_00002.png, ... in ``frames_dir``
+  (``companion.hw.png_sink``).
+
+``set_shift(dx, dy)`` moves the picture against burn-in (the panel asks now and then):
+the frames shown are moved, and an SSD1306 or SH1106 moves its rows itself
+(``companion.hw.oled_window``), so its RAM stays aligned to its pages.
 
 Identical consecutive frames are skipped by every sink. ``close()`` blanks
 a real OLED (a shut-down box shows no stale screen and the panel sleeps);
@@ -33,8 +38,6 @@ from __future__ import annotations
 
 import errno
 import logging
-import os
-import re
 import sys
 import time
 from typing import TYPE_CHECKING, Any, Callable, TextIO
@@ -69,6 +72,7 @@ class DisplaySink:
     """Base class; also the do-nothing sink. Subclasses override `_write`."""
 
     device: Any = None
+    shift = (0, 0)  # the picture moved (dx, dy) against burn-in
 
     def __init__(self, width: int = 128, height: int = 64) -> None:
         self.size = (width, height)
@@ -97,8 +101,20 @@ class DisplaySink:
             log.exception("display: cannot show a frame")
 
     def _write(self, image: Any) -> bool:
-        """Put the frame out; False if it was not (so it is retried)."""
+        """Put the frame out (moved by `shift`: see `_moved`); False if it was not (so it is retried)."""
         return True
+
+    def set_shift(self, dx: int, dy: int) -> None:
+        """Move the picture (burn-in care): the last frame now, and every frame after it."""
+        if (dx, dy) != self.shift:
+            self.shift = (dx, dy)
+            if self._last is not None:
+                self.show(self._last, force=True)
+
+    def _moved(self, image: Any) -> Any:
+        from companion.hw.panel import shift_image
+
+        return shift_image(image, *self.shift)
 
     def set_contrast(self, level: int) -> None:
         """Set the contrast (0-255); kept across reconnects. Never raises."""
@@ -224,7 +240,9 @@ class LumaSink(DisplaySink):
         if self.device is None:
             # _connect() re-shows self._last (this frame) when it succeeds.
             return self._connect() and self.device is not None and self._last is image
-        return self._guard(lambda d: (self._writer or d).display(self._fit(image)))
+        if self._writer is not None:  # it moves the rows in the controller: the RAM stays page-aligned
+            return self._guard(lambda d: self._writer.display(self._fit(image), self.shift))
+        return self._guard(lambda d: d.display(self._moved(self._fit(image))))
 
     def set_contrast(self, level: int) -> None:
         super().set_contrast(level)
@@ -323,6 +341,7 @@ class TerminalSink(DisplaySink):
     def _write(self, image: Any) -> bool:
         if self._broken:
             return False
+        image = self._moved(image)
         if self.tty:
             lines, drawn = self.screen_lines(image)
             # Move back up over the previous frame, clear it, then draw this one.
@@ -339,35 +358,6 @@ class TerminalSink(DisplaySink):
             log.warning("display terminal: cannot write (%s); frames dropped", e)
             return False
         self._lines_drawn = drawn
-        return True
-
-
-class PngSink(DisplaySink):
-    """Writes each changed frame to frames_dir/frame_NNNNN.png, numbering on
-    after any frames already there."""
-
-    _NAME = re.compile(r"frame_(\d+)\.png$")
-
-    def __init__(self, width: int, height: int, frames_dir: str) -> None:
-        super().__init__(width, height)
-        self.frames_dir = frames_dir
-        os.makedirs(frames_dir, exist_ok=True)
-        numbers = [int(m.group(1)) for n in os.listdir(frames_dir)
-                   if (m := self._NAME.match(n))]
-        self._next = max(numbers, default=0) + 1
-        self._failed = False
-
-    def _write(self, image: Any) -> bool:
-        path = os.path.join(self.frames_dir, f"frame_{self._next:05d}.png")
-        try:
-            image.save(path, format="PNG")
-        except OSError as e:
-            if not self._failed:
-                log.warning("display png: cannot write %s: %s", path, e)
-                self._failed = True
-            return False
-        self._failed = False
-        self._next += 1
         return True
 
 
@@ -482,6 +472,8 @@ def open_display(cfg: Config | DisplayConfig, *, device_factory: DeviceFactory |
     elif dcfg.driver == "png":
         if not dcfg.frames_dir:
             raise ValueError("display driver png needs frames_dir")
+        from companion.hw.png_sink import PngSink
+
         sink = PngSink(dcfg.width, dcfg.height, dcfg.frames_dir)
     elif dcfg.driver == "dummy" or is_oled(dcfg.driver):
         factory = device_factory or LumaFactory(dcfg, serial_factory)

@@ -8,8 +8,9 @@ bus is driven (`i2c(bus=...)`: data in 32-byte blocks). It counts what crosses t
 (`bytes_sent`: the address byte, the control byte and the payload of every write) and applies
 every byte to a model of the controller, an SSD1306 (horizontal addressing in a
 COLUMNADDR/PAGEADDR window, as luma's init sets it up) or an SH1106 (page addressing,
-132 columns of RAM), with each command's argument count, so `image()` is the picture
-the panel's RAM holds. The benchmark counts bytes with it (`companion bench`) and the
+132 columns of RAM), with each command's argument count and the display start line
+(0x40|n: RAM row n on the first line, the rows wrapping round), so `image()` is the
+picture the panel shows. The benchmark counts bytes with it (`companion bench`) and the
 tests prove that what is sent leaves exactly the rendered frame in the RAM.
 """
 
@@ -41,6 +42,7 @@ class FakeOledBus:
         self._args = _SH1106_ARGS if chip == "sh1106" else _SSD1306_ARGS
         self._pending: list[int] = []  # a command waiting for its arguments
         self.col, self.page = 0, 0
+        self.start_line = 0
         self.window = (0, width - 1, 0, self.pages - 1)  # SSD1306: columns and pages
 
     # ----- the bus (what luma calls) ------------------------------------------------------
@@ -91,6 +93,8 @@ class FakeOledBus:
                 self.col = (self.col & 0x0F) | ((byte & 0x0F) << 4)
         if byte in (0xAE, 0xAF):
             self.on = byte == 0xAF
+        elif 0x40 <= byte <= 0x7F:
+            self.start_line = byte & 0x3F
 
     def _apply(self, cmd: list[int]) -> None:
         op = cmd[0]
@@ -117,8 +121,9 @@ class FakeOledBus:
             self.col += 1
 
     def image(self, offset: int | None = None) -> Any:
-        """The visible RAM as a 1-bit PIL image (what the panel shows, before its scan direction);
-        an SH1106's visible columns start at `offset` (luma's page_address_offset, 2)."""
+        """The visible RAM as a 1-bit PIL image (what the panel shows, before its scan direction):
+        row r shows RAM row r + start line (mod 64); an SH1106's visible columns start at
+        `offset` (luma's page_address_offset, 2)."""
         from PIL import Image
 
         start = (2 if offset is None else offset) if self.chip == "sh1106" else 0
@@ -129,7 +134,7 @@ class FakeOledBus:
             for x, value in enumerate(row):
                 for bit in range(8):
                     if value >> bit & 1:
-                        px[x, p * 8 + bit] = 1
+                        px[x, (p * 8 + bit - self.start_line) % (self.pages * 8)] = 1
         return img
 
 

@@ -14,6 +14,13 @@ sends it); `forget()` asks for that again.
 
 Frames go through the device's own `preprocess` (its rotation) first, exactly as
 luma's `display()` does, so the panel shows the same picture.
+
+The pixel shift against burn-in (`display(image, shift)`) is done where it costs
+nothing: a move across the RAM's rows (up or down on the glass) by the controller's
+display start line (0x40|n: RAM row n is shown on the first line, the rows wrap
+around), so the RAM keeps the unmoved picture, aligned to its pages, with the one row
+that wraps round cleared. The panel then shows exactly what drawing the moved picture
+would show. A move along the rows is drawn. A panel that is not 64 rows high draws both.
 """
 
 from __future__ import annotations
@@ -88,14 +95,34 @@ class WindowWriter:
         self.pages = device._h // 8
         self.sh1106 = isinstance(device, sh1106)
         self.shown: bytes | None = None  # what the controller's RAM holds, as we last sent it
+        self.start_line = 0  # the controller's display start line: luma's init sets 0
 
     def forget(self) -> None:
         """The controller's RAM is unknown (cleared by someone else): the next frame goes whole."""
         self.shown = None
 
-    def display(self, image: Any) -> None:
-        """Show `image` (the device's mode and size): the changed windows only, or all of it first."""
-        buf = page_bytes(self.device.preprocess(image), self.width, self.pages)
+    def display(self, image: Any, shift: tuple[int, int] = (0, 0)) -> None:
+        """Show `image` (the device's mode and size) moved by `shift` (dx right, dy down, as
+        `companion.hw.panel.shift_image`): the changed windows only, or all of it first."""
+        ram, start = self._placed(self.device.preprocess(image), shift)
+        self._send(page_bytes(ram, self.width, self.pages))
+        if start != self.start_line:
+            self.device.command(0x40 | start)
+            self.start_line = start
+
+    def _placed(self, image: Any, shift: tuple[int, int]) -> tuple[Any, int]:
+        """What the RAM gets for the rotated `image` moved by `shift`, and the start line."""
+        from companion.hw.panel import shift_image
+
+        dx, dy = shift
+        across, down = _RAM_SHIFT[self.device.rotate % 4](dx, dy)  # the move in the RAM's own axes
+        if not down or self.pages != 8:
+            return shift_image(image, across, down), 0
+        image = shift_image(image, across, 0).copy()
+        image.paste(0, (0, 63 if down > 0 else 0, self.width, 64 if down > 0 else 1))  # the row that wraps
+        return image, -down % 64
+
+    def _send(self, buf: bytes) -> None:
         old, w = self.shown, self.width
         self.shown = None  # a write cut short leaves the RAM unknown
         if old is None and not self.sh1106:  # the whole RAM in one window, as luma's display() sends it
@@ -123,3 +150,9 @@ class WindowWriter:
             start = getattr(d, "_colstart", 0)
             d.command(d._const.COLUMNADDR, start + first, start + last, d._const.PAGEADDR, page,
                       page if last_page is None else last_page)
+
+
+# luma's preprocess turns the picture `rotate` quarter turns clockwise: a move (dx, dy) in the
+# picture is this move in the RAM's columns and rows
+_RAM_SHIFT = (lambda dx, dy: (dx, dy), lambda dx, dy: (-dy, dx), lambda dx, dy: (-dx, -dy),
+              lambda dx, dy: (dy, -dx))

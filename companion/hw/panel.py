@@ -4,7 +4,10 @@
 - idle: dim after `dim_after` seconds without a key, off after `off_after`; the key
   that wakes the panel is swallowed (nobody acts on a key they could not see);
 - pixel shift against burn-in: every SHIFT_EVERY_S the frame moves by one pixel in
-  a small square (the screens keep a 1-pixel margin).
+  a small square (the screens keep a 1-pixel margin). The sink moves it (`set_shift`):
+  an SSD1306 or SH1106 moves the rows itself, so its RAM stays aligned to its pages and a
+  key costs the same bytes on the bus whatever the shift (`companion.hw.oled_window`);
+  other sinks draw the moved picture (`shift_image`).
 
 Pure timing from an injected clock; the sink does the I/O (and survives unplugging).
 """
@@ -52,7 +55,7 @@ class Panel:
 
     def show(self, image: Any) -> None:
         self.last_image = image
-        self.sink.show(self._shifted(image))
+        self.sink.show(image)
 
     def set_brightness(self, level: int) -> None:
         self.brightness = level
@@ -82,18 +85,8 @@ class Panel:
         if self.pixel_shift and self.last_image is not None and self.clock() - self.shifted_at >= SHIFT_EVERY_S:
             self.shift_index = (self.shift_index + 1) % len(SHIFTS)
             self.shifted_at = self.clock()
-            self.sink.show(self._shifted(self.last_image))
+            self.sink.set_shift(*SHIFTS[self.shift_index])  # the sink shows its last frame moved
         self.sink.tick()
-
-    def _shifted(self, image: Any) -> Any:
-        dx, dy = SHIFTS[self.shift_index] if self.pixel_shift else (0, 0)
-        if not (dx or dy):
-            return image
-        from PIL import Image
-
-        out = Image.new(image.mode, image.size)
-        out.paste(image.crop((0, 0, image.width - dx, image.height - dy)), (dx, dy))
-        return out
 
     def set_power(self, on: bool) -> None:
         """The panel on or off now (shutting down: dark before the power goes)."""
@@ -102,3 +95,15 @@ class Panel:
 
     def close(self) -> None:
         self.sink.close()
+
+
+def shift_image(image: Any, dx: int, dy: int) -> Any:
+    """`image` moved dx pixels right and dy down (negative: left, up); what leaves it is lost,
+    what comes in is dark."""
+    if not (dx or dy):
+        return image
+    from PIL import Image
+
+    out = Image.new(image.mode, image.size)
+    out.paste(image, (dx, dy))
+    return out

@@ -548,3 +548,36 @@ def test_show_never_raises_on_a_bad_frame_or_a_sink_bug(driver, tmp_path, caplog
     if driver != "terminal":
         sink.show(frame("after"))
         assert sink.frames_shown == 1
+
+
+# --- the pixel shift against burn-in ----------------------------------------------
+
+def test_sinks_without_a_controller_that_moves_rows_draw_the_moved_picture(tmp_path):
+    """luma's dummy (as any luma device without windows), the terminal and png sinks show the
+    last frame moved at once when the panel asks, and every later frame moved too."""
+    from companion.hw.panel import shift_image
+
+    out = io.StringIO()  # a pipe: the terminal sink writes each frame's text, a blank line after it
+    sinks = {d: open_display(DisplayConfig(driver=d, frames_dir=str(tmp_path / "f")), stream=out)
+             for d in ("dummy", "terminal", "png")}
+
+    def shown(driver: str) -> str:
+        """The last picture the sink put out, as the terminal sink would draw it."""
+        if driver == "terminal":
+            return out.getvalue().split("\n\n")[-2]
+        if driver == "dummy":
+            return "\n".join(sinks["terminal"].render(sinks[driver].device.image))
+        with Image.open(max((tmp_path / "f").iterdir())) as got:
+            return "\n".join(sinks["terminal"].render(got.convert("1")))
+
+    def drawn(image: Image.Image) -> str:
+        return "\n".join(sinks["terminal"].render(image))
+
+    for driver, sink in sinks.items():
+        sink.show(frame("a"))
+        sink.set_shift(1, 1)
+        assert shown(driver) == drawn(shift_image(frame("a"), 1, 1)) != drawn(frame("a")), driver
+        sink.show(frame("b"))
+        assert shown(driver) == drawn(shift_image(frame("b"), 1, 1)), driver
+        sink.set_shift(1, 1)  # no move: nothing is drawn again
+        assert sink.frames_shown == 3, driver

@@ -18,7 +18,8 @@ from companion.games.clans.controller import Controller
 from companion.hw.display import open_display
 from companion.hw.fake_oled import FakeOledBus, fake_device
 from companion.hw.oled_window import WindowWriter
-from companion.hw.panel import Panel
+from companion.hw.oled_window import page_bytes
+from companion.hw.panel import SHIFT_EVERY_S, SHIFTS, Panel, shift_image
 from companion.table.shell import Shell
 from tests.support import full_game_script
 
@@ -38,13 +39,14 @@ def same(a: Image.Image, b: Image.Image) -> bool:
 class Rig:
     """A daemon whose panel is a real luma device on a fake bus (a new bus for a new panel)."""
 
-    def __init__(self, chip: str, rotate: int, seed: int) -> None:
+    def __init__(self, chip: str, rotate: int, seed: int, pixel_shift: bool = False) -> None:
         self.chip, self.rotate = chip, rotate
         self.bus = FakeOledBus(chip)
         self.clock = Clock()
         self.sink = open_display(DisplayConfig(driver=chip, rotate=rotate, retry_seconds=1),
                                  device_factory=self.plug, clock=self.clock)
-        self.panel = Panel(self.sink, dim_after=60, off_after=120, clock=self.clock)
+        idle = (None, None) if pixel_shift else (60, 120)
+        self.panel = Panel(self.sink, dim_after=idle[0], off_after=idle[1], pixel_shift=pixel_shift, clock=self.clock)
         shell = Shell(list(GAMES.values()), "clans", Controller.quick_start(3, random.Random(seed)), random.Random(0))
         self.d = daemon.Daemon(shell, self.panel, headless=True, clock=self.clock)
         self.d.show()
@@ -55,8 +57,9 @@ class Rig:
         return device
 
     def shows_the_frame(self) -> bool:
+        """The panel shows the last frame, moved by the sink's pixel shift as drawing it would."""
         device = self.sink.device
-        return same(self.bus.image(), device.preprocess(self.sink._fit(self.sink._last)))
+        return same(self.bus.image(), device.preprocess(shift_image(self.sink._fit(self.sink._last), *self.sink.shift)))
 
 
 @pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
@@ -99,6 +102,68 @@ def test_contrast_unplugging_and_power_saving_keep_the_picture(chip):
     assert rig.bus.on is True and rig.shows_the_frame()
     rig.d.step("5")
     assert rig.shows_the_frame()
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+@pytest.mark.parametrize("rotate", [0, 1, 2, 3])
+def test_the_pixel_shift_shows_the_moved_frame_through_a_whole_game(chip, rotate):
+    rig = Rig(chip, rotate, seed=5, pixel_shift=True)
+    script, _, _ = full_game_script(3, 5)
+    seen = set()
+    for keys, key in enumerate(script.replace("\n", "")):
+        if keys % 15 == 14:  # the panel moves the picture on round its square
+            rig.clock.t += SHIFT_EVERY_S
+            rig.panel.tick()
+            seen.add(rig.sink.shift)
+            assert rig.shows_the_frame(), f"after the shift to {rig.sink.shift}"
+        rig.d.step(key)
+        assert rig.shows_the_frame(), f"after key {keys + 1} ({key!r}), shift {rig.sink.shift}"
+    assert seen == set(SHIFTS)
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+@pytest.mark.parametrize("rotate", [0, 2])
+def test_a_move_up_or_down_keeps_the_ram_aligned_to_its_pages(chip, rotate):
+    """The controller moves the rows (display start line): its RAM keeps the unmoved picture,
+    the wrapping row cleared, so a key costs what it costs unmoved."""
+    plain, moved = Rig(chip, rotate, seed=6), Rig(chip, rotate, seed=6)
+    moved.sink.set_shift(0, 1)
+    assert moved.bus.start_line in (1, 63) and moved.shows_the_frame()
+    script, _, _ = full_game_script(2, 6)
+    cost = {id(plain): 0, id(moved): 0}
+    for key in script.replace("\n", "")[:150]:
+        for rig in (plain, moved):
+            before = rig.bus.bytes_sent
+            rig.d.step(key)
+            cost[id(rig)] += rig.bus.bytes_sent - before
+        assert moved.shows_the_frame()
+        unmoved = moved.sink.device.preprocess(moved.sink._fit(moved.sink._last)).copy()
+        wrap = 63 if moved.bus.start_line == 63 else 0
+        unmoved.paste(0, (0, wrap, 128, wrap + 1))
+        visible = moved.bus.ram if chip == "ssd1306" else bytes(
+            b for p in range(8) for b in moved.bus.ram[p * 132 + 2:p * 132 + 130])
+        assert visible == page_bytes(unmoved, 128, 8)
+    assert cost[id(moved)] <= cost[id(plain)] * 1.02
+    moved.bus.gone = True  # unplugged: the next move fails and the sink drops the device
+    moved.sink.set_shift(1, 1)
+    assert moved.sink.device is None
+    moved.bus = FakeOledBus(chip)  # a new panel (luma's init: line 0) gets the moved frame whole
+    moved.clock.t += 2
+    moved.panel.tick()
+    assert moved.sink.device is not None and moved.bus.start_line in (1, 63) and moved.shows_the_frame()
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+@pytest.mark.parametrize("rotate", [0, 2])
+def test_the_row_that_leaves_the_moved_picture_does_not_come_back_round(chip, rotate):
+    bus = FakeOledBus(chip)
+    writer = WindowWriter(fake_device(bus, rotate))
+    frame = Image.new("1", (128, 64))
+    ImageDraw.Draw(frame).rectangle((0, 0, 127, 63), outline=1)  # the top and bottom rows lit
+    for shift in ((0, 1), (1, 1), (0, 0), (0, 1)):
+        writer.display(frame, shift)
+        assert same(bus.image(), writer.device.preprocess(shift_image(frame, *shift))), shift
+    assert bus.start_line in (1, 63)
 
 
 def test_a_typed_digit_costs_tens_of_bytes_not_a_frame():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from companion.config import load_config_text
-from companion.hw.panel import CONTRAST, SHIFT_EVERY_S, Panel
+from companion.hw.panel import CONTRAST, SHIFT_EVERY_S, Panel, shift_image
 
 from conftest import Clock
 
@@ -18,6 +18,7 @@ class RecordingSink:
         self.frames: list[Image.Image] = []
         self.contrast: list[int] = []
         self.power: list[bool] = []
+        self.shifts: list[tuple[int, int]] = []
         self.ticks = 0
 
     def show(self, image, force=False):
@@ -28,6 +29,9 @@ class RecordingSink:
 
     def set_power(self, on):
         self.power.append(on)
+
+    def set_shift(self, dx, dy):
+        self.shifts.append((dx, dy))
 
     def tick(self):
         self.ticks += 1
@@ -79,21 +83,27 @@ def test_brightness_sets_the_contrast_unless_dimmed():
     assert sink.contrast[-1] == CONTRAST[4]
 
 
-def test_pixel_shift_moves_the_frame_now_and_then():
+def test_pixel_shift_moves_the_picture_round_a_square_now_and_then():
     p, sink, clock = panel()
-    first = sink.frames[-1]
     clock.t += SHIFT_EVERY_S - 1
     p.tick()
-    assert len(sink.frames) == 1
-    clock.t += 2
-    p.tick()
-    shifted = sink.frames[-1]
-    assert len(sink.frames) == 2 and shifted.size == first.size
-    # the picture moved one pixel to the right: column x of the new frame is column x-1 of the old
-    assert [shifted.getpixel((x, 20)) for x in range(1, 128)] == [first.getpixel((x, 20)) for x in range(127)]
-    assert all(shifted.getpixel((0, y)) == 0 for y in range(64))
-    p.show(frame())  # later frames keep the current shift
-    assert sink.frames[-1].tobytes() == shifted.tobytes()
+    assert sink.shifts == []
+    for _ in range(5):
+        clock.t += SHIFT_EVERY_S
+        p.tick()
+    assert sink.shifts == [(1, 0), (1, 1), (0, 1), (0, 0), (1, 0)]  # the sink moves its frames
+    p.show(frame())
+    assert len(sink.frames) == 2 and sink.frames[-1].tobytes() == frame().tobytes()  # drawn unmoved
+
+
+def test_shift_image_moves_the_picture_and_loses_what_leaves_it():
+    moved = shift_image(frame(), 1, 0)
+    # column x of the moved picture is column x-1 of the frame; column 0 is dark
+    assert [moved.getpixel((x, 20)) for x in range(1, 128)] == [frame().getpixel((x, 20)) for x in range(127)]
+    assert all(moved.getpixel((0, y)) == 0 for y in range(64))
+    down, up = shift_image(frame(), 0, 1), shift_image(frame(), 0, -1)
+    assert down.getbbox() == (10, 11, 41, 32) and up.getbbox() == (10, 9, 41, 30)
+    assert shift_image(frame(), 0, 0).tobytes() == frame().tobytes()
 
 
 def test_no_pixel_shift_nor_dimming_when_disabled_or_headless():
@@ -101,4 +111,4 @@ def test_no_pixel_shift_nor_dimming_when_disabled_or_headless():
                            panel(headless=True)):
         clock.t += 10 * SHIFT_EVERY_S
         p.tick()
-        assert len(sink.frames) == 1 and p.idle == "awake" and sink.contrast == []
+        assert len(sink.frames) == 1 and p.idle == "awake" and sink.contrast == [] and sink.shifts == []
