@@ -17,9 +17,16 @@ The root lives in $DEBIAN_ROOT_DIR (default /var/tmp/companion-systemd-root, a n
 project's own so no other user of the tool shares it) and is reused: about a minute to make
 once, then ~1.5 min for this module (30-40 s of it the watchdog). A set-up that fails is run
 again, up to three attempts, with what the container's journal says printed: the container
-has been seen powered off by a root caller in the middle of set-up (in CI, twice). To name
-that caller next time, the root's PATH has a `systemctl` that logs who asks it to power off
-(`poweroff-probe` in the root's journal: the caller's process chain) before it runs the real one.
+has been seen failing for reasons of the tool's (below). The root's PATH has a `systemctl`
+that logs who asks it to power off (`poweroff-probe` in the root's journal: the caller's
+process chain) before it runs the real one.
+
+The debian-root tool finds the container with `pgrep -f`, and two of its calls at once see
+each other's pgrep: once the kernel's PIDs have wrapped round below the container's (a long
+suite before this module), the other pgrep is taken for the container and the call fails
+with "not booted". No two calls of the tool run at once here (`Box.wait` lets its journal
+follower enter the container first). Before that was found, a set-up that failed this way
+was followed by the fixture's own power-off, which looked like a stray one.
 """
 
 from __future__ import annotations
@@ -108,12 +115,19 @@ class Box:
         (systemd logs each state change of the unit: started, watchdog timeout, restart ...)."""
         deadline = time.monotonic() + timeout
         since = int(time.time()) - 1  # lines from just before the first check: nothing falls in between
-        follow = subprocess.Popen(["bash", str(TOOL), "exec", str(ROOT_DIR), "--", "journalctl", "-f", "-q",
-                                   "-o", "cat", "--since", f"@{since}"],
+        follow = subprocess.Popen(["bash", str(TOOL), "exec", str(ROOT_DIR), "--", "sh", "-c",
+                                   'echo entered; exec journalctl -f -q -o cat --since "@$0"', str(since)],
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_env(),
                                   start_new_session=True)
         last = None
         try:
+            # No other call of the tool until this one is in the container: the tool finds the
+            # container with `pgrep -f`, and two calls at once see each other's pgrep; once the
+            # kernel's PIDs have wrapped round below the container's, the other pgrep is taken
+            # for it and the call says "not booted" (seen in CI, and made at will by setting
+            # /proc/sys/kernel/ns_last_pid low after the boot).
+            if select.select([follow.stdout], [], [], 60)[0]:
+                os.read(follow.stdout.fileno(), 65536)  # "entered" (or nothing: it failed, cond() says why)
             while True:
                 last = cond()
                 left = deadline - time.monotonic()
@@ -258,10 +272,9 @@ def box():
                 set_up(b)
                 break
             except AssertionError as failed:
-                # The container has been seen powered off by a root caller (logind's "The system
-                # will power off now!", no polkit involved, so not the service: off a Pi it never
-                # powers off, tests/daemon/test_power_off.py) in the middle of set-up. Say what its
-                # journal says and set up again; a failure of our own fails every attempt alike.
+                # A set-up can fail for the tool's reasons (see the module's docstring): say what
+                # the container's journal says and set up again; a failure of our own fails every
+                # attempt alike.
                 if attempt == SET_UP_ATTEMPTS - 1:
                     raise
                 print(f"set-up attempt {attempt + 1} failed ({failed}); the container's journal:\n"
