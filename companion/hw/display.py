@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from companion.config_base import OLED_ADDRESSES, DisplayConfig, is_oled
 from companion.hw import terminal_screen as screen_text
+from companion.hw.panel import shift_image
 
 if TYPE_CHECKING:
     from companion.config import Config
@@ -112,8 +113,6 @@ class DisplaySink:
                 self.show(self._last, force=True)
 
     def _moved(self, image: Any) -> Any:
-        from companion.hw.panel import shift_image
-
         return shift_image(image, *self.shift)
 
     def set_contrast(self, level: int) -> None:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.hw.panel import shift_image
+
 __all__ = ["WindowWriter", "changed_spans", "page_bytes", "supports", "writer_for"]
 
 _REVERSED = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))  # MSB-first pixels -> LSB = top row
@@ -112,8 +114,6 @@ class WindowWriter:
 
     def _placed(self, image: Any, shift: tuple[int, int]) -> tuple[Any, int]:
         """What the RAM gets for the rotated `image` moved by `shift`, and the start line."""
-        from companion.hw.panel import shift_image
-
         dx, dy = shift
         across, down = _RAM_SHIFT[self.device.rotate % 4](dx, dy)  # the move in the RAM's own axes
         if not down or self.pages != 8:
