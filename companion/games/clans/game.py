@@ -52,7 +52,7 @@ class Game:
         one = ONE_OF_COLOR
         for t, c in setup.items():
             packed[t] = one[c]
-        self._start(players, first_player, board, packed, setup, ())
+        self._start(players, first_player, board, rules_for(board), packed, setup, ())
 
     @classmethod
     def random(cls, players: int, rng: _random.Random, first_player: int | None = None,
@@ -67,14 +67,13 @@ class Game:
             first_player = int(rng.random() * players)
         _check_players(players, first_player)
         game = cls.__new__(cls)
-        game._start(players, first_player, board, rules.packed_setup(draws), None, draws)
+        game._start(players, first_player, board, rules, rules.packed_setup(draws), None, draws)
         return game
 
-    def _start(self, players: int, first_player: int, board: Board, packed: list[int],
+    def _start(self, players: int, first_player: int, board: Board, rules: Rules, packed: list[int],
                setup: dict[int, str] | None, draws: Sequence[int]) -> None:
         """The R1 position with these huts (`packed`); `setup` None: made from `draws` when read."""
-        self.board = board
-        rules = self.rules = rules_for(board)
+        self.board, self.rules = board, rules
         self._setup, self._draws = setup, draws
         self.players = players
         self.first_player = first_player
