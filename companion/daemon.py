@@ -223,6 +223,7 @@ def build(args: argparse.Namespace) -> Daemon:
         from companion.table.journal import find_state_dir  # a headless run without --state-dir has none
 
         journal = open_journal(find_state_dir(args.state_dir, cfg, on_box=is_raspberry_pi()))
+    guard = crash_guard(journal)
     shell = start_table(args, journal, rng, cfg, say_resumed=driver == "terminal")
     route_logs(driver, args.log_file)
     sink = open_sink(driver, cfg, args.save_frames if driver == "png" else None)
@@ -231,11 +232,13 @@ def build(args: argparse.Namespace) -> Daemon:
     announcer = open_announcer(args.announce_log, cfg, shell.sound.settings, outputs=not headless)
     daemon = Daemon(shell, panel, headless=headless, journal=journal, record_out=args.record_out,
                     on_frame=on_frame, search_options=search_options(args, cfg), announcer=announcer)
+    if guard is not None:
+        daemon.on_started = guard.started
     if script is not None:
         daemon.key_delay = max(0.0, args.key_delay)
         for token in script:
-            daemon.put(token)
-        daemon.put(EOF)
+            daemon.put_script(token)
+        daemon.put_script(EOF)
     else:
         open_inputs(daemon, cfg, emulated=driver == "terminal")
     key_socket = args.key_socket or (cfg.web.resolved_key_socket() if cfg is not None and cfg.web.enabled else None)
@@ -244,6 +247,19 @@ def build(args: argparse.Namespace) -> Daemon:
 
         daemon.inputs.append(KeySocket(key_socket, daemon.put))
     return daemon
+
+
+def crash_guard(journal: Any) -> Any:
+    """The start marker against crash loops (companion.crashguard), for a journal that opened."""
+    from companion.table.journal import JournalWriter
+
+    if not isinstance(journal, JournalWriter):
+        return None
+    from companion.crashguard import CrashGuard
+
+    guard = CrashGuard(journal)
+    guard.before_start()
+    return guard
 
 
 def start_language(args: argparse.Namespace, cfg: Any, stored: Any) -> None:

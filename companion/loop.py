@@ -32,6 +32,7 @@ from companion.table.effects import Announce, CopyHistory, Effect, GameOver, Hin
 from companion.table.bounded import clip
 from companion.table.protocol import TableGame
 from companion.table.shell import Shell
+from companion.recovery import Failures, Rollback, fallback_screen
 
 if TYPE_CHECKING:  # imported where used: a run without a journal or a search never loads them
     from concurrent.futures import ThreadPoolExecutor
@@ -76,10 +77,20 @@ class Daemon:
         self.may_power_off: Callable[[], bool] = is_raspberry_pi
         self.run_command: Callable[[list[str]], tuple[int, str]] = run_command
         self.worker: ThreadPoolExecutor | None = None  # runs the searches, made on the first one
+        self.on_started: Callable[[], None] | None = None  # called once the first screens showed
+        self.failures = Failures()  # what failed is contained and logged once (companion.recovery)
+        self.rollback = Rollback(journal, shell.rng)
+        self.failed = False  # the game's screen could not be built or drawn: the fallback shows
+        self.shown_at = clock()  # when the screen on the panel first showed
+        self.confirm_shown = False  # it is a confirmation: only a key pressed after `shown_at` answers it
 
     def put(self, key: Any) -> None:
-        """Thread-safe: the adapters' callback."""
-        self.queue.put(key)
+        """Thread-safe: the adapters' callback. The key is stamped with when it was pressed."""
+        self.queue.put((self.clock(), key))
+
+    def put_script(self, key: Any) -> None:
+        """A key of a script (--keys, a pipe): pressed when the loop takes it, after the screen before it."""
+        self.queue.put((None, key))
 
     def page_event(self, event: Any) -> bool:
         """The table's page's events that are not keys; True when `event` was one. (Imported here:
@@ -96,40 +107,68 @@ class Daemon:
         return False
 
     # one step of the loop ---------------------------------------------------------------
-    def step(self, key: Any) -> bool:
-        """Handle one queued item; False when the loop should end."""
+    def step(self, key: Any, pressed_at: float | None = None) -> bool:
+        """Handle one queued item (pressed at `pressed_at`, None: now); False when the loop should end.
+        Nothing that fails in here ends the loop (companion.recovery)."""
         if key is EOF or key == K.QUIT:
             return False
-        if not isinstance(key, str) and self.page_event(key):
+        if not isinstance(key, str):
+            self.failures.contain("page event", lambda: self.page_event(key))
             return True
-        if self.panel.key():  # the key that wakes the panel is swallowed
+        if self.panel.key():  # the key that wakes a dark panel is swallowed
+            return True
+        if self.typed_ahead(key, pressed_at):
             return True
         self.announcer.key_pressed()
-        try:
-            self.shell.handle(key, self.clock())
-        except Exception:
-            log.exception("key %r failed; state kept", key)
+        if self.failed and key in (K.UNDO, K.MENU):
+            self.failures.contain("recovery", lambda: self.recover(key))
+        elif self.failed and key not in (K.POWER, K.REPEAT):
+            log.info("key %r ignored: the screen failed (C takes back the last key, D opens the menu)", key)
+        else:
+            self.rollback.key()
+            self.failures.contain(f"key {key!r}", lambda: self.shell.handle(key, self.clock()))
         self.drain()
         self.show()
-        self.announcer.flush()
+        self.failures.contain("announcement", self.announcer.flush)
         return not self.power_off
+
+    def typed_ahead(self, key: str, pressed_at: float | None) -> bool:
+        """True when `key` was pressed before the confirmation on the panel showed: nobody has
+        seen what it would confirm (a second # pressed while a bot thought), so it is dropped."""
+        if pressed_at is None or not self.confirm_shown or pressed_at >= self.shown_at:
+            return False
+        log.info("key %r dropped: pressed before the confirmation %r showed", key, self.last_screen.name)
+        return True
+
+    def recover(self, key: str) -> None:
+        """A key on the fallback screen: C takes back the last key (companion.recovery), D opens the menu."""
+        if key == K.MENU:
+            self.shell.open_menu()
+            return
+        kind, game, dropped = self.rollback.take_back(self.shell.kind, rebuild)
+        self.shell.replace_game(kind, game)
+        log.warning("taken back after a failure: %d saved action(s) set aside", dropped)
+        self.shell.tell(T.FAILED_TITLE, [T.taken_back(dropped)], "taken-back")
 
     def drain(self) -> None:
         """Carry out every effect the table asks for, in order, until the outbox stays empty.
         Each batch's journal effects are written first, in one transaction; when that fails the
         key is refused: the game goes back to what the journal holds and the table is told."""
-        while effects := self.shell.pop_effects():
+        while True:
+            _, effects = self.failures.contain("effects", self.shell.pop_effects, [])
+            if not effects:
+                return
             try:
                 rest = self.save(effects)
             except Exception as exc:
                 log.error("journal: cannot write (%s): the last key is refused", exc)
-                self.restore()
+                self.failures.contain("restore", self.restore)
                 return
+            for effect in effects:
+                if isinstance(effect, Persist):
+                    self.rollback.remember(effect.kind, list(effect.actions), effect.new_game)
             for effect in rest:
-                try:
-                    self.apply(effect)
-                except Exception:
-                    log.exception("%r failed", effect)
+                self.failures.contain(type(effect).__name__, lambda: self.apply(effect))
             if any(isinstance(e, Persist) and e.new_game for e in effects):
                 # a new game: the last one's objects (cycles among controller, session, engine) go
                 # now, not at the collector's rare full pass, so memory does not creep with games played
@@ -237,35 +276,48 @@ class Daemon:
                 return future.result(timeout=self.tick)
             except TimeoutError:
                 notify.watchdog()
-                self.panel.tick()
+                self.failures.contain("display", self.panel.tick)
 
     def show(self) -> None:
-        screen = self.shell.screen()
-        if screen == self.last_screen:
-            return
+        """The table's screen on the panel; when it cannot be built or drawn, the fallback screen."""
         from companion.table.render import render
 
-        image = render(screen)
+        built, screen = self.failures.contain("screen", self.shell.screen)
+        drawn, image = self.failures.contain("drawing", lambda: render(screen)) if built else (False, None)
+        self.failed = not drawn
+        if not drawn:
+            screen = fallback_screen()
+            if screen == self.last_screen:
+                return
+            ok, image = self.failures.contain("drawing the failure screen", lambda: render(screen))
+            if not ok:
+                return
+        elif screen == self.last_screen:
+            return
         self.last_screen = screen
-        self.panel.show(image)
+        self.shown_at = self.clock()
+        self.confirm_shown = screen.confirm
+        self.failures.contain("display", lambda: self.panel.show(image))
         self.frames += 1
         if self.on_frame is not None:
-            self.on_frame(screen, image)
+            self.failures.contain("frame saver", lambda: self.on_frame(screen, image))
         status = f"{self.shell.kind}: {screen.title}"
         if status != self.status_sent:
             from companion.hw import notify
 
-            notify.status(status)
+            self.failures.contain("status", lambda: notify.status(status))
             self.status_sent = status
 
     def run(self) -> int:
         from companion.hw import notify
 
-        self.panel.start()
+        self.failures.contain("display", self.panel.start)
         self.show()
         self.drain()  # a loaded game's first actions; a bot may be to move in a new or resumed game
         self.show()
-        self.announcer.flush()  # whose turn it is (or the phase), after a power cut too
+        self.failures.contain("announcement", self.announcer.flush)  # whose turn it is, after a power cut too
+        if self.on_started is not None:
+            self.on_started()  # the start went through: companion.crashguard's marker says so
         for adapter in self.inputs:
             adapter.start()
         notify.ready("refereeing")
@@ -274,14 +326,14 @@ class Daemon:
         try:
             while True:
                 try:
-                    key = self.queue.get(timeout=None if self.headless else tick)
+                    pressed_at, key = self.queue.get(timeout=None if self.headless else tick)
                 except queue.Empty:
                     notify.watchdog()
-                    self.panel.tick()
+                    self.failures.contain("display", self.panel.tick)
                     if self.terminal is not None and self.terminal.eof.is_set() and len(self.inputs) == 1:
                         break  # keys came from a pipe that has ended
                     continue
-                if not self.step(key):
+                if not self.step(key, pressed_at):
                     break
                 notify.watchdog()
                 if self.key_delay:

@@ -13,7 +13,7 @@
   clears the panel and switches it off before releasing the bus;
 - ``dummy``: ``luma.core.device.dummy`` (``sink.device.image`` is the frame);
 - ``terminal``: the frame drawn with Unicode blocks or braille, redrawn in place
-  (``companion.hw.terminal_screen``);
+  (``companion.hw.terminal_sink``);
 - ``png``: frame_00001.png, frame_00002.png, ... in ``frames_dir``
   (``companion.hw.png_sink``).
 
@@ -38,12 +38,10 @@ from __future__ import annotations
 
 import errno
 import logging
-import sys
 import time
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from companion.config_base import OLED_ADDRESSES, DisplayConfig, is_oled
-from companion.hw import terminal_screen as screen_text
 from companion.hw.panel import shift_image
 
 if TYPE_CHECKING:
@@ -122,6 +120,9 @@ class DisplaySink:
     def set_power(self, on: bool) -> None:
         """Switch the panel on or off (burn-in care when idle)."""
         self.powered = bool(on)
+
+    def set_idle(self, state: str) -> None:
+        """The panel's idle state (awake, dim, off): an OLED shows it by its contrast and power alone."""
 
     def tick(self) -> None:
         """Periodic housekeeping (reconnecting a lost panel)."""
@@ -283,83 +284,6 @@ class LumaSink(DisplaySink):
             log.debug("display %s: close: %s", self.name, e)
 
 
-class TerminalSink(DisplaySink):
-    """Draws frames on a text terminal (`companion.hw.terminal_screen`), redrawn in place with
-    ANSI cursor movement, the key legend under them. With ``cells="auto"`` the mode is chosen
-    from the terminal's real size at every frame (half blocks, quadrants, else braille: 66x18
-    cells, so 80x24 shows the whole screen); when nothing fits, one line says so.
-
-    When the stream is not a terminal (a pipe, a file) no escape code is written: each distinct
-    frame is printed as plain text in half blocks, followed by an empty line, with no legend."""
-
-    _HALF = screen_text.HALF
-    _QUAD = screen_text.QUAD
-
-    def __init__(self, width: int, height: int, stream: TextIO | None = None, cells: str = "auto",
-                 size: Callable[[], tuple[int, int]] | None = None, tty: bool | None = None) -> None:
-        super().__init__(width, height)
-        self._stream = stream if stream is not None else sys.stdout
-        self._lines_drawn = 0
-        self._broken = False
-        self._size = size or (lambda: screen_text.terminal_size(self._stream))
-        if tty is None:
-            try:
-                tty = bool(self._stream.isatty())
-            except (AttributeError, ValueError):
-                tty = False
-        self.tty = tty
-        if cells not in screen_text.MODES + ("auto",):
-            raise ValueError(f"terminal cells must be 'half', 'quad', 'braille' or 'auto', got {cells!r}")
-        self.auto = cells == "auto"
-        self.fits = True
-        self.cells = cells if not self.auto else ("half" if not tty else self._choose()[0])
-
-    def _choose(self) -> tuple[str, bool]:
-        columns, rows = self._size()
-        return screen_text.choose_cells(columns, rows, *self.size)
-
-    def render(self, image: Any) -> list[str]:
-        """The frame as text lines, framed by a border."""
-        return screen_text.render(image, self.cells)
-
-    def screen_lines(self, image: Any) -> tuple[list[str], int]:
-        """What a terminal shows for `image`: the frame, the legend, and the too-small line when
-        nothing fits; and the terminal rows they take."""
-        columns, rows = self._size()
-        if self.auto:
-            cells, self.fits = screen_text.choose_cells(columns, rows, *self.size)
-            if cells != self.cells:
-                log.info("display terminal: %dx%d, drawn in %s cells", columns, rows, cells)
-            self.cells = cells
-        lines = self.render(image) + [screen_text.legend()]
-        if self.auto and not self.fits:
-            need = screen_text.frame_size(self.cells, *self.size)
-            lines.append(screen_text.too_small(columns, rows, need[0], need[1] + screen_text.EXTRA_ROWS))
-        return lines, screen_text.physical_rows(lines, columns)
-
-    def _write(self, image: Any) -> bool:
-        if self._broken:
-            return False
-        image = self._moved(image)
-        if self.tty:
-            lines, drawn = self.screen_lines(image)
-            # Move back up over the previous frame, clear it, then draw this one.
-            prefix = f"\x1b[{self._lines_drawn}A\r\x1b[J" if self._lines_drawn else ""
-            text = prefix + "\n".join(lines) + "\n"
-        else:
-            lines, drawn = self.render(image), 0
-            text = "\n".join(lines) + "\n\n"
-        try:
-            self._stream.write(text)
-            self._stream.flush()
-        except (OSError, ValueError) as e:
-            self._broken = True
-            log.warning("display terminal: cannot write (%s); frames dropped", e)
-            return False
-        self._lines_drawn = drawn
-        return True
-
-
 def _release(serial: Any) -> None:
     try:
         serial.cleanup()
@@ -467,6 +391,8 @@ def open_display(cfg: Config | DisplayConfig, *, device_factory: DeviceFactory |
     output (default stdout)."""
     dcfg = getattr(cfg, "display", cfg)  # a Config's display part, or a DisplayConfig itself
     if dcfg.driver == "terminal":
+        from companion.hw.terminal_sink import TerminalSink
+
         sink: DisplaySink = TerminalSink(dcfg.width, dcfg.height, stream)
     elif dcfg.driver == "png":
         if not dcfg.frames_dir:

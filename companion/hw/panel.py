@@ -1,8 +1,10 @@
 """The panel: what stands between a rendered frame and the display sink on a kiosk.
 
 - brightness level 1..5 -> the OLED's contrast;
-- idle: dim after `dim_after` seconds without a key, off after `off_after`; the key
-  that wakes the panel is swallowed (nobody acts on a key they could not see);
+- idle: dim after `dim_after` seconds without a key, off after `off_after`. The key that
+  wakes a dark panel is swallowed (nobody acts on a key they could not see); on a dimmed
+  panel the screen was readable, so the key counts. The sink is told the idle state
+  (`set_idle`): the terminal shows a dimmed or dark panel as such;
 - pixel shift against burn-in: every SHIFT_EVERY_S the frame moves by one pixel in
   a small square (the screens keep a 1-pixel margin). The sink moves it (`set_shift`):
   an SSD1306 or SH1106 moves the rows itself, so its RAM stays aligned to its pages and a
@@ -63,25 +65,32 @@ class Panel:
             self.sink.set_contrast(CONTRAST[level - 1])
 
     def key(self) -> bool:
-        """A key was pressed; True when it only woke the panel (the caller drops it)."""
+        """A key was pressed; True when it only woke a dark panel (the caller drops it)."""
         self.last_key = self.clock()
         if self.idle == "awake":
             return False
-        if self.idle == "off":
+        was_off = self.idle == "off"
+        if was_off:
             self.sink.set_power(True)
         self.sink.set_contrast(CONTRAST[self.brightness - 1])
-        self.idle = "awake"
-        return True
+        self._set_idle("awake")
+        return was_off
+
+    def _set_idle(self, state: str) -> None:
+        self.idle = state
+        tell = getattr(self.sink, "set_idle", None)  # a sink that shows it (the terminal)
+        if tell is not None:
+            tell(state)
 
     def tick(self) -> None:
         """Between keys: dim or switch off when idle, shift the picture now and then."""
         idle_for = self.clock() - self.last_key
         if self.idle == "awake" and self.dim_after is not None and idle_for >= self.dim_after:
             self.sink.set_contrast(self.dim_contrast)
-            self.idle = "dim"
+            self._set_idle("dim")
         if self.idle != "off" and self.off_after is not None and idle_for >= self.off_after:
             self.sink.set_power(False)
-            self.idle = "off"
+            self._set_idle("off")
         if self.pixel_shift and self.last_image is not None and self.clock() - self.shifted_at >= SHIFT_EVERY_S:
             self.shift_index = (self.shift_index + 1) % len(SHIFTS)
             self.shifted_at = self.clock()
@@ -91,7 +100,7 @@ class Panel:
     def set_power(self, on: bool) -> None:
         """The panel on or off now (shutting down: dark before the power goes)."""
         self.sink.set_power(on)
-        self.idle = "awake" if on else "off"
+        self._set_idle("awake" if on else "off")
 
     def close(self) -> None:
         self.sink.close()

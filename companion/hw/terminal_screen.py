@@ -93,6 +93,20 @@ def legend() -> str:
     return _("Enter=#  Esc/Bksp=*  Up/Down=A/B  u=undo  m=menu  r=again  q=quit")
 
 
+def faint(lines: list[str]) -> list[str]:
+    """`lines` drawn faint (SGR 2): a dimmed panel."""
+    return [f"\x1b[2m{line}\x1b[0m" for line in lines]
+
+
+def idle_note(state: str) -> str:
+    """The line under a dimmed or dark panel, in place of the legend."""
+    if state == "off":
+        # NOTE: max 66 characters: the panel went dark after a while without a key
+        return _("Screen off: the next key only wakes it.")
+    # NOTE: max 66 characters: the panel dimmed after a while without a key
+    return _("Screen dimmed: the next key counts.")
+
+
 def too_small(columns: int, rows: int, need_columns: int, need_rows: int) -> str:
     """One line: the terminal cannot show the whole screen, and the size it needs."""
     # NOTE: max 66 characters with the numbers filled in (e.g. 60x15, 66x20)

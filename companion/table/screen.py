@@ -18,7 +18,7 @@ Four kinds of screen, each with its own layout in the renderer:
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from companion.i18n import _
@@ -78,6 +78,7 @@ class Screen:
     picture: tuple[str, ...] | None = None  # PICTURE: rows of cells, "1" dark, "0" lit; None: none
     picture_scale: int = 1  # pixels per cell, each way
     alt: str = ""  # what the picture says, in words (text() only, never drawn)
+    confirm: bool = False  # a confirmation: only a key pressed after it showed answers it (never drawn)
 
     def text(self) -> str:
         """Everything readable on the screen, as text (logs, tests, the terminal fallback)."""
@@ -117,8 +118,9 @@ def text_screen(name: str, title: str, paragraphs: Sequence[str], entry: str | N
 
 
 def confirm_screen(name: str, title: str, text: str, yes_no: str | None = None) -> Screen:
-    """A yes/no question: # = yes, * = no."""
-    return text_screen(name, title, [text, yes_no if yes_no is not None else _("# = yes  * = no")])
+    """A yes/no question: # = yes, * = no (a confirmation: keys typed before it showed do not answer it)."""
+    screen = text_screen(name, title, [text, yes_no if yes_no is not None else _("# = yes  * = no")])
+    return replace(screen, confirm=True)
 
 
 TITLE_COLS = SMALL_COLS  # the inverted bar, 5x8 font

@@ -26,6 +26,7 @@ Announce) and the game's.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from typing import Any, Callable, Iterable, Sequence
@@ -146,9 +147,12 @@ class Shell:
         if key == K.POWER:
             self.question = "shutdown"
         elif key == K.MENU:
-            self._open_menu()
+            self.open_menu()
 
-    def _open_menu(self) -> None:
+    def open_menu(self) -> None:
+        """The D menu, over whatever shows (also from the failure screen: companion.recovery)."""
+        self.notice.clear()
+        self.phone_shown = False
         self.question, self.menu_sel = "menu", 0
         self._sticks = self.memory.sticks() if self.memory is not None else []
 
@@ -241,7 +245,7 @@ class Shell:
             self.question = None
         elif key in (K.MENU, K.POWER):  # the menu (and shutting down) stay within reach
             if key == K.MENU:
-                self._open_menu()
+                self.open_menu()
             else:
                 self.question = "shutdown"
         elif self.naming.key(key):
@@ -331,7 +335,11 @@ class Shell:
         game_effects = self.game.pop_effects()
         out = self._effects + game_effects
         self._effects = []
-        self._ask_names(game_effects)
+        try:
+            self._ask_names(game_effects)
+        except Exception:  # never lose the game's own actions to a failure in the naming
+            self.naming = None
+            logging.getLogger("companion.run").exception("asking the seats' names failed; they stay unnamed")
         out += self._effects  # the names after the game's own actions: in its journal entry
         self._effects = []
         return out

@@ -8,7 +8,7 @@ need no `_()` of their own.
 
 from __future__ import annotations
 
-from companion.i18n import N_, _
+from companion.i18n import N_, _, ngettext
 
 _CONSTANTS = {
     # NOTE: title bar, max 25 characters
@@ -50,6 +50,10 @@ _CONSTANTS = {
                      "refused. Free space or replace the SD card; play starts as soon as saving works."),
     # NOTE: title bar, max 25 characters
     "REPAIRED_TITLE": N_("Journal repaired"),
+    # NOTE: title bar, max 25 characters: the program itself failed (a bug), the game is kept
+    "FAILED_TITLE": N_("Something went wrong"),
+    # NOTE: max 6 lines of 25 characters; C and D are the keypad's keys
+    "FAILED": N_("The game is kept. C takes back the last key, D opens the menu."),
     # NOTE: title bar, max 25 characters
     "NO_POWER_OFF_TITLE": N_("Cannot shut down"),
     # NOTE: menu item and the title of a half-width bar, max 12 characters: the table's page on a phone
@@ -110,3 +114,12 @@ def totals_and_winners(totals: list[int], winners: list[int]) -> str:
 def no_power_off(why: str) -> str:
     return _("The system refused to power off ({why}). The game goes on. Run the installer with "
              "--allow-poweroff, or wait for updates to finish.").format(why=why)
+
+
+def taken_back(set_aside: int) -> str:
+    """What C on the failure screen did: keys not saved undone, or saved actions set aside (kept)."""
+    if not set_aside:
+        return _("Back at the last saved move: the keys since then are taken back.")
+    return ngettext("The last saved action is set aside (kept in the journal). Play goes on before it.",
+                    "The last {n} saved actions are set aside (kept in the journal). Play goes on before them.",
+                    set_aside).format(n=set_aside)

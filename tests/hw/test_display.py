@@ -439,7 +439,7 @@ class TtyOut(io.StringIO):
 
 
 def test_terminal_half_blocks_and_in_place_redraw():
-    from companion.hw.display import TerminalSink
+    from companion.hw.terminal_sink import TerminalSink
     from companion.hw.terminal_screen import legend
 
     out = TtyOut()
@@ -505,7 +505,7 @@ def test_png_writes_only_changed_frames(tmp_path):
 def test_terminal_quadrant_mode_keeps_every_pixel_in_66_columns():
     import random as _random
 
-    from companion.hw.display import TerminalSink
+    from companion.hw.terminal_sink import TerminalSink
 
     rng = _random.Random(4)
     img = Image.new("1", (128, 64))

@@ -75,7 +75,7 @@ def test_whole_game_with_gpio_buttons_only(factory):
             pin.drive_high()
             clock.t += 0.05
             buttons.poll()
-            assert d.queue.get_nowait() == button  # one press, one key
+            assert d.queue.get_nowait()[1] == button  # one press, one key (stamped with when it was pressed)
             assert d.queue.empty()
             d.step(button)
             presses += 1
@@ -106,7 +106,7 @@ def test_whole_game_typed_on_a_serial_keypad_pty(tmp_path):
             os.write(master, script[i:i + 7].encode() + b"\r")
         handled = 0
         while handled < len(expected_keys):
-            key = d.queue.get(timeout=5)
+            _, key = d.queue.get(timeout=5)
             assert key == expected_keys[handled]
             d.step(key)
             handled += 1

@@ -70,6 +70,16 @@ def test_idle_dims_then_turns_off_and_the_waking_key_is_swallowed():
     assert p.key() is False  # now keys count
 
 
+def test_the_first_key_on_a_dimmed_panel_counts():
+    """Dimmed, the screen was still readable: the key wakes it and is not swallowed."""
+    p, sink, clock = panel()
+    clock.t += 61
+    p.tick()
+    assert p.idle == "dim"
+    assert p.key() is False
+    assert p.idle == "awake" and sink.contrast[-1] == CONTRAST[3] and sink.power == []
+
+
 def test_brightness_sets_the_contrast_unless_dimmed():
     p, sink, clock = panel()
     p.start()

@@ -9,7 +9,7 @@ import random
 import pytest
 from PIL import Image
 
-from companion.hw.display import TerminalSink
+from companion.hw.terminal_sink import TerminalSink
 from companion.hw.terminal_screen import BRAILLE_BITS, choose_cells, frame_size, legend, render
 
 
@@ -112,3 +112,34 @@ def test_the_legend_names_the_keys_the_terminal_reads():
     assert d.feed(b"\r\x7f\x1b[A\x1b[Bumrq") == [OK, BACK, UP, DOWN, UNDO, MENU, REPEAT, QUIT]
     for word in ("Enter=#", "Esc/Bksp=*", "Up/Down=A/B", "u=undo", "m=menu", "r=again", "q=quit"):
         assert word in legend()
+
+
+def test_a_dimmed_or_dark_panel_shows_as_such_on_the_terminal():
+    """On a terminal no contrast can be seen: dimmed is drawn faint and says the next key counts,
+    dark is drawn blank and says the next key only wakes it (the Panel tells the sink)."""
+    from companion.hw.panel import Panel
+    from companion.hw.terminal_screen import idle_note
+
+    class Clock:
+        t = 0.0
+
+        def __call__(self):
+            return self.t
+
+    out, clock = TtyOut(), Clock()
+    sink = TerminalSink(128, 64, out, size=lambda: (80, 24))
+    panel = Panel(sink, dim_after=60, off_after=600, clock=clock)
+    img = random_frame(3)
+    panel.show(img)
+    clock.t = 61
+    panel.tick()
+    shown = out.getvalue().split("\x1b[J")[-1].rstrip("\n").split("\n")
+    assert shown[-1] == idle_note("dim") and all(line.startswith("\x1b[2m") for line in shown[:-1])
+    assert panel.key() is False  # a dimmed panel was readable: the key counts
+    shown = out.getvalue().split("\x1b[J")[-1].rstrip("\n").split("\n")
+    assert shown[-1] == legend() and decode_braille(shown[:-1], 128, 64).tobytes() == img.tobytes()
+    clock.t = 700
+    panel.tick()
+    shown = out.getvalue().split("\x1b[J")[-1].rstrip("\n").split("\n")
+    assert shown[-1] == idle_note("off") and "\u28ff" not in "".join(shown) and "\u2801" not in "".join(shown)
+    assert panel.key() is True  # dark: the key only wakes it

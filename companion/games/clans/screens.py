@@ -8,6 +8,7 @@ the screen is built. The screen `name`s are for tests and the gallery.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from companion.games.clans import texts as T
@@ -122,7 +123,7 @@ def bot_screen(state: TableState, ui: Ui) -> Screen:
         return Screen(TEXT, "bot-thinking", T.bot_title(seat), (_(T.THINKING),))
     pages = bot_pages(state)
     page = min(ui.bot_page, len(pages) - 1)
-    return Screen(TEXT, "bot-move", T.bot_moves_title(seat), pages[page], page, len(pages))
+    return Screen(TEXT, "bot-move", T.bot_moves_title(seat), pages[page], page, len(pages), confirm=True)
 
 
 def reveal_screen(state: TableState, ui: Ui) -> Screen:
@@ -151,8 +152,9 @@ MODE_SCREENS: dict[str, ScreenFn] = {
 def undo_screen(state: TableState, ui: Ui) -> Screen:
     game = state.need_game()
     o = game.outcome()
-    return text_screen(UNDO_QUESTION, _(T.UNDO_QUESTION_TITLE),
-                       T.undo_question(game.ply, o.player, o.move.frm, o.move.to, len(o.villages)))
+    question = text_screen(UNDO_QUESTION, _(T.UNDO_QUESTION_TITLE),
+                           T.undo_question(game.ply, o.player, o.move.frm, o.move.to, len(o.villages)))
+    return replace(question, confirm=True)  # a # typed before it showed takes nothing back
 
 
 def new_screen(state: TableState, ui: Ui) -> Screen:
