@@ -13,7 +13,7 @@ from companion.i18n import _, ngettext
 from . import rules as R
 from . import survival as S
 from .phases import Phase
-from .texts import ORDER_REASON, season, tribe_label, tribe_labels
+from .texts import ORDER_REASON, order_decided, season, tribe_label, tribe_labels
 
 if TYPE_CHECKING:  # type names only
     from .game import MammutGame
@@ -55,10 +55,13 @@ def _events(g: MammutGame) -> list[str]:
 
 
 def _tribes_move(g: MammutGame) -> list[str]:
-    order, reason = tribe_labels(g, g.play_order), _(ORDER_REASON[g.order_reason])
-    first = (_("Play order: {order} ({reason}, dice {dice}).").format(order=order, reason=reason, dice=g.order_rolls)
-             if g.order_rolls else _("Play order: {order} ({reason}).").format(order=order, reason=reason))
-    return [first,
+    first: list[str] = []
+    if order_decided(g):
+        order, reason = tribe_labels(g, g.play_order), _(ORDER_REASON[g.order_reason])
+        first = [_("Play order: {order} ({reason}, dice {dice}).").format(order=order, reason=reason,
+                                                                            dice=g.order_rolls)
+                 if g.order_rolls else _("Play order: {order} ({reason}).").format(order=order, reason=reason)]
+    return first + [
             _("In turn, each tribe moves its people 1 or 2 spaces (stop on a mountain, no crossing a lake or a "
               "river)."),
             _("A warrior and a woman alone on a free space may make a camp instead of moving: tell me every camp "

@@ -104,6 +104,8 @@ def _phase(f: dict) -> str:
             n=f["animals"])
     if p == Phase.ANIMAL_MOVEMENT:
         return head + " " + _("The direction die shows {die}.").format(die=f["direction"])
+    if p in (Phase.TRIBES_MOVE, Phase.COMBAT) and not f["order"]:
+        return head  # no play order decided: nothing to say about it
     if p == Phase.TRIBES_MOVE:
         return head + " " + _("Order: {tribes}.").format(tribes=_names(f["order"]))
     if p == Phase.COMBAT:

@@ -274,7 +274,7 @@ def phase_summary(g: MammutGame) -> list[str]:
     elif p == Phase.ANIMAL_MOVEMENT:
         out += [_("Direction die: {die}").format(die=g.direction), _("Wolf, tiger 3; bear, bison 2; rhino, mammoth 1.")]
     elif p == Phase.TRIBES_MOVE:
-        out += [order_line(g), _("#: camps made")]
+        out += [line for line in (order_line(g), _("#: camps made")) if line]
     elif p == Phase.COMBAT:
         out += [_("{tribe} fights first, then clockwise.").format(tribe=tribe_labels(g, g.play_order[:1]) or "-"),
                 _("#: list")]
@@ -307,8 +307,16 @@ def phase_summary(g: MammutGame) -> list[str]:
     return out
 
 
+def order_decided(g: MammutGame) -> bool:
+    """Whether the turn has a play order to show (decided on entering phase 4)."""
+    return bool(g.play_order) and g.order_reason in ORDER_REASON
+
+
 def order_line(g: MammutGame) -> str:
-    """The play order, its reason and the dice: "Order: Red Blu (die roll Red:4 Blu:2)"."""
+    """The play order, its reason and the dice: "Order: Red Blu (die roll Red:4 Blu:2)"; ""
+    (nothing to say) while no order is decided."""
+    if not order_decided(g):
+        return ""
     order = " ".join(tribe_tag(g.tribe(n)) for n in g.play_order)
     reason = _(ORDER_REASON[g.order_reason])
     dice = "; ".join(" ".join(f"{tribe_tag(g.tribe(int(t)))}:{d}" for t, d in r.items()) for r in g.order_rolls)

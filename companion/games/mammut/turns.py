@@ -4,7 +4,8 @@
 settles the books (camps without a woman are lost, tribes with nobody left are
 eliminated) and enters the next phase the turn plays, doing what entering it does: the
 animals to draw, the direction die, the play order, the fate cards drawn, the victory
-check. A mixin of `game.MammutGame` over `books.Books`.
+check. With every tribe eliminated and none that may come back, it ends the game instead
+(extinction). A mixin of `game.MammutGame` over `books.Books`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from companion.i18n import _
 
 from . import rules as R
-from .books import Books
+from .books import Books, Tribe
 from .phases import RESURRECTION_PHASES, TURN_PHASES, Phase, phase_applies
 from .rules import MammutError
 
@@ -70,6 +71,13 @@ class TurnWalker(Books):
                     self.notes = []  # "until the end of the season" effects end with it
                 self._new_turn()
                 nxt = self._first_phase()
+        if not self.living() and not any(self._may_come_back(t, nxt) for t in self.tribes):
+            # Only animals are left (rulebook: everybody loses) and no tribe may come back in
+            # `nxt`: the game ends now, not at phase 10, so no phase is played without a tribe
+            # (phase 4 would have nobody to put in a play order).
+            self.extinct = True
+            self.phase = Phase.GAME_OVER
+            return self.phase
         self._enter(nxt)
         return self.phase
 
@@ -190,14 +198,14 @@ class TurnWalker(Books):
 
     def can_resurrect(self) -> list[int]:
         """Tribes that may resurrect right now."""
-        out = []
-        for t in self.tribes:
-            if (
-                t.eliminated
-                and not t.resurrection_used
-                and t.eliminated_year == 1
-                and self.phase in RESURRECTION_PHASES
-                and self.turn_number == (t.eliminated_turn or 0) + 1
-            ):
-                out.append(t.number)
-        return out
+        return [t.number for t in self.tribes if self._may_come_back(t, self.phase)]
+
+    def _may_come_back(self, t: Tribe, phase: Phase) -> bool:
+        """Whether `t` may resurrect in `phase` of the current turn."""
+        return (
+            t.eliminated
+            and not t.resurrection_used
+            and t.eliminated_year == 1
+            and phase in RESURRECTION_PHASES
+            and self.turn_number == (t.eliminated_turn or 0) + 1
+        )

@@ -80,6 +80,11 @@ so a # that paged it forward now closes it: the careful, resurrection and victor
 took a few other keys, and ten streams show other screens from there on. With the old 21
 columns and 5 rows put back, the new drawing changed nothing but pixels: the screen names,
 journaled actions and brightness of every step of every old stream were the same.
+
+Issue 31 (part A) re-recorded extinction-15 (`--rerecord extinction-15`): a game whose last
+tribe is gone, with none that may come back, now ends when the table leaves the phase
+(combat there) instead of walking on through survival to phase 10, so the stream's
+`until(game over)` takes one # fewer and every later step moved up by one key.
 """
 
 from __future__ import annotations
