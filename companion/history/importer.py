@@ -4,7 +4,8 @@ The file is read with the bounded reader (a size cap, no deep nesting, no over-l
 numbers): one record, or a JSON list of them. Every record is checked first, by its
 game's history plug-in exactly as `companion replay` checks it (`import_result`); one
 record that is not valid refuses the whole file ("record 3: <replay's message>") and
-nothing is imported. Then the finished games are written in ONE journal transaction:
+nothing is imported; so does a name the names' rule refuses (`seatnames.check_name`: "record 2:
+names: player 1: ..."), and the names kept are the rule's (NFC, no surrounding spaces). Then the finished games are written in ONE journal transaction:
 all of them or none survive a power cut. A game not finished is skipped with a note, and
 so is a game already in the history (same game, same start time): importing a file
 twice doubles nothing.
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.table.bounded import BoundedInputError, load_json, read_text, shorten
-from companion.table.seatnames import names_problem
+from companion.table.seatnames import NameRefused, check_names
 
 __all__ = ["ImportRefused", "ImportReport", "Prepared", "read_records", "prepare", "import_records", "import_file",
            "MAX_FILE"]
@@ -112,10 +113,12 @@ def _metadata(meta: Any, now: float) -> tuple[float, float, int | None]:
 
 
 def _names(names: Any, players: int) -> list[str]:
-    why = names_problem(names, players)
-    if why is not None:
-        raise ImportRefused(why)
-    return names
+    """A record's `"names"` by the names' rule, as the rule keeps them; ImportRefused naming the
+    player, the name and why."""
+    try:
+        return check_names(names, players)
+    except NameRefused as exc:
+        raise ImportRefused(str(exc)) from None
 
 
 def _prepare_one(record: Any, now: float) -> Prepared | None:

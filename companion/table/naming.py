@@ -5,10 +5,16 @@ are bots). Bots are named at once ("Bot 2 (mcts)"); every person's seat in turn 
 a roster name not taken yet, or Guest (a seat named "Guest N", never counted as one
 person in the statistics), with A/B (or a digit) and #; * goes back a seat. The full
 list of names is the result (companion.table.seatnames).
+
+The roster reaching it was checked where it came in (the config, the page, the journal's
+setting), but the keypad is a door too: a roster name the names' rule (`seatnames.check_name`)
+refuses is not offered (a warning in the log says which and why), so every name a seat takes
+here is one the rule accepts, as it would keep it.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Sequence
 
 from companion.i18n import _, pgettext
@@ -16,12 +22,29 @@ from companion.table import keys as K
 from companion.table import seatnames
 from companion.table.screen import MENU, Screen
 
+log = logging.getLogger(__name__)
+
+
+def offered(roster: Sequence[object]) -> list[str]:
+    """The roster's names a seat may take: each as the names' rule keeps it, the refused ones left out
+    (each named in the log), none twice, none the table gives itself ("Player 2")."""
+    out: list[str] = []
+    for raw in roster:
+        try:
+            name = seatnames.check_name(raw)
+        except seatnames.NameRefused as exc:
+            log.warning("roster name not offered: %s", exc)
+            continue
+        if not seatnames.is_placeholder(name) and name not in out:
+            out.append(name)
+    return out
+
 
 class SeatNaming:
     """The open question "who sits at seat N?" (see the module docstring)."""
 
-    def __init__(self, roster: Sequence[str], seats: Sequence[str | None], bot_level: str) -> None:
-        self.roster = list(roster)
+    def __init__(self, roster: Sequence[object], seats: Sequence[str | None], bot_level: str) -> None:
+        self.roster = offered(roster)
         self.names: list[str | None] = [None if kind is None else seatnames.bot_name(i, bot_level)
                                         for i, kind in enumerate(seats)]
         self.persons = [i for i, kind in enumerate(seats) if kind is None]

@@ -19,8 +19,9 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
-__all__ = ["MAX_NAME", "SHOWN", "NAMES_ACTION", "default_name", "bot_name", "guest_name", "is_guest", "is_placeholder",
-           "check_roster", "names_problem", "shown", "spoken", "using", "shorten"]
+__all__ = ["MAX_NAME", "SHOWN", "NAMES_ACTION", "NameRefused", "check_name", "check_names", "printable", "default_name",
+           "bot_name", "guest_name", "is_guest", "is_placeholder", "check_roster", "names_problem", "shown", "spoken",
+           "using", "shorten"]
 
 MAX_NAME = 24  # spec section 8
 SHOWN = 7  # characters of a name on the OLED: "Colores secretos: Massim." fits a 25-character title
@@ -57,40 +58,148 @@ def is_placeholder(name: str) -> bool:
     return bool(_PLACEHOLDER.fullmatch(name))
 
 
-def clean_name(raw: Any) -> str | None:
-    """`raw` as a roster name (spaces collapsed, NFC), or None when it cannot be one."""
+class NameRefused(ValueError):
+    """A name the table does not take; the message is one line: which name, why, what to do."""
+
+
+# The bidirectional controls (all of category Cf): each turns or isolates the text around it, so
+# "\u202eAnna 18" would read "81 annA" on the page.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_FAULTS = {
+    "Cc": "a control character",
+    "Cf": "an invisible formatting character",
+    "Cs": "half of a character (a lone surrogate)",
+    "Co": "a private-use character, which no font or reader knows",
+    "Cn": f"unassigned in Unicode {unicodedata.unidata_version}, so nothing can show it",
+    "Zl": "a line break",
+    "Zp": "a paragraph break",
+}
+_QUOTED = 32  # characters of a refused name echoed in its message
+_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")  # UTF-16 surrogate pair: one character written in two
+
+
+def _fault(ch: str) -> str | None:
+    """Why character `ch` may not be in a name, in a few words; None when it may."""
+    category = unicodedata.category(ch)
+    if category[0] != "C" and category not in ("Zl", "Zp"):
+        return None
+    if ch in _BIDI:
+        return "a bidirectional control, which turns the text around it"
+    return _FAULTS[category]
+
+
+def _code(ch: str) -> str:
+    """`ch` as a Python escape: \\u200b, \\U000e0041 (readable on any terminal, in any line)."""
+    n = ord(ch)
+    return f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}"
+
+
+def printable(text: str) -> str:
+    """`text` with every character a name may not hold written as its code ("\\u202eAnna"), the rest
+    as it is: a name the rule accepts comes back unchanged. For what shows a name kept before the
+    rule (an old journal's) on a page or a terminal, and for messages."""
+    if not any(_fault(c) for c in text):
+        return text
+    return "".join(_code(c) if _fault(c) else c for c in text)
+
+
+def _quoted(text: str) -> str:
+    shown = printable(text)
+    return '"' + (shown if len(shown) <= _QUOTED else shown[:_QUOTED - 3] + "...") + '"'
+
+
+def _kind(value: object) -> str:
+    """What a value that is not text is, in a word or two (never the value: it may be huge)."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    kinds = {int: "a number", float: "a number", list: "a list", dict: "a mapping"}
+    return next((w for t, w in kinds.items() if isinstance(value, t)), f"a {type(value).__name__}")
+
+
+def check_name(raw: object) -> str:
+    """THE rule for a player's name, the same at every door (a record, an import, the page's roster,
+    the config's roster, the keypad's naming): the name as kept, or NameRefused saying which name,
+    why and what to do, in one line.
+
+    A name is text, NFC-normalised, with surrounding whitespace stripped, of 1-MAX_NAME characters
+    (code points), holding no control (Cc), format (Cf: zero-width characters, joiners, the
+    bidirectional controls), surrogate (Cs), private-use (Co) or unassigned (Cn) code point and no
+    line or paragraph separator. A UTF-16 surrogate pair (what YAML makes of "\\ud83d\\ude00") is
+    joined into the one character it stands for first; a lone surrogate is refused. The verdict is
+    the same for a text and its NFC form."""
+    return _checked(raw, characters=True)
+
+
+def _checked(raw: object, characters: bool) -> str:
+    """`check_name`; without `characters`, only text, not blank, not too long (`names_problem`)."""
     if not isinstance(raw, str):
-        return None
-    name = " ".join(unicodedata.normalize("NFC", raw).split())
-    if not name or len(name) > MAX_NAME or any(unicodedata.category(c).startswith("C") for c in name):
-        return None
+        raise NameRefused(f"{_kind(raw)} is not a name: write each name as text in quotes, e.g. \"Anna\"")
+    if _PAIR.search(raw):  # YAML's "\\ud83d\\ude00" gives the pair, not the emoji it stands for
+        raw = _PAIR.sub(lambda m: chr(0x10000 + (ord(m[0][0]) - 0xD800) * 0x400 + ord(m[0][1]) - 0xDC00), raw)
+    name = unicodedata.normalize("NFC", raw).strip()
+    if not name:
+        raise NameRefused(f"{_quoted(raw)} is blank: a name needs 1-{MAX_NAME} characters")
+    for at, ch in enumerate(name if characters else "", start=1):
+        why = _fault(ch)
+        if why is not None:
+            label = unicodedata.name(ch, "")
+            raise NameRefused(f"{_quoted(raw)} holds U+{ord(ch):04X}{f' {label}' if label else ''} "
+                              f"(character {at}), {why}: leave it out of the name")
+    if len(name) > MAX_NAME:
+        raise NameRefused(f"{_quoted(raw)} has {len(name)} characters: a name has at most {MAX_NAME}; "
+                          f"shorten it")
     return name
 
 
+def check_names(raw: Any, players: int) -> list[str]:
+    """A game's names from outside (a record's or an import's `"names"`): one per player, each by
+    `check_name`; the names as kept, or NameRefused ("names: player 2: ...")."""
+    return _names(raw, players, characters=True)
+
+
 def names_problem(raw: Any, players: int) -> str | None:
-    """Why `raw` is not a game's names (spec section 8: one per player, each 1-MAX_NAME characters
-    and not blank), or None when it is."""
-    if type(raw) is not list or len(raw) != players or not all(
-            type(n) is str and n.strip() and len(n) <= MAX_NAME for n in raw):
-        return f"names: must list one name per player ({players}), each 1-{MAX_NAME} characters"
+    """Why `raw` cannot be read as a game's names (one text per player, not blank, at most MAX_NAME
+    characters; in `check_names`' words), or None. Lenient on purpose, it does not look at the
+    characters: it reads what the table kept (an old journal's names stay readable, and show through
+    `printable`); what comes in from outside goes through `check_names`."""
+    try:
+        _names(raw, players, characters=False)
+    except NameRefused as exc:
+        return str(exc)
     return None
 
 
+def _names(raw: Any, players: int, characters: bool) -> list[str]:
+    if type(raw) is not list or len(raw) != players:
+        raise NameRefused(f"names: must list one name per player ({players}), each 1-{MAX_NAME} characters")
+    out = []
+    for seat, item in enumerate(raw, start=1):
+        try:
+            out.append(_checked(item, characters))
+        except NameRefused as exc:
+            raise NameRefused(f"names: player {seat}: {exc}") from None
+    return out
+
+
 def check_roster(raw: Any) -> tuple[list[str], str | None]:
-    """(the roster's names, None) or ([], why not, in a few words) for a list of names."""
+    """(the roster's names, None) or ([], why not, in one line) for a list of names: each by
+    `check_name`, none the table gives itself, none twice (ignoring case), at most MAX_ROSTER."""
     if not isinstance(raw, list):
         return [], "expected a list of names, e.g. [Anna, Ben]"
     if len(raw) > MAX_ROSTER:
         return [], f"at most {MAX_ROSTER} names"
     out: list[str] = []
     for item in raw:
-        name = clean_name(item)
-        if name is None:
-            return [], f"{str(item)[:30]!r} is not a name (1-{MAX_NAME} characters, no control characters)"
+        try:
+            name = check_name(item)
+        except NameRefused as exc:
+            return [], str(exc)
         if is_placeholder(name):
-            return [], f"{name!r} is a name the table gives itself; choose another"
+            return [], f"{_quoted(name)} is a name the table gives itself; choose another"
         if name.casefold() in (n.casefold() for n in out):
-            return [], f"{name!r} is on the roster twice"
+            return [], f"{_quoted(name)} is on the roster twice"
         out.append(name)
     return out, None
 

@@ -94,3 +94,40 @@ def test_entry_header_rows_each_sit_in_one_page():
 
 def changed_rows(a: Image.Image, b: Image.Image) -> set[int]:
     return ink_rows(ImageChops.logical_xor(a, b))
+
+
+# ----- any text draws: what the fonts lack in Latin letters, else "?" (issue 31) ----------------------
+def test_what_the_fonts_lack_is_drawn_in_latin_letters_or_as_a_question_mark():
+    from companion.table.render import MAX_DRAWN, drawable
+
+    assert drawable("Zoë Ñandú ß ¿?") == "Zoë Ñandú ß ¿?"  # Latin-1's printable characters: as they are
+    assert drawable("Łukasz") == "Lukasz" and drawable("שלום") == "slvm" and drawable("Ana😀") == "Ana:grinning:"
+    assert drawable("北京") == "BeiJing" and drawable("€5") == "EUR5"
+    assert drawable("q\u0307") == "q"  # a combining mark with no Latin form: its letter shows
+    assert drawable("a\x00b\nc\td\x85") == "a?b?c?d?"  # controls: "?" (a newline never starts a second row)
+    assert drawable("\u202eAnna\u200b") == "?Anna?" and drawable("\ud800\ue000\U0004abcd") == "???"
+    assert drawable("x" * 100_000) == "x" * MAX_DRAWN
+
+
+def test_a_name_the_font_lacks_draws_as_its_latin_letters():
+    for kind in (S.MENU, S.TEXT):
+        shown = render(S.Screen(kind, "names", "Who is P1?", ("1 Łukasz",), choices=("1 Łukasz", "2 Guest")))
+        latin = render(S.Screen(kind, "names", "Who is P1?", ("1 Lukasz",), choices=("1 Lukasz", "2 Guest")))
+        assert shown.tobytes() == latin.tobytes()
+    bar = render(S.Screen(S.ENTRY, "entry", header=S.Header("Ana😀 to move", "Ep I €")))
+    assert bar.tobytes() == render(S.Screen(S.ENTRY, "entry", header=S.Header("Ana:grinning: to move",
+                                                                              "Ep I EUR"))).tobytes()
+
+
+def test_without_anyascii_a_letter_loses_its_marks_and_the_rest_is_a_question_mark(monkeypatch):
+    import sys
+
+    from companion.table import render as R
+
+    monkeypatch.setitem(sys.modules, "anyascii", None)  # an old venv, upgraded without `pip install`
+    R._latin.cache_clear()
+    try:
+        assert R.drawable("Łőd😀") == "?od?"
+        assert render(S.Screen(S.MENU, "names", "Who is P1?", choices=("1 Łőd😀",))).size == (WIDTH, HEIGHT)
+    finally:
+        R._latin.cache_clear()

@@ -23,6 +23,7 @@ from typing import Any
 from companion.games.clans.board import COLORS, N_TERRITORIES
 from companion.games.clans.game import Game, IllegalMoveError, Move, check_setup, normalize_color
 from companion.table.bounded import BoundedInputError, clip, load_json, read_text, shorten
+from companion.table.seatnames import NameRefused, check_names
 
 BOARD_NAME = "clans-2002"
 KNOWN_KEYS = ("board", "players", "first_player", "setup", "colors", "moves")
@@ -70,12 +71,17 @@ class Record:
     # ----- reading -----------------------------------------------------------------
     @classmethod
     def from_json(cls, text: str) -> "Record":
-        """Parse and check a record's JSON text (bounded: size, depth, integer length); RecordError if bad."""
+        """Parse and check a record's JSON text (bounded: size, depth, integer length); RecordError if bad.
+        This is the door of records from outside (`companion run --load`, `companion replay`): its
+        `"names"` must pass the names' rule, and are kept as the rule gives them back."""
         try:
             data = load_json(text, _SOURCE)
         except BoundedInputError as exc:
             raise _from_bounded(exc, _SOURCE) from None
-        return cls.from_dict(data)
+        record = cls.from_dict(data)
+        if "names" in record.extra:
+            record.extra["names"] = _check_names(record.extra["names"], record.players)
+        return record
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Record":
@@ -185,6 +191,16 @@ def _check_text(data: dict) -> None:
             raise RecordError(f"a string holds {exc.object[exc.start:exc.end]!r}, a lone surrogate: "
                               f"not text a record can hold") from None
         raise RecordError("NaN and Infinity are not numbers a record can hold") from None
+
+
+def _check_names(names: Any, players: int) -> list[str]:
+    """A record's `"names"` by the names' rule (companion.table.seatnames.check_names), or a RecordError
+    naming the player, the name and why. (Not in `from_dict`: a journal's record, kept before the
+    rule, still loads.)"""
+    try:
+        return check_names(names, players)
+    except NameRefused as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _color(color: Any, where: str) -> str:

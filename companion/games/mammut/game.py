@@ -104,6 +104,14 @@ class MammutGame(TurnWalker, Fights, Reports, Events):
                 raise MammutError("the books do not match the log")
         except (MammutError, KeyError, IndexError, TypeError, ValueError) as e:
             raise MammutError(f"the game record is damaged ({e})") from e
+        from companion.table.seatnames import NameRefused, check_name
+
+        for tribe in game.tribes:  # a record from outside: its tribes' names by the names' rule ("" = unnamed)
+            try:
+                if tribe.name:
+                    check_name(tribe.name)
+            except NameRefused as e:
+                raise MammutError(f"tribe {tribe.number}: {e}") from None
         game.dice.source = Dice(roll).source
         return game
 
