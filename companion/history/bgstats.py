@@ -19,13 +19,13 @@ Its `playDate` is UTC, as the linking documentation asks.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 import urllib.parse
 import uuid
 from typing import Any, Iterable
 
 from companion.history.plays import Play
+from companion.history.safe_text import json_text, no_surrogates
 
 __all__ = ["SOURCE_NAME", "LOCATION", "bgstats_document", "bgstats_json", "create_play_link", "ranks", "slug",
            "game_info", "play_date"]
@@ -73,7 +73,7 @@ def ranks(play: Play, highest_wins: bool = True) -> list[int]:
 
 
 def _uuid(kind: str, key: str) -> str:
-    return str(uuid.uuid5(_NAMESPACE, f"{kind}:{key}"))
+    return str(uuid.uuid5(_NAMESPACE, no_surrogates(f"{kind}:{key}")))  # (a --location from bytes not UTF-8)
 
 
 def _roles(play: Play) -> list[str]:
@@ -121,7 +121,7 @@ def bgstats_document(plays: Iterable[Play], location: str = LOCATION, now: float
 
 def bgstats_json(plays: Iterable[Play], location: str = LOCATION, now: float | None = None) -> str:
     """`bgstats_document` as the JSON text of a file."""
-    return json.dumps(bgstats_document(plays, location, now), indent=1, ensure_ascii=False) + "\n"
+    return json_text(bgstats_document(plays, location, now), indent=1) + "\n"
 
 
 def create_play_link(play: Play, location: str = LOCATION) -> str:
@@ -142,4 +142,4 @@ def create_play_link(play: Play, location: str = LOCATION) -> str:
         players.append(entry)
     data = {"sourceName": SOURCE_NAME, "sourcePlayId": play.source_id, "playDate": play_date(play.started, utc=True),
             "durationMin": play.duration_min, "location": location, "game": game, "players": players}
-    return LINK + urllib.parse.quote(json.dumps(data, separators=(",", ":"), ensure_ascii=False), safe="")
+    return LINK + urllib.parse.quote(json_text(data, separators=(",", ":")), safe="")

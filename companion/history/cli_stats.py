@@ -3,20 +3,22 @@
 Both read the journal in `--state-dir` read only (`companion.history.plays`). A journal
 that cannot be read (none yet, not a journal) is one line on stderr and exit status 1;
 a game whose row cannot be read is noted on stderr ("game 12: ... (left out)") and the
-rest is listed. `--json` prints the spec's JSON; without it, readable lines. Command
-output is the same in every language (like `replay`): no text here goes through i18n.
+rest is listed. `--json` prints the spec's JSON; without it, readable lines (a name kept
+before the names' rule shows what it may not hold as codes, "\\u202eAnna": no control
+reaches the terminal). Command output is the same in every language (like `replay`): no
+text here goes through i18n.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import sys
 from typing import Any
 
 from companion.history import stats as st
 from companion.history.plays import History, Play, read_history
+from companion.history.safe_text import json_text, line_text
 from companion.web.reader import JournalUnavailable
 
 
@@ -42,8 +44,11 @@ def _load(prog: str, state_dir: str, include_abandoned: bool = False) -> History
 
 
 def _parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
+    from companion.cli import directory
+
     ap = argparse.ArgumentParser(prog=prog, description=doc)
-    ap.add_argument("--state-dir", required=True, help="the table's state directory (where its journal is)")
+    ap.add_argument("--state-dir", required=True, type=directory,
+                    help="the table's state directory (where its journal is)")
     ap.add_argument("--json", action="store_true", help="print JSON (the spec's format)")
     return ap
 
@@ -54,10 +59,10 @@ def play_line(play: Play) -> str:
     if play.abandoned:
         return f"{when}  #{play.game_id} {_title(play.game)}  (abandoned)"
     points = st.has_points(play.game)
-    seats = ", ".join(f"{name} {total}" + ("" if points else " camp" if total == 1 else " camps")
+    seats = ", ".join(f"{line_text(name)} {total}" + ("" if points else " camp" if total == 1 else " camps")
                       for name, total in zip(play.players, play.totals))
     if play.winners:
-        names = ", ".join(play.players[w] for w in play.winners)
+        names = ", ".join(line_text(play.players[w]) for w in play.winners)
         won = ("winners: " if len(play.winners) > 1 else "winner: ") + names
     else:
         won = "extinct: no winner" if play.extinct else "no winner"
@@ -73,7 +78,7 @@ def history(argv: list[str]) -> int:
     if hist is None:
         return 1
     if args.json:
-        print(json.dumps([p.history_json() for p in hist.plays], indent=1, ensure_ascii=False))
+        print(json_text([p.history_json() for p in hist.plays], indent=1))
     elif not hist.plays:
         print("no finished games yet")
     else:
@@ -100,13 +105,13 @@ def players_text(players: dict[str, dict[str, Any]]) -> list[str]:
     """The per-player table as aligned lines."""
     if not players:
         return ["no finished games yet"]
-    width = max(6, *(len(n) for n in players))
+    width = max(6, *(len(line_text(n)) for n in players))
     head = f"{'player':<{width}}  games  wins  win%    avg  best  streak  nemesis"
     lines = [head]
     for name, s in players.items():
-        lines.append(f"{name:<{width}}  {s['games']:>5}  {s['wins']:>4}  {_pct(s['win_rate']):>4}  "
+        lines.append(f"{line_text(name):<{width}}  {s['games']:>5}  {s['wins']:>4}  {_pct(s['win_rate']):>4}  "
                      f"{_num(s['average_total']):>5}  {_num(s['best_total']):>4}  {s['longest_streak']:>6}  "
-                     f"{s['nemesis'] or '-'}")
+                     f"{line_text(s['nemesis'] or '-')}")
     return lines
 
 
@@ -129,7 +134,7 @@ def tables_text(table: dict[str, Any]) -> list[str]:
         lines += ["", "head to head:"]
         for pair, h in table["head_to_head"].items():
             a, b = pair.split("|", 1)
-            lines.append(f"  {a} {h[a]} - {h[b]} {b} ({_games(h['games'])}, {h['ties']} shared)")
+            lines.append(f"  {line_text(a)} {h[a]} - {h[b]} {line_text(b)} ({_games(h['games'])}, {h['ties']} shared)")
     return lines
 
 
@@ -146,7 +151,7 @@ def stats(argv: list[str]) -> int:
     plays = hist.finished
     if args.json:
         out = st.table_stats(plays) if args.tables else st.player_stats(plays)
-        print(json.dumps(out, indent=1, ensure_ascii=False))
+        print(json_text(out, indent=1))
         return 0
     lines = players_text(st.player_stats(plays))
     if args.tables:

@@ -10,6 +10,10 @@
   Valley of the Mammoths game log) plus one metadata key, `"companion": {"game", "started",
   "finished", "actions"}`, so `companion import` restores the same history.
 
+Every accepted name goes out as it is, whatever its script; what a name kept before the names'
+rule may hold (a NUL, a lone surrogate) is made safe for each format (companion.history.safe_text),
+so every export stays well-formed: XML that parses, JSON that loads, UTF-8 CSV.
+
 `copy_to_folder` writes all four into a new dated folder (the kiosk's "copy to USB"), each
 file atomically; `usb_mounts` finds the mounted sticks in /proc/mounts text. Failures are
 an `ExportError` with a short reason ("read-only", "full").
@@ -21,7 +25,6 @@ import csv
 import datetime as dt
 import errno
 import io
-import json
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -29,6 +32,7 @@ from typing import Any, Iterable
 
 from companion.history.bgstats import LOCATION, bgstats_json, game_info
 from companion.history.plays import History, Play
+from companion.history.safe_text import json_text, utf8_text, xml_text
 from companion.table.fsutil import atomic_write_text
 
 __all__ = ["FORMATS", "ExportError", "render", "records", "records_json", "bgg_xml", "plays_csv", "record_of",
@@ -80,7 +84,7 @@ def records(plays: History | Iterable[Play]) -> list[dict[str, Any]]:
 
 def records_json(plays: History | Iterable[Play]) -> str:
     """`records` as a JSON list (what `companion import` takes)."""
-    return json.dumps(records(plays), indent=1, ensure_ascii=False) + "\n"
+    return json_text(records(plays), indent=1) + "\n"
 
 
 # ----- BoardGameGeek ---------------------------------------------------------------------
@@ -94,7 +98,7 @@ def bgg_xml(plays: History | Iterable[Play], location: str = LOCATION) -> str:
         node = ET.SubElement(root, "play", {
             "id": str(play.game_id), "date": dt.datetime.fromtimestamp(play.started).strftime("%Y-%m-%d"),
             "quantity": "1", "length": str(play.duration_min), "incomplete": "0", "nowinstats": "0",
-            "location": location})
+            "location": xml_text(location)})
         item = ET.SubElement(node, "item", {"name": info["name"], "objecttype": "thing",
                                             "objectid": str(info["bggId"])})
         ET.SubElement(ET.SubElement(item, "subtypes"), "subtype", {"value": "boardgame"})
@@ -103,7 +107,7 @@ def bgg_xml(plays: History | Iterable[Play], location: str = LOCATION) -> str:
         colors = list(play.colors or [])
         for i, name in enumerate(play.players):
             ET.SubElement(seats, "player", {
-                "username": "", "userid": "0", "name": name, "startposition": str(i + 1),
+                "username": "", "userid": "0", "name": xml_text(name), "startposition": str(i + 1),
                 "color": colors[i] if i < len(colors) else "",
                 "score": "" if info["noPoints"] else str(play.totals[i]),
                 "new": "0", "rating": "0", "win": "1" if i in play.winners else "0"})
@@ -124,7 +128,7 @@ def plays_csv(plays: History | Iterable[Play]) -> str:
         first = "" if play.first_player is None else play.first_player + 1
         for i, name in enumerate(play.players):
             writer.writerow([play.game_id, play.game, iso_time(play.started), iso_time(play.finished),
-                             play.duration_min, i + 1, name, play.totals[i], 1 if i in play.winners else 0, first,
+                             play.duration_min, i + 1, utf8_text(name), play.totals[i], 1 if i in play.winners else 0, first,
                              colors[i] if i < len(colors) else ""])
     return buf.getvalue()
 

@@ -32,7 +32,7 @@ from companion.web import pages
 from companion.web.guard import SESSION_COOKIE
 from companion.web.http import (GUARD, KEYS, NOT_RUNNING, ROSTER, VIEWS, change_refused, html_response as _html,
                                 json_response as _json)
-from companion.web.plugin import esc, table, tag
+from companion.web.plugin import esc, name_text, table, tag
 from companion.web.reader import JournalUnavailable
 
 # NOTE: the table's page: the finished games: heading
@@ -179,7 +179,9 @@ def play_html(play: Play) -> str:
     for i, name in enumerate(play.players):
         won = i in play.winners
         mark = " " + tag("span", "&#9733; " + esc(_(WINNER)), cls="won") if won else ""
-        seats.append(tag("li", esc(name) + " " + tag("b", esc(play.totals[i])) + mark, cls="winner" if won else None))
+        # the total is a bidirectional isolate (style.css): a right-to-left name keeps it on its right
+        seats.append(tag("li", esc(name_text(name)) + " " + tag("b", esc(play.totals[i])) + mark,
+                         cls="winner" if won else None))
     head = tag("h2", esc(f"{_when(play.started)} {pages.game_title(play.game)}"))
     facts = tag("p", esc(_(MINUTES).format(minutes=play.duration_min)), cls="facts")
     links = tag("p", pages.bgstats_link(create_play_link(play)) + " "
@@ -225,8 +227,10 @@ def _color_name(color: str) -> str:
 
 
 def players_table(players: dict[str, dict[str, Any]]) -> str:
-    rows = [[esc(name), esc(s["games"]), esc(s["wins"]), esc(_pct(s["win_rate"])), esc(_num(s["average_total"])),
-             esc(_num(s["best_total"])), esc(s["longest_streak"]), esc(s["nemesis"] or "-"),
+    # (a table cell is a paragraph of its own for the bidirectional algorithm: no <bdi> needed)
+    rows = [[esc(name_text(name)), esc(s["games"]), esc(s["wins"]), esc(_pct(s["win_rate"])),
+             esc(_num(s["average_total"])), esc(_num(s["best_total"])), esc(s["longest_streak"]),
+             esc(name_text(s["nemesis"] or "-")),
              esc(_when(dt.datetime.fromisoformat(s["last_played"]).timestamp(), "%Y-%m-%d"))]
             for name, s in sorted(players.items(), key=lambda item: (-item[1]["games"], item[0]))]
     return _scroll(table([esc(_(h)) for h in PLAYER_COLS], rows, cls="stats players"))
@@ -247,7 +251,8 @@ def h2h_table(pairs: dict[str, dict[str, int]]) -> str:
     rows = []
     for key, s in pairs.items():
         a, b = key.split("|", 1)
-        rows.append([esc(f"{a} - {b}"), esc(s["games"]), esc(f"{s[a]} : {s[b]}"), esc(s["ties"])])
+        rows.append([esc(f"{name_text(a)} - {name_text(b)}"), esc(s["games"]), esc(f"{s[a]} : {s[b]}"),
+                     esc(s["ties"])])
     return _scroll(table([esc(_(h)) for h in H2H_COLS], rows, cls="stats h2h"))
 
 
@@ -295,11 +300,12 @@ def totals_plot(plays: list[Play]) -> str:
         color = PALETTE[k % len(PALETTE)]
         points = " ".join(f"{x(i)},{y(t)}" for i, t in pts)
         dots = "".join(f'<circle cx="{x(i)}" cy="{y(t)}" r="4" fill="{color}"/>' for i, t in pts)
-        parts.append(f'<g data-player="{esc(name)}"><title>{esc(name)}</title><polyline points="{points}" '
+        shown = esc(name_text(name))
+        parts.append(f'<g data-player="{shown}"><title>{shown}</title><polyline points="{points}" '
                      f'fill="none" stroke="{color}" stroke-width="2.5" stroke-linejoin="round"/>{dots}</g>')
         key = (f'<svg width="22" height="10" viewBox="0 0 22 10" aria-hidden="true"><line x1="0" y1="5" x2="22" '
                f'y2="5" stroke="{color}" stroke-width="4"/></svg>')
-        legend.append(tag("li", key + " " + esc(name)))
+        legend.append(tag("li", key + " " + esc(name_text(name))))
     svg = (f'<svg viewBox="0 0 {w} {h}" role="img" aria-label="{esc(_(PLOT_LABEL))}" '
            f'xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>')
     return tag("figure", svg + tag("ul", "".join(legend), cls="legend"), cls="plot")
@@ -377,13 +383,13 @@ def current_roster(request: web.Request) -> list[str]:
 
 def roster_html(names: list[str], pin: bool, csrf: str | None) -> str:
     """The body of /roster: the names; with a PIN, the login and (unlocked) the form."""
-    listed = tag("ol", "".join(tag("li", esc(n)) for n in names), id="roster-names") if names else \
+    listed = tag("ol", "".join(tag("li", esc(name_text(n))) for n in names), id="roster-names") if names else \
         tag("p", esc(_(NO_ROSTER)), id="roster-names")
     body = tag("p", esc(_(ROSTER_INTRO))) + listed
     if not pin:
         return body + tag("p", esc(_(ROSTER_READ_ONLY)), cls="note")
     form = tag("form", tag("label", esc(_(ROSTER_LABEL)), for_="roster-text")
-               + tag("textarea", esc("\n".join(names)), id="roster-text", rows="8", maxlength="1000",
+               + tag("textarea", esc("\n".join(map(name_text, names))), id="roster-text", rows="8", maxlength="1000",
                      autocomplete="off", spellcheck="false")
                + tag("button", esc(_(ROSTER_SAVE)), type="submit"),
                id="roster-form", hidden=None if csrf else "hidden")

@@ -7,11 +7,11 @@ check every change makes (a PIN session, its CSRF token, an Origin matching the 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from aiohttp import web
 
+from companion.history.safe_text import json_text
 from companion.web.guard import CSRF_HEADER, SESSION_COOKIE, HostCheck, PinGuard
 from companion.web.keylink import KeyLink
 from companion.web.views import Views
@@ -31,7 +31,8 @@ def html_response(text: str, status: int = 200) -> web.Response:
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
-    return web.Response(text=json.dumps(data, ensure_ascii=False), status=status, content_type="application/json")
+    """`data` as JSON (UTF-8; a lone surrogate in an old journal's name as its JSON escape)."""
+    return web.Response(text=json_text(data), status=status, content_type="application/json")
 
 
 def change_refused(request: web.Request) -> web.Response | None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Iterable, Protocol
 
+from companion.table.seatnames import printable
+
 
 class GameWeb(Protocol):
     """The functions of a game's web module (`table` is the game's `TableGame`)."""
@@ -38,6 +40,13 @@ class GameWeb(Protocol):
 def esc(value: Any) -> str:
     """Text made safe for HTML content and attribute values."""
     return escape(str(value), quote=True)
+
+
+def name_text(name: Any) -> str:
+    """A player's name as the page shows it, not yet escaped: unchanged when the names' rule accepts
+    it; a name kept before the rule (an old journal's) has what a name may not hold written as its
+    code ("\\u202eAnna"), so a bidirectional control cannot turn the text around it."""
+    return printable(str(name))
 
 
 def attrs(**values: Any) -> str:

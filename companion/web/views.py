@@ -6,7 +6,9 @@ rebuilds the newest game with its `from_actions` and asks the game's web module
 The result (`Live`) is shared by every request and event stream until the next change,
 so twenty phones cost one rebuild a move. A finished game's live view ends with its
 "Add to BG Stats" link (companion.history). Replays are rebuilt on demand and kept for
-the few games last asked for. No game is named here.
+the few games last asked for. No game is named here. The seats' names go to the game's
+views as the page shows them (`page_names`): a name kept before the names' rule has what a
+name may not hold written as its code, so no bidirectional control turns a line around.
 
 The table's language: the journal's setting (the menu's choice), else the one given at
 start (--lang, the config's, the system's). Rendering switches the process's language
@@ -24,14 +26,21 @@ from typing import Any
 
 from companion import i18n
 from companion.games import GAMES
+from companion.history.safe_text import surrogates_escaped
 from companion.table import seatnames
 from companion.table.shell import Shell
-from companion.web.plugin import tag
+from companion.web.plugin import name_text, tag
 from companion.web.reader import GameRows, JournalReader, JournalUnavailable
 
 log = logging.getLogger(__name__)
 
 REPLAYS_KEPT = 4
+
+
+def page_names(names: list[str] | None) -> list[str] | None:
+    """The seats' names as the page shows them (`plugin.name_text`: the same, for every name the rule
+    accepts), or None without names."""
+    return None if names is None else [name_text(n) for n in names]
 
 
 @dataclass
@@ -58,11 +67,14 @@ class Replay:
     web: Any = None
 
     def html(self, k: int) -> str:
-        with seatnames.using(self.table.names):
+        with seatnames.using(page_names(self.table.names)):
             return self.web.step_html(self.table, k)
 
     def record(self) -> str | None:
-        return self.web.record(self.table)
+        """The game's record to download: the real names (a lone surrogate kept before the names'
+        rule as its JSON escape, so the answer can be written)."""
+        text = self.web.record(self.table)
+        return None if text is None else surrogates_escaped(text)
 
 
 class Views:
@@ -120,7 +132,7 @@ class Views:
         if isinstance(built, str):
             return Live(problem=built)
         table, web = built
-        with seatnames.using(table.names):
+        with seatnames.using(page_names(table.names)):
             payload = {"game": rows.kind, "game_id": rows.game_id, "actions": len(rows.actions),
                        "finished": rows.finished is not None, "state": web.public_state(table)}
             html = web.live_html(table)
@@ -159,7 +171,7 @@ class Views:
         if isinstance(built, str):
             return built
         table, web = built
-        with seatnames.using(table.names):
+        with seatnames.using(page_names(table.names)):
             replay = Replay(rows, web.steps(table), table, web)
         self._replays[key] = replay
         while len(self._replays) > REPLAYS_KEPT:
