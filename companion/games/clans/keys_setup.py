@@ -32,6 +32,8 @@ def key_players(s: Session, key: str) -> None:
     elif key == K.OK:
         s.do({"a": "players", "n": ui.choice_sel + 2})
         ui.asking_new, ui.choice_sel, ui.note = False, 0, ""
+        ui.bot_choice, ui.first_pick = None, None  # asked again for this many players (a storm found
+        # seats of an earlier answer kept: three seats' bots for two players, refused by the engine)
     elif key == K.BACK and ui.asking_new:
         ui.asking_new, ui.note = False, ""
 
