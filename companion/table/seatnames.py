@@ -224,15 +224,26 @@ def using(names: Sequence[str] | None) -> Iterator[None]:
         _current.reset(token)
 
 
-def spoken(seat: int) -> str | None:
-    """The name the voice says for seat `seat` (the whole name, not cut), or None (say the seat)."""
+def _given(seat: int) -> str | None:
+    """Seat `seat`'s name within `using`, as kept; None for a made-up one or without names."""
     names = _current.get()
     if names is None or not 0 <= seat < len(names) or is_placeholder(names[seat]):
         return None
     return names[seat]
 
 
+def spoken(seat: int) -> str | None:
+    """The name the voice says for seat `seat` (the whole name, not cut), or None (say the seat).
+    A name the rule accepts is said as it is; from one kept before the rule (an old journal's), what
+    a name may not hold is left out (a NUL or a lone surrogate cannot even reach espeak-ng)."""
+    name = _given(seat)
+    if name is None or not any(_fault(c) for c in name):
+        return name
+    return "".join(c for c in name if not _fault(c)).strip() or None
+
+
 def shown(seat: int) -> str | None:
-    """The name seat `seat` shows as on the OLED, or None (keep the seat's own label)."""
-    name = spoken(seat)
+    """The name seat `seat` shows as on the OLED (cut to fit; the renderer draws any text), or None
+    (keep the seat's own label)."""
+    name = _given(seat)
     return None if name is None else shorten(name)

@@ -195,3 +195,17 @@ def test_every_fuzzed_text_draws_on_the_oled_accepted_or_not():
         if ok:
             draws(name)
             draws(shorten(name))
+
+
+def test_the_voice_says_a_kept_name_without_what_a_name_may_not_hold():
+    from companion.table.seatnames import shown, spoken, using
+
+    with using(["Łukasz", "B\x00\ud800\u202e", "\u200b", "Player 4"]):
+        assert spoken(0) == "Łukasz" and shown(0) == "Łukasz"  # an accepted name: as it is
+        assert spoken(1) == "B" and shown(1) == "B\x00\ud800\u202e"  # the OLED draws any text
+        assert spoken(2) is None and spoken(3) is None  # nothing left to say: the seat is said
+    for raw in fuzz_names(34, 300):
+        ok, name = verdict(raw)
+        with using([name if ok else raw]):
+            said = spoken(0)
+        assert said == name if ok else said is None or not any(forbidden(c) for c in said)

@@ -114,6 +114,10 @@ def test_a_name_the_font_lacks_draws_as_its_latin_letters():
         shown = render(S.Screen(kind, "names", "Who is P1?", ("1 Łukasz",), choices=("1 Łukasz", "2 Guest")))
         latin = render(S.Screen(kind, "names", "Who is P1?", ("1 Lukasz",), choices=("1 Lukasz", "2 Guest")))
         assert shown.tobytes() == latin.tobytes()
+    for kind in (S.TEXT, S.PICTURE):  # a title cut to its room in what is drawn: the page number stays clear
+        long = render(S.Screen(kind, "t", "Ana😀" * 6, ("x",), page=0, pages=2, picture=("1",)))
+        assert long.tobytes() == render(S.Screen(kind, "t", "Ana:grinning:" * 6, ("x",), page=0, pages=2,
+                                                 picture=("1",))).tobytes()
     bar = render(S.Screen(S.ENTRY, "entry", header=S.Header("Ana😀 to move", "Ep I €")))
     assert bar.tobytes() == render(S.Screen(S.ENTRY, "entry", header=S.Header("Ana:grinning: to move",
                                                                               "Ep I EUR"))).tobytes()

@@ -7,15 +7,17 @@ hold shows as its code ("\\u202eAnna 18", never "81 annA"), JSON and downloads s
 from __future__ import annotations
 
 import json
+import random
 import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from companion.hw.keysocket import KeySocket, RosterUpdate
+from companion.table.seatnames import printable, shorten
 from tests.history.test_names_history import OLD, old_journal
 from tests.hw.waiting import wait_until
-from tests.web.webtools import app_for, client, run, table
+from tests.web.webtools import advance, app_for, client, run, table
 
 BIDI_AND_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
@@ -121,10 +123,15 @@ def test_a_live_game_with_old_names_shows_them_as_codes(tmp_path):
     old = ["\u202eAnna", "B\x00\ud800", "Cy\u200b"]
     d.shell._give_names(old)  # as a version before the rule journaled them
     d.drain()
+    rnd = random.Random(4)
+    for _ in range(3):  # the replay's steps name the movers
+        advance(d, rnd)
     got = run(fetch(app_for(state_dir), ("/", "/api/state", "/replay/1", "/api/record/1")))
     assert all(status == 200 for status, _ in got.values()), {p: s for p, (s, _) in got.items()}
     page = got["/"][1] + got["/replay/1"][1]
     assert not BIDI_AND_CONTROLS.search(page.replace("\n", ""))
+    steps = re.findall(r'step=\d+"[^>]*>\d+\. (\S+) ', got["/replay/1"][1])  # "3. Cy\u20. 24 → 22"
+    assert steps and set(steps) <= {shorten(printable(n)) for n in old}, steps
     json.loads(got["/api/state"][1])
     assert json.loads(got["/api/record/1"][1])["names"] == old  # the record keeps the names as kept
 
