@@ -8,6 +8,14 @@ its screen is built (`using(names)` around it): the name, cut to fit, when a per
 name was given; None for "Player N", "Bot N (level)" and "Guest N", where the game keeps
 its short seat label (P1). Records and the history keep the full names (spec section 8:
 at most MAX_NAME characters; a game without names has "Player 1" ... "Player N").
+
+What a name may be is ONE rule, `check_name`, used at every door a name comes in by: a
+record (`companion run --load`, `companion replay`), `companion import`, the config's and
+the page's roster (`check_roster`), the keypad's naming (companion.table.naming). A refused
+name is a NameRefused whose message is one line: which name, why, what to do. What reads
+names already kept (the journal, the history) reads them leniently (`names_problem`), so a
+name saved before the rule still loads; `printable` shows what such a name may not hold as
+its code, and `spoken` leaves it out of what the voice says.
 """
 
 from __future__ import annotations
@@ -104,7 +112,8 @@ def printable(text: str) -> str:
 
 
 def _quoted(text: str) -> str:
-    shown = printable(text)
+    """`text` in quotes for a message: `printable`, clipped to _QUOTED characters."""
+    shown = printable(text[:_QUOTED])
     return '"' + (shown if len(shown) <= _QUOTED else shown[:_QUOTED - 3] + "...") + '"'
 
 
