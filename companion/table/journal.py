@@ -1,12 +1,13 @@
 """The write-ahead journal: every accepted move and decision is on disk before the screen confirms it.
 
-SQLite (WAL, synchronous=FULL) gives atomic commits through power loss. Rows carry a
-CRC32 of their JSON payload so that a damaged row (a torn sector, a bad SD card) is
-detected. Every start checks the journal on a copy first (`journal_repair`): a damaged
-journal is kept aside byte for byte under a fresh name, every readable action is
-salvaged into a fresh journal, and `Journal.repairs` says what happened in short
-sentences for the OLED. Finished games stay in the database as the kiosk's history;
-table-wide settings (the brightness) live beside them, whatever game is played.
+SQLite (WAL, synchronous=FULL) gives atomic commits through power loss. Rows carry a CRC32 of their JSON payload so that a damaged row (a torn sector, a
+bad SD card) is detected. Every start checks the journal on a copy first
+(`journal_repair`): a damaged journal is kept aside byte for byte under a fresh name,
+every readable action is salvaged into a fresh journal, and `Journal.repairs` says what
+happened in short sentences for the OLED. Actions a game refuses are set aside
+(`truncate_to`), the journal's files first copied under such a name too. Finished games
+stay in the database as the kiosk's history; table-wide settings (the brightness) live
+beside them, whatever game is played.
 
 `JournalWriter` is the daemon's side: `write_all(effects)` writes every journal effect
 of one batch (Persist, GameOver, SetBrightness) in ONE transaction, so a game's last
@@ -30,7 +31,7 @@ from typing import Any, Iterable, Iterator
 
 from companion.table.effects import Effect, GameOver, Persist, SetBrightness, SetLanguage, SetSound
 from companion.table.journal_repair import (SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
-                                            json_or_none, readable_prefix)
+                                            json_or_none, keep_aside, readable_prefix)
 
 __all__ = ["Journal", "JournalWriter", "Resumed", "JournalError", "JournalWriteError", "find_state_dir"]
 
@@ -67,7 +68,11 @@ class Resumed:
 
 
 class Journal:
-    """A durable, append-only log of the current game's actions, plus finished games' results."""
+    """A durable, append-only log of the current game's actions, plus finished games' results.
+
+    `repairs`: sentences for the table (repairs, set-asides); `last_copy`: the copy the last
+    set-aside kept.
+    """
 
     def __init__(self, state_dir: str | Path, filename: str = "journal.sqlite3") -> None:
         self.dir = Path(state_dir)
@@ -81,6 +86,8 @@ class Journal:
         self.resumed_id: int | None = None
         self._seq = 0
         self._depth = 0
+        self._pending: tuple[int, int, str] | None = None  # a set-aside whose write failed: (game, n, reason)
+        self.last_copy: Path | None = None  # the copy the last set-aside kept (journal-damaged-N.sqlite3)
         self.db = self._connect()
 
     @property
@@ -103,7 +110,8 @@ class Journal:
         """One transaction (BEGIN IMMEDIATE ... COMMIT); nested uses join the outer one.
 
         On any error it is rolled back, the in-memory position (game, seq) restored, and a
-        database error raised as JournalWriteError.
+        database error raised as JournalWriteError. A set-aside whose write failed earlier
+        (`truncate_to`) is made first, in the same transaction.
         """
         if self._depth:
             self._depth += 1
@@ -112,14 +120,16 @@ class Journal:
             finally:
                 self._depth -= 1
             return
-        saved = (self.game_id, self._seq)
+        saved = (self.game_id, self._seq, self._pending)
         self._depth = 1
         try:
             self.db.execute("BEGIN IMMEDIATE")
+            if self._pending is not None:
+                self._set_aside(*self._pending)
             yield self.db
             self.db.execute("COMMIT")
         except BaseException as exc:
-            self.game_id, self._seq = saved
+            self.game_id, self._seq, self._pending = saved
             try:
                 self.db.execute("ROLLBACK")
             except sqlite3.Error:
@@ -187,30 +197,76 @@ class Journal:
         except (sqlite3.Error, ValueError, TypeError):
             return None
 
-    def truncate_to(self, n: int, reason: str, game_id: int | None = None) -> int:
-        """Keep the first `n` actions of the game (default: the resumed one) and set the rest aside.
+    def truncate_to(self, n_actions: int, reason: str, game_id: int | None = None) -> int:
+        """Keep the first `n_actions` actions of game `game_id` in play and set the later ones aside.
 
-        The later actions move to the `set_aside` table with `reason` (never deleted), a
-        repairs sentence says so, and the game goes on from action n. Returns how many moved.
+        The game is `game_id`, else the resumed one, else the current one, else (a journal just
+        opened, nothing resumed) the newest game in the journal, finished or not. Returns how
+        many actions were set aside (0: nothing after `n_actions`, nothing done, nothing said).
+
+        What it keeps: the later actions move to the `set_aside` table with `reason` and the
+        time (never deleted, never replayed); before they move, the journal's files as they
+        were (database and WAL, byte for byte) are copied to `journal-damaged-N.sqlite3`
+        (`journal_repair.keep_aside`, the name a repair uses; `last_copy` holds it), in the
+        same write-locked transaction. A sentence for the table joins `repairs`:
+        "Game replays 3 actions: 3 later set aside (reason). Saved as journal-damaged-1.sqlite3".
+        Later appends continue from action `n_actions` (when it is the current game).
+
+        Safe right after opening: nothing needs to be resumed first, and `resume()` then
+        returns only the first `n_actions`. It never raises for the storage: when the copy
+        cannot be made the actions are set aside all the same (the sentence says "no copy");
+        when the set-aside cannot be written (a full or failing card), `resume()` already
+        leaves those actions out and the next write makes the set-aside first, in its own
+        transaction (a write that fails is refused, as any other).
         """
-        gid = game_id if game_id is not None else (self.resumed_id if self.resumed_id is not None else self.game_id)
-        if gid is None:
+        n = max(0, int(n_actions))
+        gid = next((g for g in (game_id, self.resumed_id, self.game_id) if g is not None), None)
+        try:
+            if gid is None:
+                row = self.db.execute("SELECT max(id) FROM games").fetchone()
+                gid = row[0] if row else None
+            if gid is None:
+                return 0
+            moved = self._set_aside(gid, n, reason)
+        except (JournalWriteError, sqlite3.Error) as exc:
+            self._pending = (gid, n, reason)
+            if gid == self.game_id:
+                self._seq = min(self._seq, n)
+            log.error("journal: game %s: the actions after %d cannot be set aside now (%s); "
+                      "the next write does it first", gid, n, exc)
+            self.repairs.append(f"Game replays {n} actions: the later ones are set aside at the next save "
+                                f"({reason})")
             return 0
-        moved = self._set_aside(gid, n, reason)
         if moved:
-            self.repairs.append(f"Game replays {n} actions: {moved} later set aside ({reason})")
+            self.repairs.append(f"Game replays {n} actions: {moved} later set aside ({reason}). {self._copy_said()}")
         return moved
 
+    def _copy_said(self) -> str:
+        """The repair sentences' last words: the copy's name, or that none could be kept."""
+        return f"Saved as {self.last_copy.name}" if self.last_copy is not None else "No copy kept (no room?)"
+
     def _set_aside(self, gid: int, n: int, reason: str) -> int:
+        """Move game `gid`'s actions after `n` to `set_aside`, the journal first copied aside (`truncate_to`)."""
         with self._tx():
+            later = self.db.execute("SELECT count(*) FROM actions WHERE game=? AND seq>?", (gid, n)).fetchone()[0]
+            if self._pending is not None and self._pending[0] == gid:
+                self._pending = None
+            if gid == self.game_id:
+                self._seq = min(self._seq, n)
+            if not later:
+                return 0
+            try:  # under the write lock: the files are as they were before this transaction
+                self.last_copy = keep_aside(self.path, copy=True)
+            except OSError as exc:
+                self.last_copy = None
+                log.error("journal: no copy of %s kept before setting actions aside: %s", self.path, exc)
             moved = self.db.execute(
                 "INSERT INTO set_aside(game, seq, payload, crc, reason, at) "
                 "SELECT game, seq, payload, crc, ?, ? FROM actions WHERE game=? AND seq>?",
                 (reason, time.time(), gid, n)).rowcount
             self.db.execute("DELETE FROM actions WHERE game=? AND seq>?", (gid, n))
-            if gid == self.game_id:
-                self._seq = min(self._seq, n)
-        log.warning("journal: game %s kept to action %d, %d set aside: %s", gid, n, moved, reason)
+        log.warning("journal: game %s kept to action %d, %d set aside: %s (copy: %s)", gid, n, moved, reason,
+                    self.last_copy)
         return moved
 
     # ----- reading -------------------------------------------------------------------
@@ -236,14 +292,19 @@ class Journal:
             self.repairs.append(note)
             return None
         actions, problem = readable_prefix(rows)
+        pending = self._pending
+        if pending is not None and pending[0] == game_id and pending[1] <= len(actions):
+            actions, problem = actions[:pending[1]], None  # a set-aside not written yet: the rest is out
         dropped: list[str] = []
         if problem is not None:
             try:
                 moved = self._set_aside(game_id, len(actions), problem)
-            except JournalWriteError:
-                moved = len(rows) - len(actions)
+                copy = f". {self._copy_said()}" if moved else ""
+            except JournalWriteError:  # made by the next write, first (see truncate_to)
+                self._pending = (game_id, len(actions), problem)
+                moved, copy = len(rows) - len(actions), ""
             dropped.append(f"{problem}; set it and later actions aside ({moved})")
-            self.repairs.append(f"Journal: {problem}, {moved} action(s) set aside")
+            self.repairs.append(f"Journal: {problem}, {moved} action(s) set aside{copy}")
         self.resumed_id = game_id
         self.game_id, self._seq = (None, 0) if finished else (game_id, len(actions))
         return Resumed(game_id, kind, actions, dropped, finished, result if finished else None)

@@ -28,6 +28,10 @@ class NoJournal:
     def setting(self, key: str) -> Any:
         return None
 
+    def truncate_to(self, n_actions: int, reason: str, game_id: int | None = None) -> int:
+        """`Journal.truncate_to` of a journal that could not be opened: nothing to set aside."""
+        return 0
+
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
         return []
 

@@ -6,8 +6,10 @@ are first copied into a scratch directory, and SQLite's own checks run on the co
 therefore checkpoint or delete a damaged WAL before it is kept.
 
 A damaged journal is moved aside, byte for byte (database, WAL and shared-memory
-file), under a name reserved with O_EXCL and a counter (`journal-damaged-3.sqlite3`),
-so two repairs in the same second never overwrite each other. Every row that can
+file), under a name reserved with O_EXCL and a counter
+(`journal-damaged-3.sqlite3`), so two repairs in the same second never overwrite each
+other; `keep_aside` is that one step, and it also copies a journal in use when a game's
+actions are set aside (`Journal.truncate_to`). Every row that can
 still be read is salvaged row by row (per-rowid SELECTs, so one damaged row or page
 does not hide the valid rows after it), and a fresh journal holding the salvaged games
 takes the journal's place. Each game keeps its unbroken prefix of actions; readable
@@ -71,6 +73,7 @@ CREATE TABLE IF NOT EXISTS set_aside (
 EXPECTED_COLUMNS = {"games": "id, kind, started, finished, result", "actions": "game, seq, payload, crc",
                     "settings": "key, value"}
 MAX_PROBE = 200_000  # rowids probed one by one in a damaged table, at most
+SIDE_FILES = ("-wal", "-shm")  # what a journal's database has beside it
 
 
 class JournalError(CompanionError, OSError):
@@ -296,13 +299,48 @@ def reserve_aside(path: Path) -> Path:
     while True:
         n += 1
         name = path.with_name(f"{stem}-damaged-{n}{'.' + ext if ext else ''}")
-        if any(Path(f"{name}{s}").exists() for s in ("-wal", "-shm")):
+        if any(Path(f"{name}{s}").exists() for s in SIDE_FILES):
             continue
         try:
             os.close(os.open(name, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
         except FileExistsError:
             continue
         return name
+
+
+def _copy_synced(src: Path, dest: Path) -> None:
+    """`src` copied to `dest` byte for byte and synced to the disk."""
+    with open(src, "rb") as fin, open(dest, "wb") as fout:
+        shutil.copyfileobj(fin, fout)
+        fout.flush()
+        os.fsync(fout.fileno())
+
+
+def keep_aside(path: Path, copy: bool = False) -> Path:
+    """Keep the journal at `path` under a fresh name (`journal-damaged-N.sqlite3`, see
+    `reserve_aside`), byte for byte, synced; the name is returned. Raises OSError.
+
+    A repair moves the database, its WAL and its shared-memory index away. With `copy`, the
+    journal stays in use and its database and WAL are copied (the index is rebuilt from the
+    log by SQLite, so it is left out): the caller holds the write lock, so nothing changes
+    the files meanwhile. Copies are made under a scratch name first (a power cut never
+    leaves half a copy under the kept name; `check_and_repair` removes the scratch)."""
+    suffixes = ("", "-wal") if copy else ("",) + SIDE_FILES
+    present = [s for s in suffixes if Path(f"{path}{s}").exists()]
+    staged: dict[str, Path] = {}
+    try:
+        if copy:
+            for suffix in present:
+                staged[suffix] = path.with_name(f".{path.name}.salvaging-{os.getpid()}-copy{suffix}")
+                _copy_synced(Path(f"{path}{suffix}"), staged[suffix])
+        name = reserve_aside(path)
+        for suffix in present:
+            os.replace(staged.get(suffix, f"{path}{suffix}"), f"{name}{suffix}")
+    finally:
+        for scratch in staged.values():
+            scratch.unlink(missing_ok=True)
+    fsync_dir(path.parent)
+    return name
 
 
 def write_fresh(target: Path, found: Salvage) -> tuple[int, int, int]:
@@ -396,11 +434,7 @@ def check_and_repair(path: Path) -> list[str]:
             kept, aside, lost = write_fresh(building, found)
             os.replace(building, salvaged)
             fsync_dir(path.parent)
-            aside_name = reserve_aside(path)
-            for suffix in ("", "-wal", "-shm"):
-                if Path(f"{path}{suffix}").exists():
-                    os.replace(f"{path}{suffix}", f"{aside_name}{suffix}")
-            fsync_dir(path.parent)
+            aside_name = keep_aside(path)
             os.replace(salvaged, path)
             fsync_dir(path.parent)
         except (OSError, sqlite3.Error) as exc:

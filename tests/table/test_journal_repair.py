@@ -157,7 +157,8 @@ def test_truncate_to_sets_the_refused_rest_aside(tmp_path):
     r = j.resume()
     assert len(r.actions) == 6
     assert j.truncate_to(3, "move 4 refused by the game") == 3  # the daemon replayed only 3
-    assert j.repairs == ["Game replays 3 actions: 3 later set aside (move 4 refused by the game)"]
+    assert j.repairs == ["Game replays 3 actions: 3 later set aside (move 4 refused by the game). "
+                         "Saved as journal-damaged-1.sqlite3"]
     j.append({"a": "move", "n": 40})
     j.close()
     j = Journal(state)
