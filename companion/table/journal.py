@@ -1,6 +1,11 @@
 """The write-ahead journal: every accepted move and decision is on disk before the screen confirms it.
 
-SQLite (WAL, synchronous=FULL) gives atomic commits through power loss. Rows carry a CRC32 of their JSON payload so that a damaged row (a torn sector, a
+SQLite (WAL, synchronous=FULL) gives atomic commits through power loss. Each commit is
+then checkpointed (copied into the database file, synced) before it is confirmed, so a
+card that loses the -wal file (with or without its -shm) loses nothing confirmed; when a
+reader of an older snapshot holds a checkpoint back, the `journal.sqlite3-behind` marker
+says so until one completes, and a start that finds it without the WAL says saves were
+lost. Rows carry a CRC32 of their JSON payload so that a damaged row (a torn sector, a
 bad SD card) is detected. Every start checks the journal on a copy first
 (`journal_repair`): a damaged journal is kept aside byte for byte under a fresh name,
 every readable action is salvaged into a fresh journal, and `Journal.repairs` says what
@@ -30,12 +35,15 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from companion.table.effects import Effect, GameOver, Persist, SetBrightness, SetLanguage, SetSound
-from companion.table.journal_repair import (SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
-                                            json_or_none, keep_aside, readable_prefix)
+from companion.table.journal_repair import (BEHIND, SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
+                                            fsync_dir, json_or_none, keep_aside, readable_prefix)
 
 __all__ = ["Journal", "JournalWriter", "Resumed", "JournalError", "JournalWriteError", "find_state_dir"]
 
 log = logging.getLogger(__name__)
+
+BUSY_MS = 5000  # how long a write waits for another writer (sqlite3.connect's default)
+CHECKPOINT_WAIT_MS = 200  # how long a checkpoint waits for a reader of an older snapshot (the page)
 
 
 def find_state_dir(explicit: str | None, cfg: Any, on_box: bool) -> str:
@@ -71,7 +79,7 @@ class Journal:
     """A durable, append-only log of the current game's actions, plus finished games' results.
 
     `repairs`: sentences for the table (repairs, set-asides); `last_copy`: the copy the last
-    set-aside kept.
+    set-aside kept; `behind`: the last checkpoint was held back (saves in the WAL only).
     """
 
     def __init__(self, state_dir: str | Path, filename: str = "journal.sqlite3") -> None:
@@ -88,6 +96,7 @@ class Journal:
         self._depth = 0
         self._pending: tuple[int, int, str] | None = None  # a set-aside whose write failed: (game, n, reason)
         self.last_copy: Path | None = None  # the copy the last set-aside kept (journal-damaged-N.sqlite3)
+        self.behind = False  # the last checkpoint left confirmed saves in the WAL only (retried at each commit)
         self.db = self._connect()
 
     @property
@@ -98,9 +107,12 @@ class Journal:
     def _connect(self) -> sqlite3.Connection:
         try:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")  # all tables or none
+            self.db = db
+            self._checkpoint()  # the tables (a new journal) in the database file too
             return db
         except sqlite3.Error as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
@@ -111,7 +123,8 @@ class Journal:
 
         On any error it is rolled back, the in-memory position (game, seq) restored, and a
         database error raised as JournalWriteError. A set-aside whose write failed earlier
-        (`truncate_to`) is made first, in the same transaction.
+        (`truncate_to`) is made first, in the same transaction. Once committed, the WAL is
+        checkpointed (`_checkpoint`): nothing confirmed lives in the WAL alone.
         """
         if self._depth:
             self._depth += 1
@@ -140,6 +153,53 @@ class Journal:
             raise
         finally:
             self._depth = 0
+        self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Copy the WAL's committed pages into the database file and sync it (a FULL checkpoint).
+
+        A card that loses the -wal file (and its -shm) then loses nothing confirmed: the
+        writer confirms an action only after this. It waits at most CHECKPOINT_WAIT_MS for a
+        reader of an older snapshot (the table's page); if one holds it back, or the disk
+        refuses, the saves are durable in the WAL all the same (`behind` says so, and the next
+        commit tries again). Never raises: the transaction is committed whatever happens here.
+        """
+        try:
+            self.db.execute(f"PRAGMA busy_timeout={CHECKPOINT_WAIT_MS}")
+            try:
+                busy, frames, copied = self.db.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+            finally:
+                self.db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+        except sqlite3.Error as exc:
+            busy, frames, copied = 1, -1, -1
+            log.warning("journal: checkpoint failed (%s); the last saves are in the WAL only", exc)
+        behind = bool(busy) or copied < frames
+        if behind and not self.behind:
+            log.warning("journal: checkpoint held back (%s of %s frames); the last saves are in the WAL only",
+                        copied, frames)
+        self.behind = behind
+        self._mark_behind(behind)
+
+    def _mark_behind(self, behind: bool) -> None:
+        """Keep the marker `journal.sqlite3-behind` exactly while confirmed saves live in the WAL only.
+
+        Made (and synced) before the save is confirmed, removed once a checkpoint has copied them:
+        a start that finds it without the WAL says saves were lost (`journal_repair.inspect`).
+        It costs nothing while checkpoints complete (one stat a commit)."""
+        marker = Path(f"{self.path}{BEHIND}")
+        try:
+            if behind and not marker.exists():
+                fd = os.open(marker, os.O_CREAT | os.O_WRONLY, 0o644)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                fsync_dir(self.dir)
+            elif not behind and marker.exists():
+                marker.unlink()
+                fsync_dir(self.dir)
+        except OSError as exc:
+            log.warning("journal: marker %s not %s: %s", marker.name, "made" if behind else "removed", exc)
 
     # ----- writing -------------------------------------------------------------------
     def start_game(self, kind: str, first_actions: Iterable[dict[str, Any]] = ()) -> int:
@@ -331,10 +391,14 @@ class Journal:
                 for r in rows]
 
     def close(self) -> None:
+        """Close the journal: SQLite copies the WAL into the database and deletes it (when no
+        reader is left), and then nothing lives in a WAL: the BEHIND marker goes too."""
         try:
             self.db.close()
         except sqlite3.Error:
             pass
+        if not Path(f"{self.path}-wal").exists():
+            self._mark_behind(False)
 
 
 confirmed_log = logging.getLogger("companion.run")  # tests outside the repo read these lines

@@ -5,8 +5,8 @@ are first copied into a scratch directory, and SQLite's own checks run on the co
 (`PRAGMA integrity_check`, the WAL as SQLite reads it, every row's CRC32). Nothing can
 therefore checkpoint or delete a damaged WAL before it is kept.
 
-A damaged journal is moved aside, byte for byte (database, WAL and shared-memory
-file), under a name reserved with O_EXCL and a counter
+A damaged journal is moved aside, byte for byte (database, WAL, shared-memory file and
+the BEHIND marker), under a name reserved with O_EXCL and a counter
 (`journal-damaged-3.sqlite3`), so two repairs in the same second never overwrite each
 other; `keep_aside` is that one step, and it also copies a journal in use when a game's
 actions are set aside (`Journal.truncate_to`). Every row that can
@@ -20,7 +20,10 @@ A WAL loses committed transactions silently when one of its frames is damaged: S
 stops reading the log at the first bad frame. The damage is detected by looking for
 commit frames of the WAL's current generation (same salts) beyond the last frame
 SQLite accepted; the last transaction of the log is not counted, as a write torn by a
-power cut looks the same and was never confirmed.
+power cut looks the same and was never confirmed. A WAL lost whole is no loss when every
+commit was checkpointed (the journal does that before it confirms); the BEHIND marker
+(`journal.sqlite3-behind`) exists while confirmed saves are in the WAL only, so the
+marker without a WAL means saves were lost.
 """
 
 from __future__ import annotations
@@ -73,7 +76,8 @@ CREATE TABLE IF NOT EXISTS set_aside (
 EXPECTED_COLUMNS = {"games": "id, kind, started, finished, result", "actions": "game, seq, payload, crc",
                     "settings": "key, value"}
 MAX_PROBE = 200_000  # rowids probed one by one in a damaged table, at most
-SIDE_FILES = ("-wal", "-shm")  # what a journal's database has beside it
+BEHIND = "-behind"  # `journal.sqlite3-behind`: confirmed saves live in the WAL only (a checkpoint held back)
+SIDE_FILES = ("-wal", "-shm", BEHIND)  # what a journal's database has beside it
 
 
 class JournalError(CompanionError, OSError):
@@ -202,8 +206,10 @@ def wal_lost_saves(wal: bytes, valid_frames: int, db_header: bytes, shm: bytes =
     return count
 
 
-def inspect(path: Path, wal: bytes, shm: bytes = b"") -> tuple[list[str], sqlite3.Connection | None]:
-    """The problems SQLite and the checksums find in the copy at `path` (empty: healthy), and its connection."""
+def inspect(path: Path, wal: bytes, shm: bytes = b"",
+            behind: bool = False) -> tuple[list[str], sqlite3.Connection | None]:
+    """The problems SQLite and the checksums find in the copy at `path` (empty: healthy), and its
+    connection. `behind`: the journal's BEHIND marker was there (confirmed saves in the WAL only)."""
     try:
         db = sqlite3.connect(path, isolation_level=None)
     except sqlite3.Error as exc:
@@ -237,6 +243,8 @@ def inspect(path: Path, wal: bytes, shm: bytes = b"") -> tuple[list[str], sqlite
         lost = wal_lost_saves(wal, frames[1] if frames and frames[1] >= 0 else 0, head, shm)
         if lost:
             problems.append(f"the write-ahead log is damaged: {lost} later save(s) lost")
+    elif behind:  # confirmed saves were in the WAL only, and the WAL is gone
+        problems.append("the write-ahead log is missing: 1 later save(s) lost")
     return problems, db
 
 
@@ -320,7 +328,7 @@ def keep_aside(path: Path, copy: bool = False) -> Path:
     """Keep the journal at `path` under a fresh name (`journal-damaged-N.sqlite3`, see
     `reserve_aside`), byte for byte, synced; the name is returned. Raises OSError.
 
-    A repair moves the database, its WAL and its shared-memory index away. With `copy`, the
+    A repair moves the database, its WAL, its shared-memory index and its BEHIND marker away. With `copy`, the
     journal stays in use and its database and WAL are copied (the index is rebuilt from the
     log by SQLite, so it is left out): the caller holds the write lock, so nothing changes
     the files meanwhile. Copies are made under a scratch name first (a power cut never
@@ -420,7 +428,7 @@ def check_and_repair(path: Path) -> list[str]:
             shm = shm_path.read_bytes()[:96] if wal and shm_path.exists() else b""
         except OSError as exc:
             raise JournalError(f"cannot check the journal (no room for a copy?): {exc}") from exc
-        problems, db = inspect(copy, wal, shm)
+        problems, db = inspect(copy, wal, shm, Path(f"{path}{BEHIND}").exists())
         if not problems:
             if db is not None:
                 db.close()

@@ -5,6 +5,9 @@ its loop on a thread. Its serial keypad is a real pty behind a /dev/serial/by-id
 read by pyserial; its OLED is luma's `dummy` device, made to fail like an I2C panel whose
 cable came loose (DeviceNotFoundError when made, OSError 121 on a write). Every wait is for
 an event (a log line, a connection, a frame), with a generous timeout, never a fixed time.
+
+The last test pulls the plug on the daemon itself (SIGKILL mid-game) and then the card loses
+the journal's -wal and -shm files: every confirmed move comes back all the same.
 """
 
 from __future__ import annotations
@@ -208,3 +211,64 @@ def test_unplug_and_replug_keypad_and_oled_while_the_daemon_runs(tmp_path, monke
     assert len(twin.record().moves) >= 2
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == [], [r.getMessage() for r in errors]
+
+
+def _kill_after(cmd: list[str], kill_after: int) -> list[dict]:
+    """Run the daemon, SIGKILL it right after its `kill_after`-th `confirmed` line (an event, never a
+    time); the actions it confirmed."""
+    import json
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    timer = threading.Timer(300, proc.kill)  # a hung daemon fails the test, never the run
+    timer.start()
+    lines, seen = [], 0
+    try:
+        for line in proc.stderr:
+            lines.append(line)
+            seen += " confirmed {" in line
+            if seen == kill_after:
+                proc.send_signal(signal.SIGKILL)
+                break
+        lines += proc.stderr.read().splitlines(keepends=True)
+        proc.wait()
+    finally:
+        timer.cancel()
+        proc.stderr.close()
+    assert seen == kill_after, "".join(lines)[-3000:]
+    return [json.loads(ln.split("confirmed ", 1)[1]) for ln in "".join(lines).splitlines() if " confirmed {" in ln]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_plug_pulled_mid_game_and_the_wal_lost_keeps_every_confirmed_move(tmp_path, seed):
+    """Issue 31.9: a card that lost the -wal and -shm after a power cut gave back 12 of 24 moves, silently."""
+    import subprocess
+
+    from companion.games.clans.record import Record
+
+    script, _, _ = full_game_script(3, 4)
+    keys = tmp_path / "game.keys"
+    keys.write_text(script)
+    state = tmp_path / "state"
+    cmd = [sys.executable, "-m", "companion", "run", "--display", "dummy", "--state-dir", str(state), "-v"]
+    kill_after = random.Random(seed).randint(5, 40)
+    confirmed = _kill_after(cmd + ["--players", "3", "--seed", "4", "--keys", str(keys), "--key-delay", "0.003"],
+                            kill_after)
+    assert (state / "journal.sqlite3-wal").exists()  # the daemon died with its journal open
+    for lost in ("journal.sqlite3-wal", "journal.sqlite3-shm"):
+        (state / lost).unlink()
+    journal = Journal(state)
+    resumed = journal.resume()
+    journal.close()
+    # (a kill that tore the checkpoint of the save it cut short leaves a database only its lost WAL
+    # made whole: SQLite's check finds it and the table is told)
+    assert journal.repairs == [] or journal.repairs[0].startswith("Journal damaged: "), journal.repairs
+    assert resumed.actions[:len(confirmed)] == confirmed  # every confirmed move
+    assert len(resumed.actions) - len(confirmed) <= 4  # at most the batch being written at the kill
+    empty, out = tmp_path / "none.keys", tmp_path / "resumed.json"
+    empty.write_text("")
+    res = subprocess.run(cmd + ["--keys", str(empty), "--record-out", str(out)], capture_output=True, text=True,
+                         timeout=300)
+    assert res.returncode == 0 and "damaged" not in res.stderr, res.stderr
+    assert Record.load(out).moves == Controller.from_actions(resumed.actions, random.Random(0)).record().moves

@@ -13,10 +13,22 @@ def moves(n: int, pad: int = 0) -> list[dict]:
     return [{"a": "move", "n": i, **({"pad": "x" * pad} if pad else {})} for i in range(1, n + 1)]
 
 
-def journal_with(state: Path, n: int, *, history: bool = False, pad: int = 0, one_tx: bool = False) -> Journal:
+def wal_only(j: Journal) -> Journal:
+    """`j` writes its commits to the WAL and never checkpoints them, as the previous version did
+    (and as a commit does while the table's page holds the checkpoint back): a damaged or lost
+    WAL then loses commits, which is what the repair must detect."""
+    j._checkpoint = lambda: None
+    return j
+
+
+def journal_with(state: Path, n: int, *, history: bool = False, pad: int = 0, one_tx: bool = False,
+                 checkpoints: bool = True) -> Journal:
     """A journal holding an unfinished game of `n` moves (each its own transaction unless `one_tx`),
-    after a finished game and a brightness setting when `history`."""
+    after a finished game and a brightness setting when `history`; without `checkpoints`, the
+    moves are in the WAL only (`wal_only`)."""
     j = Journal(state)
+    if not checkpoints:
+        wal_only(j)
     if history:
         j.start_game("mammut", [{"a": "new"}, {"a": "roll"}])
         j.finish({"winners": [1], "totals": [12, 30]})

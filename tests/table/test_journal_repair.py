@@ -45,7 +45,7 @@ def _frame_offset(wal: bytes, frame: int) -> int:
 def test_damaged_wal_is_reported_and_kept_not_checkpointed_away(tmp_path):
     """Issue 11.3: a damaged WAL lost committed moves without a word, then was deleted at exit."""
     live = tmp_path / "live"
-    j = journal_with(live, 25)
+    j = journal_with(live, 25, checkpoints=False)
     state = power_cut_copy(live, tmp_path / "state")
     j.close()
     wal = state / "journal.sqlite3-wal"
@@ -66,21 +66,21 @@ def test_damaged_wal_is_reported_and_kept_not_checkpointed_away(tmp_path):
 
 def test_wal_cut_short_is_reported_when_the_shared_memory_saw_the_commits(tmp_path):
     live = tmp_path / "live"
-    j = journal_with(live, 25)
+    j = journal_with(live, 25, checkpoints=False)
     state = power_cut_copy(live, tmp_path / "state", shm=True)
     j.close()
     wal = state / "journal.sqlite3-wal"
     data = wal.read_bytes()
-    wal.write_bytes(data[:_frame_offset(data, 30)])  # 14 committed moves gone with the log's end
+    wal.write_bytes(data[:_frame_offset(data, 30)])  # 11 committed moves gone with the log's end
     j = Journal(state)
-    assert j.repairs == ["Journal damaged: kept 11 actions, lost 0 + at least 1 later save(s). "
+    assert j.repairs == ["Journal damaged: kept 14 actions, lost 0 + at least 1 later save(s). "
                          "Saved as journal-damaged-1.sqlite3"]
     assert (state / "journal-damaged-1.sqlite3-wal").read_bytes() == data[:_frame_offset(data, 30)]
 
 
 def test_wal_torn_by_a_power_cut_is_no_damage(tmp_path):
     live = tmp_path / "live"
-    j = journal_with(live, 25)
+    j = journal_with(live, 25, checkpoints=False)
     state = power_cut_copy(live, tmp_path / "state")
     j.close()
     wal = state / "journal.sqlite3-wal"

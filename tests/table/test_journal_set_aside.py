@@ -60,7 +60,7 @@ def test_truncate_to_keeps_the_journals_files_as_they_were_and_names_the_copy(tm
 def test_the_copy_keeps_moves_that_live_in_the_wal_only(tmp_path):
     """A journal the previous version wrote holds its last moves in the WAL alone: the copy keeps it."""
     state = tmp_path / "state"
-    j = journal_with(state, 8)
+    j = journal_with(state, 8, checkpoints=False)
     assert j.truncate_to(2, "move 3 refused by the game") == 6
     copy = state / "journal-damaged-1.sqlite3"
     alone = tmp_path / "alone.sqlite3"
