@@ -14,9 +14,12 @@ on the same question), is a JSON-safe action applied by `TableState.apply`:
     {"a": "undo"}                                    takes back the game log's last entry
 
 "do" replays with the recorded dice (fed to the game's one die, `dice.Dice.fed`), so a
-resume reproduces the same rolls whatever the random source. The new-game questions are
-UI state until their last answer, so "new" is the only action that starts a game. Forms
-the game itself demands (`forms.derived_form`) are journaled once answered in part.
+resume reproduces the same rolls whatever the random source. While `replaying` (a rebuild
+from the journal), "ask" and "answer" are taken as they were journaled, even where the
+forms now offer less (a journal of an earlier version); the game calls are still checked.
+The new-game questions are UI state until their last answer, so "new" is the only action
+that starts a game. Forms the game itself demands (`forms.derived_form`) are journaled
+once answered in part.
 The panel's brightness is the shell's, no longer a Mammut action.
 """
 
@@ -56,6 +59,7 @@ class TableState:
         self.rng = rng
         self.game: MammutGame | None = None
         self.form: OpenForm | None = None
+        self.replaying = False  # rebuilding from the journal: its asks and answers were accepted once
         self._handlers: dict[str, Callable[[dict], Any]] = {
             "new": self._new, "ask": self._ask, "answer": self._answer, "back": self._back,
             "do": self._do, "undo": self._undo,
@@ -94,6 +98,9 @@ class TableState:
         form = OpenForm(kind, dict(ctx))
         if next_field(game, form) is None:
             raise ActionError(f"ask: form {kind!r} has no question")
+        why = FORMS[kind].unavailable(game)
+        if why and not self.replaying:
+            raise MammutError(why)
         self.form = form
 
     def _answer(self, a: dict) -> None:
@@ -104,7 +111,7 @@ class TableState:
         if f is None or f.name != a["field"]:
             raise ActionError(f"answer: the open question is not {a['field']!r}")
         why = f.problem(a["value"])
-        if why:
+        if why and not self.replaying:
             raise MammutError(why)
         answered = form.answered(f.name, a["value"])
         if next_field(self.game, answered) is None:
@@ -146,6 +153,15 @@ class TableState:
     def current_form(self) -> OpenForm | None:
         """The open question of the journaled state (never the new-game questions)."""
         return self.form if self.form is not None else derived_form(self.game)
+
+    def drop_stale_form(self) -> None:
+        """After a rebuild: close the table's open form if its question now offers nothing to
+        choose (a journal of an earlier version left it open where nobody can answer it)."""
+        if self.form is None:
+            return
+        f = next_field(self.game, self.form)
+        if f is not None and f.choices == ():
+            self.form = None
 
     def pending_question(self) -> dict | None:
         """The open question (journaled or demanded by the game): form, context, answers, field."""

@@ -69,11 +69,16 @@ class MammutTable(TableGameBase):
     def from_actions(cls, actions: Iterable[dict], rng: random.Random | None = None) -> "MammutTable":
         """Rebuild the exact state (game, open form and its answers) from journaled actions (ActionError if not)."""
         c = cls(rng)
-        for action in actions:
-            try:
-                c.state.apply(action)
-            except MammutError as e:
-                raise ActionError(f"the journal does not fit the game: {action!r}: {e}") from None
+        c.state.replaying = True
+        try:
+            for action in actions:
+                try:
+                    c.state.apply(action)
+                except MammutError as e:
+                    raise ActionError(f"the journal does not fit the game: {action!r}: {e}") from None
+        finally:
+            c.state.replaying = False
+        c.state.drop_stale_form()
         c.session.reset_ui()
         c._derive()
         return c

@@ -23,6 +23,7 @@ from . import prompts as P
 from . import rules as R
 from . import texts as T
 from .books import Tribe
+from .events import MAX_NOTES
 from .fight_forms import FIGHT_FORMS
 from .form_kit import Field, Form, OpenForm, camp_kind_field, count_field, tribe_field, yes_no
 from .game import MammutGame
@@ -92,7 +93,8 @@ class Births(Form):
                 return P.only_camps(t, v)
             return P.too_few_women(t, v) if v + 2 * (t.camps - v) > t.women else None
 
-        yield Field("camps_one_woman", P.camps_one_woman(t), 0, t.camps, 0, check=check_one)
+        least = max(0, 2 * t.camps - t.women)  # the fewest camps with one woman the women allow
+        yield Field("camps_one_woman", P.camps_one_woman(t), least, t.camps, min(least, t.camps), check=check_one)
         rest = t.camps - ans["camps_one_woman"]
         if rest:  # the other camps hold two or more women: the only answer, offered on #
 
@@ -130,10 +132,10 @@ class Hunger(Form):
 
 class MakeCamp(Form):
     kind, method, listed, undo = "make_camp", "make_camp", True, O.UNDO_MAKE_CAMP
-    who = P.CAMP_MADE_BY  # shown with `_`
+    nobody = P.NOBODY_MAKES_CAMP
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", _(self.who))
+        yield tribe_field(g, "tribe", _(P.CAMP_MADE_BY), P.cannot_make_camp)
         yield Field("kind", _(P.THE_CAMP_IS_A),
                     choices=((R.VILLAGE, _(P.VILLAGE)), (R.CAVE, _(P.CAVE_MOUNTAIN))))
 
@@ -146,11 +148,20 @@ class MakeCamp(Form):
 
 class StartCamp(MakeCamp):
     kind, method, listed, undo = "start_camp", "set_start_camp", True, O.UNDO_START_CAMP
-    who = P.START_CAMP_OF
+    nobody = P.NOBODY_CAN_NOW
+
+    def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
+        yield tribe_field(g, "tribe", _(P.START_CAMP_OF))
+        t = g.tribe(ans["tribe"])
+        sown = P.no_cave_where_sown(t) if t.sown else None  # its crop is on its village, on a plain
+        yield Field("kind", _(P.THE_CAMP_IS_A),
+                    choices=((R.VILLAGE, _(P.VILLAGE)),) + (((R.CAVE, _(P.CAVE_MOUNTAIN)),) if sown is None else ()),
+                    check=lambda v: sown if v == R.CAVE else None)
 
 
 class AbandonCamp(Form):
     kind, method, listed, undo = "abandon_camp", "abandon_camp", True, O.UNDO_ABANDON_CAMP
+    nobody = P.NO_TRIBE_HOLDS_A_CAMP
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
         yield tribe_field(g, "tribe", _(P.CAMP_ABANDONED_BY), lambda t: None if t.camps else P.no_camp(t))
@@ -165,12 +176,16 @@ class AbandonCamp(Form):
 
 class Remove(Form):
     kind, method, listed, undo = "remove", "remove_tokens", True, O.UNDO_REMOVE
+    nobody = P.NO_TRIBE_LEFT
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", _(P.REMOVE_TOKENS_OF))
+        yield tribe_field(g, "tribe", _(P.REMOVE_TOKENS_OF), lambda t: None if t.people else P.no_people(t))
         t = g.tribe(ans["tribe"])
-        yield count_field("warriors", P.warriors_removed(t), t.warriors, lambda v: P.cannot_remove_warriors(t, v))
-        yield count_field("women", P.women_removed(t), t.women, lambda v: P.cannot_remove_women(t, v))
+        # at least one token in all: no warrior removed leaves at least one woman to remove
+        yield count_field("warriors", P.warriors_removed(t), t.warriors, lambda v: P.cannot_remove_warriors(t, v),
+                          lo=0 if t.women else 1, too_few=lambda v: P.remove_at_least_one())
+        yield count_field("women", P.women_removed(t), t.women, lambda v: P.cannot_remove_women(t, v),
+                          lo=0 if ans["warriors"] else 1, too_few=lambda v: P.remove_at_least_one())
 
     def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
         return {"tribe": ans["tribe"], "warriors": ans["warriors"], "women": ans["women"], "reason": "table"}
@@ -185,7 +200,10 @@ class Food(Form):
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
         yield tribe_field(g, "tribe", _(P.FOOD_FOR))
         t = g.tribe(ans["tribe"])
-        yield Field("gain", P.food_change(t), choices=((True, _(P.GAINS_FOOD)), (False, _(P.PAYS_FOOD))))
+        broke = P.cannot_pay(t, 1) if t.food <= 0 else None  # nothing to pay with
+        yield Field("gain", P.food_change(t),
+                    choices=((True, _(P.GAINS_FOOD)),) + (((False, _(P.PAYS_FOOD)),) if broke is None else ()),
+                    check=lambda v: broke if v is False else None)
         gain = ans["gain"]
         yield count_field("amount", P.how_much_food(t, gain), 99 if gain else t.food,
                           (lambda v: _(P.FOOD_AT_MOST)) if gain else (lambda v: P.cannot_pay(t, v)), lo=1,
@@ -200,6 +218,7 @@ class Food(Form):
 
 class Fate(Form):
     kind, method, listed, undo = "fate", "play_fate_card", True, O.UNDO_FATE
+    nobody = P.NO_FATE_CARD
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
         yield tribe_field(g, "tribe", _(P.FATE_PLAYED_BY),
@@ -214,9 +233,11 @@ class Fate(Form):
 
 class Fire(Form):
     kind, method, listed, undo = "fire", "set_fire", True, O.UNDO_FIRE
+    nobody = P.NO_CAMP_FOR_FIRE
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", _(P.FIRE_WHICH))
+        # fire is kept in a camp (rulebook line 279): a tribe without one has none to catch or lose
+        yield tribe_field(g, "tribe", _(P.FIRE_WHICH), lambda t: None if t.camps else P.no_camp_for_fire(t))
         yield yes_no("has_fire", P.fire_now(g.tribe(ans["tribe"])), _(P.LOST_FIRE), _(P.HAS_FIRE))
 
     def report(self, g: MammutGame, args: dict, result: Any) -> list[str]:
@@ -242,9 +263,12 @@ class Resurrect(Form):
 class Sow(Form):
     kind, method, listed, undo = "sow", "sow", True, O.UNDO_SOW
 
+    def unavailable(self, g: MammutGame) -> str | None:
+        return P.nobody_sows(g.crop_markers_left()) if super().unavailable(g) else None
+
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
         # A tribe that cannot sow (no plain village without a crop, no food, no crop marker
-        # left in the box) is refused at once with the reason, and A/B skip it: one * leaves.
+        # left in the box) is not offered; when none can, the form is refused with the reason.
         left = g.crop_markers_left()
         yield tribe_field(g, "tribe", _(P.CROPS_SOWN_BY), lambda t: P.cannot_sow(t, t.villages - t.sown, left))
         t = g.tribe(ans["tribe"])
@@ -263,12 +287,16 @@ class Sow(Form):
 
 class AddTokens(Form):
     kind, method, listed, undo = "add_tokens", "add_tokens", True, O.UNDO_ADD_TOKENS
+    nobody = P.ALL_TOKENS
 
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
-        yield tribe_field(g, "tribe", _(P.ADD_TOKENS_TO))
+        yield tribe_field(g, "tribe", _(P.ADD_TOKENS_TO), P.no_room)
         t = g.tribe(ans["tribe"])
-        yield count_field("warriors", P.warriors_added(t), R.MAX_WARRIORS - t.warriors, lambda v: P.warriors_room(t))
-        yield count_field("women", P.women_added(t), R.MAX_WOMEN - t.women, lambda v: P.women_room(t))
+        # at least one token in all: with no room for a woman, at least one warrior
+        yield count_field("warriors", P.warriors_added(t), R.MAX_WARRIORS - t.warriors, lambda v: P.warriors_room(t),
+                          lo=0 if t.women < R.MAX_WOMEN else 1, too_few=lambda v: P.women_full(t))
+        yield count_field("women", P.women_added(t), R.MAX_WOMEN - t.women, lambda v: P.women_room(t),
+                          lo=0 if ans["warriors"] else 1, too_few=lambda v: P.add_at_least_one())
 
     def args(self, g: MammutGame, ctx: dict, ans: dict) -> dict:
         return {"tribe": ans["tribe"], "warriors": ans["warriors"], "women": ans["women"], "reason": "table"}
@@ -290,9 +318,12 @@ class Region(Form):
 class Note(Form):
     kind, method, listed, undo = "note", "add_note", True, O.UNDO_NOTE
 
+    def unavailable(self, g: MammutGame) -> str | None:
+        return P.notes_full(MAX_NOTES) if len(g.notes) >= MAX_NOTES else super().unavailable(g)
+
     def fields(self, g: MammutGame, ctx: dict, ans: dict) -> Iterator[Field]:
         yield Field("note", P.note_until(g.season),
-                    choices=tuple((k, T.capital(T.note_word(k))) for k in R.SEASON_NOTES),
+                    choices=tuple((k, T.capital(T.note_word(k))) for k in R.SEASON_NOTES if k not in g.notes),
                     check=lambda v: P.already_noted(v) if v in g.notes else None)
 
     def report(self, g: MammutGame, args: dict, result: Any) -> list[str]:

@@ -68,7 +68,9 @@ def key_form(s: Session, form: OpenForm, key: str) -> None:
             ui.buf = ""
         ui.buf = (ui.buf + key).lstrip("0") or "0"
     elif key in (K.UP, K.DOWN):
-        ui.buf = str(step(f, ui.buf, key))
+        value = step(f, ui.buf, key)
+        if value is not None:
+            ui.buf = str(value)
     elif key == K.OK:
         if ui.buf:
             answer(s, form, f, int(ui.buf))
@@ -81,15 +83,19 @@ def key_form(s: Session, form: OpenForm, key: str) -> None:
             back(s, form)
 
 
-def step(f: Field, typed: str, key: str) -> int:
-    """A/B on a number: the next allowed value up (A) or down (B), wrapping."""
-    values = list(range(f.lo, f.hi + 1))
-    current = int(typed) if typed else f.default
+def step(f: Field, typed: str, key: str) -> int | None:
+    """A/B on a number, through the values the rules allow only: on an empty entry either key
+    shows where to start (the answer # gives, when allowed, else the lowest allowed value);
+    then the next allowed value up (A) or down (B), wrapping round. None: no value is allowed."""
+    values = f.allowed()
     if not values:
-        return current if current is not None else f.lo
-    if current in values:
-        return values[(values.index(current) + (1 if key == K.UP else -1)) % len(values)]
-    return values[0] if key == K.UP else values[-1]
+        return None
+    if not typed:
+        return f.default if f.default in values else values[0]
+    current = int(typed)
+    if key == K.UP:
+        return next((v for v in values if v > current), values[0])
+    return next((v for v in reversed(values) if v < current), values[-1])
 
 
 def answer(s: Session, form: OpenForm, f: Field, value: Any) -> None:
@@ -253,6 +259,8 @@ def new_game(s: Session, game: MammutGame, item: str) -> None:
 def open_form(s: Session, game: MammutGame, item: str) -> None:
     try:
         s.do({"a": "ask", "form": item, "ctx": {}})
+    except MammutError as e:  # nobody can fill it now: why
+        s.refuse(str(e))
     except ActionError:
         s.refuse(_(T.NOBODY_CAN))
 

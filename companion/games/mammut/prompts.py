@@ -50,6 +50,12 @@ def at_least(lo: int, value: int) -> str:
     return _("at least {lo}, not {value}").format(lo=lo, value=value)
 
 
+NOBODY_CAN_NOW = N_("nobody can do that now")  # a form whose first question offers nothing (see `texts`)
+
+
+def no_people(t: Tribe) -> str:
+    return _("{tribe} has no warrior or woman left").format(tribe=tribe_label(t))
+
 
 # ----- the forms' questions (prompt, choices) and their refusals -----------------------------------
 # NOTE: max 20 characters (a choice)
@@ -176,6 +182,7 @@ CAVE = N_("Cave")
 # NOTE: max 20 characters (a choice)
 CAVE_MOUNTAIN = N_("Cave (mountain)")
 CANNOT_FIGHT_ITSELF = N_("a tribe cannot fight itself")
+NO_TRIBE_LEFT = N_("no tribe has a warrior or a woman left")
 BONUS_AT_MOST = N_("a bonus of at most 9")
 ANIMALS_AT_MOST = N_("at most 20 animals")
 
@@ -191,6 +198,21 @@ def fight_warriors(t: Tribe) -> str:
 
 def fight_women(t: Tribe) -> str:
     return _("{tribe} women in the fight?").format(tribe=tribe_label(t))
+
+
+def nobody_in_fight(t: Tribe) -> str:
+    return _("{tribe} has nobody in this fight: at least 1 warrior or woman (* goes back)").format(
+        tribe=tribe_label(t))
+
+
+def one_camp_per_space(t: Tribe) -> str:
+    """Rulebook: "Non puoi avere più di un Accampamento per ogni spazio"."""
+    return _("only one camp per space: {tribe} is in its own camp here").format(tribe=tribe_label(t))
+
+
+def women_do_not_fight(t: Tribe) -> str:
+    return _("women do not fight warriors: {tribe}'s women are captured without a fight (capture women), "
+             "unless a fate card lets them fight").format(tribe=tribe_label(t))
 
 
 def in_own_camp(t: Tribe) -> str:
@@ -247,6 +269,7 @@ def how_many_animals(animal: str) -> str:
 # NOTE: max 25 characters (a list question's title)
 CAMP_TAKEN_BY = N_("Camp taken by tribe?")
 CANNOT_TAKE_OWN_CAMP = N_("a tribe cannot take its own camp")
+NO_CAMP_TO_TAKE = N_("no camp can be taken: that needs a tribe with a warrior and another tribe's camp")
 # NOTE: max 25 characters (a list question's title)
 KEEP_OR_BURN = N_("Keep it or burn it?")
 # NOTE: max 20 characters (a choice)
@@ -257,6 +280,11 @@ BURN_IT = N_("Burn it")
 
 def no_warrior_to_take(t: Tribe) -> str:
     return _("{tribe} has no warrior to take a camp").format(tribe=tribe_label(t))
+
+
+def only_burn(t: Tribe) -> str:
+    return _("{tribe} already has all {n} camps: it can only burn this one").format(
+        tribe=tribe_label(t), n=R.MAX_CAMPS)
 
 
 def takes_camp_of(t: Tribe) -> str:
@@ -276,6 +304,7 @@ def camp_is_a(t: Tribe) -> str:
 # NOTE: max 25 characters (a list question's title)
 WOMEN_CAPTURED_BY = N_("Women captured by tribe?")
 CANNOT_CAPTURE_OWN = N_("a tribe cannot capture its own women")
+NO_WOMEN_TO_CAPTURE = N_("no women can be captured: that needs a tribe with a warrior and another tribe's women")
 # NOTE: max 25 characters (a list question's title)
 THE_WOMEN = N_("The women...")
 # NOTE: max 20 characters (a choice)
@@ -313,6 +342,30 @@ CAMP_ABANDONED_BY = N_("Camp abandoned by tribe?")
 ABANDONED_CAMP_IS_A = N_("Abandoned camp is a?")
 # NOTE: max 25 characters (a list question's title)
 REMOVE_TOKENS_OF = N_("Remove tokens of tribe?")
+NOBODY_MAKES_CAMP = N_("no tribe can make a camp now: it needs a warrior, a woman more than its camps and "
+                       "fewer than 5 camps")
+NO_TRIBE_HOLDS_A_CAMP = N_("no tribe holds a camp")
+
+
+def cannot_make_camp(t: Tribe) -> str | None:
+    """Why `t` cannot make a camp now (rulebook: a warrior and a woman alone on a free space,
+    at most 5 camps, every camp keeps a woman), or None."""
+    if t.camps >= R.MAX_CAMPS:
+        return _("{tribe} already has all {n} camps on the board").format(tribe=tribe_label(t), n=R.MAX_CAMPS)
+    if t.warriors < 1:
+        return _("{tribe} has no warrior: a camp needs a warrior and a woman").format(tribe=tribe_label(t))
+    if t.women <= t.camps:
+        return _("{tribe} has {women} women for {camps} camps: every camp keeps a woman, "
+                 "so a new camp needs one more").format(tribe=tribe_label(t), women=t.women, camps=t.camps)
+    return None
+
+
+def no_cave_where_sown(t: Tribe) -> str:
+    return _("{tribe} sowed a crop on its village: a cave cannot hold one").format(tribe=tribe_label(t))
+
+
+def remove_at_least_one() -> str:
+    return _("remove at least one warrior or woman")
 
 
 def warriors_removed(t: Tribe) -> str:
@@ -340,6 +393,8 @@ GAINS_FOOD = N_("Gains food")
 # NOTE: max 20 characters (a choice)
 PAYS_FOOD = N_("Pays food")
 FOOD_AT_MOST = N_("at most 99 at a time")
+NO_FATE_CARD = N_("no tribe holds a fate card")
+NO_CAMP_FOR_FIRE = N_("no tribe has a camp to keep fire in")
 
 
 def food_change(t: Tribe) -> str:
@@ -379,6 +434,10 @@ FIRE_WHICH = N_("Fire: which tribe?")
 LOST_FIRE = N_("Lost its fire")
 # NOTE: max 20 characters (a choice)
 HAS_FIRE = N_("Has fire")
+
+
+def no_camp_for_fire(t: Tribe) -> str:
+    return _("{tribe} has no camp to keep the fire in").format(tribe=tribe_label(t))
 
 
 def fire_now(t: Tribe) -> str:
@@ -421,6 +480,14 @@ def cannot_sow(t: Tribe, room: int, markers_left: int) -> str | None:
     return None
 
 
+def nobody_sows(markers_left: int) -> str:
+    """Why no tribe can sow now."""
+    if markers_left <= 0:
+        return _("nobody can sow: all {markers} crop markers of the box are on the board").format(
+            markers=R.CROP_MARKERS)
+    return _("nobody can sow now: a crop costs 1 food and needs a village on a plain without one")
+
+
 def sowing_costs(t: Tribe, crops: int) -> str:
     return _("sowing {crops} crops costs {crops} food: {tribe} has only {food}").format(
         crops=crops, tribe=tribe_label(t), food=t.food)
@@ -428,6 +495,24 @@ def sowing_costs(t: Tribe, crops: int) -> str:
 
 # NOTE: max 25 characters (a list question's title)
 ADD_TOKENS_TO = N_("Tokens added to tribe?")
+ALL_TOKENS = N_("every tribe already has 10 warriors and 6 women")
+
+
+def no_room(t: Tribe) -> str | None:
+    """Why no token can be added to `t` (10 warriors and 6 women at most), or None."""
+    if t.warriors < R.MAX_WARRIORS or t.women < R.MAX_WOMEN:
+        return None
+    return _("{tribe} already has {warriors} warriors and {women} women, the most").format(
+        tribe=tribe_label(t), warriors=t.warriors, women=t.women)
+
+
+def women_full(t: Tribe) -> str:
+    return _("{tribe} already has {women} women, the most: add at least 1 warrior").format(
+        tribe=tribe_label(t), women=t.women)
+
+
+def add_at_least_one() -> str:
+    return _("add at least one warrior or woman")
 
 
 def warriors_added(t: Tribe) -> str:
@@ -459,3 +544,7 @@ def note_until(key: str) -> str:
 
 def already_noted(note: str) -> str:
     return _("{note} is already noted until the end of the season").format(note=note_word(note))
+
+
+def notes_full(n: int) -> str:
+    return _("{n} notes already: take one back with C first").format(n=n)

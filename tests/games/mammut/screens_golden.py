@@ -85,6 +85,17 @@ Issue 31 (part A) re-recorded extinction-15 (`--rerecord extinction-15`): a game
 tribe is gone, with none that may come back, now ends when the table leaves the phase
 (combat there) instead of walking on through survival to phase 10, so the stream's
 `until(game over)` takes one # fewer and every later step moved up by one key.
+
+Issue 31 (part B) re-recorded storm-0, 1, 4, 5, 6, weighted-0..3, careful-0..3, extinction-15
+and victory-13 (`--rerecord` with those names): the forms offer only what the rules allow.
+A/B on an empty number entry now shows where it starts (the default, else the lowest allowed
+value; "How many tribes?" B showed 6, now 2) and steps only through allowed values, which is
+where the storm and careful streams first differ (the careful plans then took other keys);
+tribe lists leave out the tribes that cannot answer (a tribe's own side, a victim with no
+women, a tribe with nobody left: weighted-2, weighted-3, extinction-15), and the fewest
+tokens removed after 0 warriors is 1 (weighted-1). The victory script named the victims by
+their place in the old lists (Yellow second, Green third): it now picks them in the shorter
+lists ("#4#1#1#2##", "#1#1#2##"), the same two captures, and Red still wins.
 """
 
 from __future__ import annotations
@@ -228,7 +239,7 @@ SCRIPTS = [
     ("resurrection", 12, ["3#B#####", until(lambda c: c.game.phase.value == "combat"), "#6#3#5#2#",
                           until(lambda c: c.game.turn_number == 2 and c.game.phase.value == "new_animals"),
                           "#BBBAAA9#", "#2#A#", "#C#", "2#A##", until(lambda c: c.game.turn_number == 3)]),
-    ("victory", 13, ["3#B#####", until(lambda c: c.game.phase.value == "combat"), "#4#1#2#2##", "#4#1#3#2##",
+    ("victory", 13, ["3#B#####", until(lambda c: c.game.phase.value == "combat"), "#4#1#1#2##", "#1#1#2##",
                      until(lambda c: c.game.phase.value == "tribes_move"), "#2#1##2#1##2#1#B#",
                      until(lambda c: c.game.over), "BAB#*D2#"]),
 ]

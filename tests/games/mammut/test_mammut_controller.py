@@ -342,21 +342,16 @@ def test_too_many_warriors_is_refused_and_changes_nothing():
 def test_the_games_own_refusals_show_its_message():
     d = Driver(2)
     new_game(d)
-    to_phase(d, P.COMBAT)
-    # women only against warriors: the game refuses the fight at its last answer
-    d("#2#")
-    d("1#0#2##")  # tribe 1: no warriors, 2 women, not in camp
-    d("#2#3#0#")  # against tribe 2: 3 warriors, no women
-    d("#")  # tribe 2 not in its camp
-    assert d.name == "fight:women_fight1"
-    d("#")  # tribe 1's women watch (no fate card lets them fight)
-    d("#")  # bonus 1
+    to_phase(d, P.TRIBES_MOVE)
+    d("#2#1##")  # the list > camp made: tribe 1, a village (2 camps, 2 women)
+    d("#4#1#0#1#")  # the list > tokens removed: tribe 1, no warrior, 1 woman
+    assert books(d.c.game, 1)[1:3] == (1, 2)
     before = state(d.c)
-    d("#")  # bonus 2: the fight is submitted
-    assert d.name == "error" and "women do not fight warriors" in text(d.c.screen()).lower()
-    assert state(d.c) == before and d.c.pending_question()["field"] == "bonus2"
-    d("*" * 13)  # the message goes (# would page it), then back through the 11 answers and out of the fight
-    assert d.c.form is None and d.name == "actions"
+    d("#1#")  # the list > next phase: the game refuses, a camp has no woman
+    assert d.name == "error" and "holds 2 camps but only 1 women" in text(d.c.screen())
+    assert state(d.c) == before and d.c.game.phase == P.TRIBES_MOVE
+    d("#")
+    assert d.name == "actions"
 
 
 def test_gathering_in_winter_is_refused_and_changes_nothing():

@@ -113,7 +113,8 @@ def test_sow_form_caps_at_the_markers_left_and_skips_tribes_that_cannot():
     assert crops.hi == 1 and "only 9 crop markers: 1 left, not 2" in crops.problem(2)
     g.sow(4, 1)
     tribe = next_field(g, form)
-    assert "all 9 crop markers" in tribe.problem(4) and all(tribe.problem(n) for n, _ in tribe.choices)
+    assert "all 9 crop markers" in tribe.problem(4) and tribe.choices == ()  # issue 31: none is offered
+    assert FORMS["sow"].unavailable(g) == "nobody can sow: all 9 crop markers of the box are on the board"
 
 
 # ----- 4. a tribe that cannot sow is refused at once, with the reason -----------------------------
@@ -128,16 +129,15 @@ def test_a_tribe_without_food_cannot_be_picked_to_sow():
     assert "only on its villages on a plain" in tribe.problem(2)
 
 
-def test_by_keys_one_back_leaves_the_sowing_question():
+def test_by_keys_nobody_can_sow_is_said_when_the_question_would_open():
     d = Driver(11)
     new_game(d, tribes=4, first_game=False, first=3)
     play(d, lambda c: c.game.phase == P.SOWING)
     assert all(t.food == 0 for t in d.c.game.tribes)  # a hungry winter: nobody can sow
-    d("#2#")  # the list > crops sown
-    s = d("2#")
-    assert s.name == "error" and "Tribe 2 cannot sow: a crop costs 1 food and it has none" in text(s)
-    assert d("#").name == "sow:tribe"  # the same question, nothing journaled but the ask
-    assert d("*").name == "actions" and d.journal[-1] == {"a": "back"}
+    journaled = len(d.journal)
+    s = d("#2#")  # the list > crops sown: refused at once (issue 31: a list offers only who may sow)
+    assert s.name == "error" and "Nobody can sow now: a crop costs 1 food and needs a village on a plain" in text(s)
+    assert d("#").name == "actions" and len(d.journal) == journaled  # nothing opened, nothing journaled
 
 
 # ----- 5. the women are massacred only with a camp taken -----------------------------------------

@@ -11,6 +11,9 @@ the next phase. And the texts of phase 4 say nothing about an order that is not 
 141 keys that still reached the crash (every key left is needed: without any one of them the
 old code did not crash): two tribes, Red removed in winter turn 1 and not brought back, then
 Yellow's last warriors removed in the events phase of winter turn 3, and three advances.
+Three of them were B on an empty number entry (which scrolled down from the top before
+part B of the issue); they are typed as the numbers they gave (1, 3 and 6), so the keys
+reach the same place before and after that change.
 """
 
 from __future__ import annotations
