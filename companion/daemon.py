@@ -251,6 +251,8 @@ def build(args: argparse.Namespace) -> Daemon:
 
 def crash_guard(journal: Any) -> Any:
     """The start marker against crash loops (companion.crashguard), for a journal that opened."""
+    if journal is None:  # a headless run without --state-dir loads no journal code at all
+        return None
     from companion.table.journal import JournalWriter
 
     if not isinstance(journal, JournalWriter):
