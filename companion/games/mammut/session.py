@@ -13,6 +13,7 @@ The key handlers (`keys_play`) are plain functions of a Session and a key; the s
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,7 +62,10 @@ class Session:
         self.state = TableState(self.rng)
 
     def do(self, action: dict) -> Any:
-        """Apply `action` (raises before anything is journaled) and journal it, a game call with its dice."""
+        """Apply `action` (raises before anything is journaled) and journal it, a game call with its dice.
+        It is applied as the journal keeps it (JSON, keys sorted), so a rebuild after a restart
+        holds the same game byte for byte (a fight's sides in the same key order)."""
+        action = json.loads(json.dumps(action, sort_keys=True))
         result = self.state.apply(action)
         if action["a"] == "do":
             assert self.state.game is not None
