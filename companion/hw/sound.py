@@ -130,7 +130,7 @@ class EspeakSpeaker:
         try:
             proc = subprocess.Popen(self.command(text, lang, volume, speed), stdin=subprocess.DEVNULL,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: a NUL or lone surrogate a text must never hold
             self._failed(f"cannot start espeak-ng: {exc}")
             return
         while proc.poll() is None:
