@@ -77,6 +77,11 @@ def test_a_start_that_dies_twice_at_one_move_sets_it_aside(tmp_path):
     assert "Traceback" not in third.stderr
     assert "setting it aside" in third.stderr
     assert journal_rows(state) == (actions - 1, 1)  # set aside, never deleted
+    copies = sorted(p.name for p in state.glob("journal-damaged-*.sqlite3"))
+    assert len(copies) == 1  # and the journal as it was, byte for byte, beside it
+    db = sqlite3.connect(state / copies[0])
+    assert db.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == actions
+    db.close()
     record = json.loads(out.read_text())
     assert [(m["from"], m["to"]) if isinstance(m, dict) else tuple(m[:2]) for m in record["moves"]] == \
         [tuple(m) for m in moves[:2]]
