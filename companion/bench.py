@@ -202,16 +202,23 @@ def bot_turns(games: int, seed: int, move_time: float) -> dict:
 
 
 def main(argv: list[str]) -> int:
+    """`companion bench [--only NAME] ...`: prints the benchmarks' numbers as one JSON object."""
+    from companion.cli import MAX_COUNT, count, existing_directory, seconds, seed, whole
+    from companion.config_base import MAX_BOT_MOVE_TIME
+
     ap = argparse.ArgumentParser(prog="companion bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=20, help="scripted games for key -> frame (default 20)")
-    ap.add_argument("--runs", type=int, default=10, help="process starts for cold start (default 10)")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--games", type=count, default=20, help="scripted games for key -> frame (default 20)")
+    ap.add_argument("--runs", type=count, default=10, help="process starts for cold start (default 10)")
+    ap.add_argument("--seed", type=seed, default=1)
     ap.add_argument("--only", choices=("latency", "path", "cold", "memory", "bot"), help="run one benchmark only")
-    ap.add_argument("--journal-dir", help="a folder on the state directory's filesystem for the journals")
-    ap.add_argument("--memory-games", type=int, default=20, help="whole games in one run for memory (default 20)")
-    ap.add_argument("--bot-games", type=int, default=2, help="games of the bot's turns (default 2)")
-    ap.add_argument("--bot-time", type=float, default=0.5, help="the bot's move time in s (default 0.5, the box's)")
+    ap.add_argument("--journal-dir", type=existing_directory,
+                    help="a folder on the state directory's filesystem for the journals")
+    ap.add_argument("--memory-games", type=whole(2, MAX_COUNT), default=20,
+                    help="whole games in one run for memory, at least 2 (default 20)")
+    ap.add_argument("--bot-games", type=count, default=2, help="games of the bot's turns (default 2)")
+    ap.add_argument("--bot-time", type=seconds(MAX_BOT_MOVE_TIME), default=0.5,
+                    help=f"the bot's move time in s, up to {MAX_BOT_MOVE_TIME:g} (default 0.5, the box's)")
     args = ap.parse_args(argv)
     out: dict = {}
     if args.only in (None, "latency"):

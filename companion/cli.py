@@ -5,12 +5,43 @@ registry (`companion.games.commands()`), so this module names no game. A command
 "module:function" taking `argv: list[str]` and returning the exit status; its module
 is imported only when used, so start-up stays fast and no hardware library is loaded
 for commands that do not need it.
+
+The command line never shows a traceback. `main` wraps every command once, here:
+
+- Bad input (a wrong option, a number out of range, a path that cannot be used):
+  one line on stderr naming the option and what to give instead, exit status 2
+  (`EXIT_USAGE`). While a command runs, argparse's errors print that one line
+  instead of the usage block (`one_line_usage_errors`), and the options listed in
+  `OPTION_LIMITS` are checked as they are parsed (numbers in range, usable paths)
+  for the commands whose parsers live elsewhere; parsers may also use the checks
+  below (`port`, `count`, `seconds`, `new_file`, `directory` ...) as their `type=`.
+  An OSError that reaches the top naming a file the user gave (missing, a directory,
+  no permission) is bad input too: one line, exit 2.
+- A closed pipe on stdout (`companion replay R --json | head -c1`): no message,
+  exit status 141 (`EXIT_PIPE`: 128 + SIGPIPE, what `yes | head -1` gives the shell,
+  so `set -o pipefail` scripts see the same as with the shell's own tools). Stdout
+  is pointed at /dev/null first, as Python's documentation on SIGPIPE advises, so
+  the interpreter's last flush fails no more.
+- Ctrl-C: no message, exit 130 (`EXIT_INTERRUPTED`).
+- Anything else a command lets escape: one line (`companion CMD: internal error:
+  TYPE: message`) saying that `COMPANION_DEBUG=1` shows the traceback, exit 1.
+  Under systemd (stderr is the journal) the traceback is always written too, as no
+  one reads the terminal there. Nothing is caught below `main`: a command's own
+  loops (the daemon's) see their exceptions as before.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import errno
 import importlib
+import math
+import os
+import re
 import sys
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from companion.games import commands as game_commands
 
@@ -27,25 +58,358 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("companion.doctor:main", "check the box's set-up (I2C, OLED, groups, GPIO, keypad, service); --keys"),
 } | game_commands()
 
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+EXIT_PIPE = 141  # 128 + SIGPIPE
+DEBUG_ENV = "COMPANION_DEBUG"
+
+MAX_COUNT = 1_000_000_000  # games, runs, iterations: more would run for days, or overflow a C long
+MAX_SECONDS = 3600.0  # a move time, a pause, a time-out: an hour is already far beyond any use
+MAX_SHOWN = 40  # characters of a value quoted in a message
+
+# What a file the user named can fail with: bad input (exit 2), not a fault of the program.
+USER_ERRNOS = frozenset({errno.ENOENT, errno.EISDIR, errno.ENOTDIR, errno.EACCES, errno.EPERM, errno.EEXIST,
+                         errno.ENAMETOOLONG, errno.ELOOP, errno.EROFS, errno.ENXIO, errno.EINVAL})
+
 
 def usage() -> str:
+    """The `companion --help` text: every command with its one-line help."""
     width = max(len(n) for n in COMMANDS)
     lines = ["usage: companion COMMAND [options]   (companion COMMAND --help for details)", "", "commands:"]
     lines += [f"  {name:<{width}}  {helptext}" for name, (_, helptext) in COMMANDS.items()]
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else list(argv)
+# ----- checks of option values: argparse `type=` functions -----------------------------------
+def shown(value: object) -> str:
+    """`value` quoted for a message on one line: printable, at most MAX_SHOWN characters."""
+    text = repr(str(value))
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 4] + "..." + text[0]
+
+
+def whole(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number in [low, high] (either end open when None)."""
+    if low is not None and high is not None:
+        want = f"a whole number from {low} to {high}"
+    elif low is not None:
+        want = f"a whole number of at least {low}"
+    elif high is not None:
+        want = f"a whole number of at most {high}"
+    else:
+        want = "a whole number"
+
+    def check(text: str) -> int:
+        try:
+            value = int(text)  # also refuses more than sys.get_int_max_str_digits() digits
+        except (TypeError, ValueError):
+            raise argparse.ArgumentTypeError(f"give {want}, not {shown(text)}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"give {want}, not {shown(text)}")
+        return value
+
+    check.__name__ = "whole number"
+    return check
+
+
+port = whole(1, 65535)
+port.__doc__ = "An argparse type: a TCP port, 1-65535."
+count = whole(1, MAX_COUNT)
+count.__doc__ = "An argparse type: how many (games, runs, iterations), 1 to MAX_COUNT."
+seed = whole()
+seed.__doc__ = "An argparse type: a random seed, any whole number."
+
+
+def seconds(high: float = MAX_SECONDS, *, zero: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds above 0 (from 0 with `zero`) up to `high`."""
+    want = f"a number of seconds {'from 0' if zero else 'above 0'} up to {high:g}"
+
+    def check(text: str) -> float:
+        try:
+            value = float(text)
+        except (TypeError, ValueError):
+            raise argparse.ArgumentTypeError(f"give {want}, not {shown(text)}") from None
+        if not math.isfinite(value) or value > high or value < 0 or (value == 0 and not zero):
+            raise argparse.ArgumentTypeError(f"give {want}, not {shown(text)}")
+        return value
+
+    check.__name__ = "seconds"
+    return check
+
+
+def given(what: str) -> Callable[[str], str]:
+    """An argparse type: any text but the empty one (which a command would take for "not given")."""
+
+    def check(text: str) -> str:
+        if not text:
+            raise argparse.ArgumentTypeError(f"give {what}, not an empty string")
+        return text
+
+    check.__name__ = what
+    return check
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:  # ENOTDIR, ENAMETOOLONG, ELOOP, EACCES ...
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise argparse.ArgumentTypeError(f"{shown(path)} cannot be used: {why}") from None
+
+
+def new_file(text: str) -> str:
+    """An argparse type: a file to write: not empty, not a directory, in a directory that exists."""
+    import stat
+
+    if not text:
+        raise argparse.ArgumentTypeError("give a file name, not an empty string")
+    st = _stat(text)
+    if text.endswith(os.sep) or (st is not None and stat.S_ISDIR(st.st_mode)):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is a directory; give a file name (in it)")
+    folder = os.path.dirname(text) or os.curdir
+    if _stat(folder) is None:  # (a folder that is a file: stat said ENOTDIR above)
+        raise argparse.ArgumentTypeError(f"the directory {shown(folder)} does not exist; give a file in one that does")
+    return text
+
+
+def new_file_or_stdout(text: str) -> str:
+    """An argparse type: `-` (standard output) or a file to write (`new_file`)."""
+    return text if text == "-" else new_file(text)
+
+
+def directory(text: str) -> str:
+    """An argparse type: a directory, or a path where one may be made: not empty, not a file."""
+    import stat
+
+    if not text:
+        raise argparse.ArgumentTypeError("give a directory, not an empty string")
+    st = _stat(text)
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a directory; give a directory")
+    return text
+
+
+def existing_directory(text: str) -> str:
+    """An argparse type: a directory that exists."""
+    if directory(text) and _stat(text) is None:
+        raise argparse.ArgumentTypeError(f"the directory {shown(text)} does not exist; give one that does")
+    return text
+
+
+# Options of commands whose parsers do not (yet) check them, by the parser's prog: while a command
+# runs, the check goes in front of the option's own type (see _checked_parse_known_args).
+# tests/daemon/test_cli_errors.py checks that every option named here still exists.
+OPTION_LIMITS: dict[str, dict[str, Callable[[str], Any]]] = {
+    "companion run": {"--key-delay": seconds(zero=True), "--bot-iterations": count, "--record-out": new_file,
+                      "--log-file": new_file, "--save-frames": directory, "--state-dir": directory,
+                      "--keys": given("a key script"), "--load": given("a record"), "--config": given("a config file"),
+                      "--announce-log": given("a file"), "--key-socket": given("a socket path"),
+                      "--bots": given("seat numbers, e.g. 2,4")},
+    "companion selfplay": {"--games": count},
+    "companion new": {"--out": new_file_or_stdout},
+    "companion arena": {"--games": count, "--move-time": seconds(), "--iterations": count, "--jobs": whole(1, 64)},
+    "companion web": {"--state-dir": directory, "--pin-file": given("a PIN file"), "--config": given("a config file"),
+                      "--key-socket": given("a socket path")},
+    "companion export": {"--state-dir": directory, "--game-id": whole(1), "--out": new_file},
+    "companion import": {"--state-dir": directory},
+    "companion install-service": {"--unit-dir": directory, "--polkit-dir": directory, "--avahi-dir": directory},
+}
+
+
+# ----- argparse, one line --------------------------------------------------------------------
+_ORIGINAL_PARSE_KNOWN_ARGS = argparse.ArgumentParser.parse_known_args
+_TYPE_WORDS = {"int": "a whole number", "float": "a number"}
+_STRUCTURAL = ("unrecognized arguments", "the following arguments are required", "expected one argument",
+               "expected at least one argument", "ambiguous option", "not allowed with argument",
+               "one of the arguments", "exclude each other")
+
+
+def one_line(text: str, limit: int = 400) -> str:
+    """`text` as one printable line of at most `limit` characters (control characters escaped)."""
+    line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
+def usage_message(prog: str, message: str) -> str:
+    """argparse's error `message` for `prog` as the one line printed: long quoted values shortened,
+    `invalid int value: 'x'` said as what to give, a pointer to --help for a wrong option."""
+    message = re.sub(r"invalid (\w+) value: (.*)$", lambda m: f"give {_TYPE_WORDS.get(m[1], m[1])}, not {m[2]}",
+                     message)
+    message = re.sub(r"'([^']{%d})[^']{4,}'" % (MAX_SHOWN - 5), r"'\1...'", message)
+    if any(s in message for s in _STRUCTURAL):
+        message += f" (see {prog} --help)"
+    return one_line(f"{prog}: error: {message}")
+
+
+def _one_line_error(self: argparse.ArgumentParser, message: str) -> None:
+    """ArgumentParser.error while a command runs: one line on stderr (no usage block), exit 2."""
+    say(usage_message(self.prog, message))
+    raise SystemExit(EXIT_USAGE)
+
+
+def _limited(check: Callable[[str], Any], own: Any) -> Callable[[str], Any]:
+    """An argparse type: `check` on the text as typed, then the parser's own type (if any)."""
+
+    def typed(text: str) -> Any:
+        value = check(text)
+        return value if own is None else own(text)
+
+    typed.__name__ = getattr(own, "__name__", "value")
+    typed.limited = True  # type: ignore[attr-defined]
+    return typed
+
+
+def _checked_parse_known_args(self: argparse.ArgumentParser, args: Any = None,
+                              namespace: Any = None) -> tuple[argparse.Namespace, list[str]]:
+    """ArgumentParser.parse_known_args while a command runs: the options OPTION_LIMITS names for this
+    parser (by its prog) get their check in front of their type first."""
+    for option, check in OPTION_LIMITS.get(self.prog, {}).items():
+        action = self._option_string_actions.get(option)
+        if action is not None and not getattr(action.type, "limited", False):
+            action.type = _limited(check, action.type)
+    parsed, extras = _ORIGINAL_PARSE_KNOWN_ARGS(self, args, namespace)
+    for action in self._actions:
+        # argparse (3.11) drops the "--" of `--seed=--` and stores [] for a one-value option
+        if (type(action) is argparse._StoreAction and action.nargs is None
+                and isinstance(getattr(parsed, action.dest, None), list) and not isinstance(action.default, list)):
+            self.error(f"argument {'/'.join(action.option_strings) or action.dest}: expected one argument")
+    return parsed, extras
+
+
+@contextlib.contextmanager
+def one_line_usage_errors() -> Iterator[None]:
+    """While inside: every ArgumentParser reports a bad argument as one line (exit 2), and the
+    parsers named in OPTION_LIMITS check those options' values. Restored on the way out."""
+    parser = argparse.ArgumentParser
+    saved = parser.error, parser.parse_known_args
+    parser.error, parser.parse_known_args = _one_line_error, _checked_parse_known_args  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        parser.error, parser.parse_known_args = saved  # type: ignore[method-assign]
+
+
+# ----- the wrapper ---------------------------------------------------------------------------
+def say(line: str) -> None:
+    """`line` (made one printable line) on stderr; nothing when stderr is closed or gone."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(one_line(line) + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _stdout_gone() -> bool:
+    """Whether stdout's reader has gone (a pipe whose other end is closed). A stdout without a
+    descriptor to ask (a test's stream) is taken at its word: its BrokenPipeError says so."""
+    import select
+
+    try:
+        fd = sys.stdout.fileno()
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return True
+
+
+def _silence_stdout() -> None:
+    """Point stdout's descriptor at /dev/null, so what is still buffered goes nowhere at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
+def _stderr_is_journal() -> bool:
+    try:
+        dev, ino = (int(x) for x in os.environ.get("JOURNAL_STREAM", "").split(":"))
+        st = os.fstat(sys.stderr.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+    return (st.st_dev, st.st_ino) == (dev, ino)
+
+
+def _debugging() -> bool:
+    return os.environ.get(DEBUG_ENV, "") not in ("", "0")
+
+
+def _exit_status(exc: SystemExit, prog: str) -> int:
+    """sys.exit's argument as a status: None is 0, a number itself, a message printed (status 1)."""
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return int(exc.code)
+    say(f"{prog}: {exc.code}")
+    return EXIT_FAILURE
+
+
+def failure_status(exc: BaseException, prog: str) -> int:
+    """The exit status for `exc` escaping command `prog`, after at most one line on stderr."""
+    if isinstance(exc, KeyboardInterrupt):
+        return EXIT_INTERRUPTED
+    if isinstance(exc, BrokenPipeError) and _stdout_gone():
+        _silence_stdout()
+        return EXIT_PIPE
+    if isinstance(exc, OSError) and exc.filename is not None and not isinstance(exc, BrokenPipeError):
+        name = exc.filename if exc.filename2 is None else exc.filename2
+        user = exc.errno in USER_ERRNOS
+        say(f"{prog}: {name}: {exc.strerror or exc}" + ("" if user else f" ({DEBUG_ENV}=1 shows where)"))
+        status = EXIT_USAGE if user else EXIT_FAILURE
+    else:
+        say(f"{prog}: internal error: {type(exc).__name__}: {shown_error(exc)} "
+            f"(run it again with {DEBUG_ENV}=1 to see where)")
+        status = EXIT_FAILURE
+    if _debugging() or _stderr_is_journal():
+        import traceback
+
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            traceback.print_exception(exc, file=sys.stderr)
+    return status
+
+
+def shown_error(exc: BaseException) -> str:
+    """An exception's message, one line, at most 200 characters."""
+    return one_line(str(exc) or "(no message)", 200)
+
+
+def dispatch(args: list[str]) -> int:
+    """Run the command `args[0]` with the rest of `args`; its exit status (no error handling)."""
     if not args or args[0] in ("-h", "--help", "help"):
         print(usage())
         return 0
     name, rest = args[0], args[1:]
     if name not in COMMANDS:
-        print(f"companion: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
-        return 2
+        say(f"companion: unknown command {shown(name)}; companion --help lists the commands")
+        return EXIT_USAGE
     module, _, function = COMMANDS[name][0].partition(":")
     return int(getattr(importlib.import_module(module), function)(rest) or 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`companion COMMAND [options]`: the command's exit status; never a traceback (module docstring)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    prog = f"companion {args[0]}" if args and args[0] in COMMANDS else "companion"
+    try:
+        try:
+            with one_line_usage_errors():
+                status = dispatch(args)
+        except SystemExit as exc:
+            status = _exit_status(exc, prog)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+        return status
+    except (KeyboardInterrupt, Exception) as exc:
+        return failure_status(exc, prog)
 
 
 if __name__ == "__main__":

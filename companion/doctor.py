@@ -390,16 +390,20 @@ def report(results: Sequence[Result], out: Any = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from companion.cli import existing_directory, given, seconds
+
     ap = argparse.ArgumentParser(prog="companion doctor",
                                  description="Check the box's set-up; one line per check with the fix.")
-    ap.add_argument("--config", metavar="PATH", help="config file (default /etc/companion/config.yaml if present)")
-    ap.add_argument("--root", metavar="DIR", default="/", help=argparse.SUPPRESS)
-    ap.add_argument("--user", default=USER, help="the service's user (default companion)")
+    ap.add_argument("--config", metavar="PATH", type=given("a config file"),
+                    help="config file (default /etc/companion/config.yaml if present)")
+    ap.add_argument("--root", metavar="DIR", type=existing_directory, default="/", help=argparse.SUPPRESS)
+    ap.add_argument("--user", type=given("a user name"), default=USER, help="the service's user (default companion)")
     ap.add_argument("--keys", action="store_true",
                     help="interactive test: press each button / key as the screen asks")
-    ap.add_argument("--timeout", type=float, default=120.0, metavar="S",
-                    help="with --keys: give up after S seconds (default 120)")
-    ap.add_argument("--display", metavar="DRIVER", help="with --keys: display driver (default: the config's)")
+    ap.add_argument("--timeout", type=seconds(), default=120.0, metavar="S",
+                    help="with --keys: give up after S seconds, above 0 and up to 3600 (default 120)")
+    ap.add_argument("--display", metavar="DRIVER", type=given("a display driver"),
+                    help="with --keys: display driver (default: the config's)")
     ap.add_argument("--lang", choices=i18n.LANGUAGES, metavar="CODE",
                     help=f"the language of the output ({', '.join(i18n.LANGUAGES)}; default: the config's, "
                          "else the system locale's, else English)")

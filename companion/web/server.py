@@ -20,11 +20,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import signal
 import socket
 import sys
 from typing import Any
 
+from companion.cli import port, shown
 from companion.i18n import LANGUAGES
 
 log = logging.getLogger("companion.web")
@@ -33,11 +35,37 @@ MAX_CONNECTIONS = 64
 IDLE_S = 15.0
 
 
+def bind_address(text: str) -> str:
+    """An argparse type: an address this box can listen on, an IP address or a host name resolving to
+    one (tried with a socket bound to port 0 and closed at once: nothing listens). ArgumentTypeError
+    naming what to give otherwise, so a wrong --bind is one line and exit 2 before anything starts."""
+    want = "give an address of this box, e.g. 127.0.0.1 (this box only) or 0.0.0.0 (every network)"
+    if not re.fullmatch(r"[A-Za-z0-9.:%_-]{1,253}", text):
+        raise argparse.ArgumentTypeError(f"{want}, not {shown(text)}")
+    try:
+        found = socket.getaddrinfo(text, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not an address ({reason}); {want}") from None
+    why: object = "no address"
+    for family, kind, proto, _, sockaddr in found:
+        try:
+            with socket.socket(family, kind, proto) as probe:
+                probe.bind(sockaddr)
+            return text
+        except OSError as exc:
+            why = exc.strerror or exc
+    raise argparse.ArgumentTypeError(f"{shown(text)} is not an address of this box ({why}); {want}")
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
+    """`companion web`'s options; a --port outside 1-65535 or a --bind this box cannot listen on is
+    argparse's error (one line, exit 2, under companion.cli)."""
     ap = argparse.ArgumentParser(prog="companion web", description=__doc__.split("\n\n")[0])
     ap.add_argument("--state-dir", metavar="DIR", help="the kiosk's journal directory (default: the config's)")
-    ap.add_argument("--bind", metavar="ADDR", help="address to listen on (default 127.0.0.1; config web.bind)")
-    ap.add_argument("--port", type=int, metavar="N", help="TCP port (default 8080; config web.port)")
+    ap.add_argument("--bind", metavar="ADDR", type=bind_address,
+                    help="address to listen on (default 127.0.0.1; config web.bind)")
+    ap.add_argument("--port", type=port, metavar="N", help="TCP port 1-65535 (default 8080; config web.port)")
     ap.add_argument("--pin-file", metavar="F", help="a file holding the PIN that allows keys from phones")
     ap.add_argument("--config", metavar="PATH", help="config file (default /etc/companion/config.yaml if present)")
     ap.add_argument("--lang", choices=LANGUAGES, metavar="CODE", help="the page's language until the table picks one")
