@@ -101,7 +101,10 @@ class TerminalSink(DisplaySink):
             self._stream.flush()
         except (OSError, ValueError) as e:
             self._broken = True
-            log.warning("display terminal: cannot write (%s); frames dropped", e)
+            if isinstance(e, BrokenPipeError):  # `companion run | head`: the reader is gone, quietly
+                log.info("display terminal: the pipe closed; frames dropped")
+            else:
+                log.warning("display terminal: cannot write (%s); frames dropped", e)
             return False
         self._lines_drawn = drawn
         return True

@@ -90,6 +90,8 @@ def read_pin(path: str) -> str:
             pin = f.read(64).strip()
     except OSError as exc:
         raise ValueError(f"cannot read the PIN file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"the PIN file {path} must hold 4 to 12 digits (it is not text)") from None
     if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
         raise ValueError(f"the PIN file {path} must hold 4 to 12 digits (and nothing else)")
     return pin

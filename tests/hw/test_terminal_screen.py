@@ -143,3 +143,17 @@ def test_a_dimmed_or_dark_panel_shows_as_such_on_the_terminal():
     shown = out.getvalue().split("\x1b[J")[-1].rstrip("\n").split("\n")
     assert shown[-1] == idle_note("off") and "\u28ff" not in "".join(shown) and "\u2801" not in "".join(shown)
     assert panel.key() is True  # dark: the key only wakes it
+
+
+def test_a_closed_pipe_drops_frames_quietly(caplog):
+    """`companion run | head -1`: the reader left; no warning on the table's stderr, the game goes on."""
+
+    class Closed(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    sink = TerminalSink(128, 64, Closed(), size=lambda: (80, 24), tty=False)
+    with caplog.at_level("WARNING", logger="companion.hw.display"):
+        sink.show(random_frame(4))
+        sink.show(random_frame(5))
+    assert caplog.records == []
