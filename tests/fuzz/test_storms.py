@@ -7,7 +7,7 @@ builds it: companion.daemon.build), and the next storm starts from the same stat
 every storm begins with a restart. After each storm: the run returned 0, nothing logged a
 traceback, and the restarted table holds the same game the stopped one held.
 
-COMPANION_STORMS storms a game (default 150; thousands by hand), COMPANION_STORM_KEYS keys
+COMPANION_STORMS storms a game (default 300; thousands by hand), COMPANION_STORM_KEYS keys
 a storm (default 250), COMPANION_STORM_SEED the first seed.
 """
 
@@ -26,7 +26,7 @@ import pytest
 from companion import daemon
 from companion.table import keys as K
 
-STORMS = int(os.environ.get("COMPANION_STORMS", "150"))
+STORMS = int(os.environ.get("COMPANION_STORMS", "300"))
 KEYS = int(os.environ.get("COMPANION_STORM_KEYS", "250"))
 SEED = int(os.environ.get("COMPANION_STORM_SEED", "20261127"))
 # weighted: # and digits make moves and answers, A/B scroll, * C D and the long press less often
