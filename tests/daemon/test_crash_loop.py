@@ -51,12 +51,18 @@ def journal_rows(state: Path) -> tuple[int, int]:
         db.close()
 
 
-def test_a_start_that_dies_twice_at_one_move_sets_it_aside(tmp_path):
+def key_files(tmp_path: Path) -> tuple[Path, Path, list]:
+    """A script of a game's first three moves, an empty script, and the moves."""
     script, moves, _ = full_game_script(2, 5)
     keys = tmp_path / "three.keys"
     keys.write_text("\n".join(script.split()[:3]) + "\n")
     empty = tmp_path / "empty.keys"
     empty.write_text("")
+    return keys, empty, moves
+
+
+def test_a_start_that_dies_twice_at_one_move_sets_it_aside(tmp_path):
+    keys, empty, moves = key_files(tmp_path)
     state = tmp_path / "state"
 
     first = run(tmp_path, "--players", "2", "--seed", "5", "--keys", str(keys))
@@ -93,11 +99,7 @@ def test_a_start_that_dies_twice_at_one_move_sets_it_aside(tmp_path):
 
 
 def test_a_start_that_dies_once_sets_nothing_aside(tmp_path):
-    script, _, _ = full_game_script(2, 5)
-    keys = tmp_path / "three.keys"
-    keys.write_text("\n".join(script.split()[:3]) + "\n")
-    empty = tmp_path / "empty.keys"
-    empty.write_text("")
+    keys, empty, _ = key_files(tmp_path)
     state = tmp_path / "state"
     assert run(tmp_path, "--players", "2", "--seed", "5", "--keys", str(keys)).returncode == CRASHED
     actions, _ = journal_rows(state)
