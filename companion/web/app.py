@@ -33,10 +33,11 @@ from companion.table.keys import KEYPAD
 from companion.web import history_pages, pages
 from companion.web.guard import SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck, PinGuard
 from companion.web.http import (GUARD, HOSTS, KEYS, NOT_RUNNING, ROSTER, STATE, VIEWS, change_refused,
-                                html_response as _html, json_response as _json)
+                                html_response as _html, json_body, json_response as _json)
 from companion.web.keylink import KeyLink
+from companion.web.lograte import RateLimitedLog
 from companion.web.plugin import esc, tag
-from companion.web.views import Live, Views
+from companion.web.views import Live, Replay, Views
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
     app[ROSTER] = list(roster or [])
     # "freed": notified whenever a stream ends (a place for another viewer)
     app[STATE] = {"streams": 0, "changed": asyncio.Event(), "freed": asyncio.Condition(), "max_streams": max_streams,
-                  "poll_s": poll_s}
+                  "poll_s": poll_s, "warn": RateLimitedLog(log)}
     app.on_response_prepare.append(_headers)
     app.on_startup.append(_start)
     app.on_cleanup.append(_stop)
@@ -67,8 +68,8 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
     app.router.add_get("/api/view", view)
     app.router.add_get("/api/events", events)
     app.router.add_get("/games", games)
-    app.router.add_get("/replay/{game_id:[0-9]{1,9}}", replay)
-    app.router.add_get("/api/record/{game_id:[0-9]{1,9}}", record)
+    app.router.add_get("/replay/{game_id:-?[0-9]{1,20}}", replay)
+    app.router.add_get("/api/record/{game_id:-?[0-9]{1,20}}", record)
     app.router.add_get("/static/{name}", static)
     app.router.add_post("/api/login", login)
     app.router.add_post("/api/logout", logout)
@@ -117,8 +118,8 @@ def _local_address(request: web.Request) -> str | None:
 @web.middleware
 async def _host_check(request: web.Request, handler: Any) -> web.StreamResponse:
     if not request.app[HOSTS].allows(request.headers.get("Host"), _local_address(request)):
-        log.warning("web: refused Host %r from %s (DNS rebinding?)", request.headers.get("Host", "")[:80],
-                    request.remote)
+        request.app[STATE]["warn"].warning("host", "web: refused Host %r from %s (DNS rebinding?)",
+                                           request.headers.get("Host", "")[:80], request.remote)
         return web.Response(status=421, text="This page answers only to the box's own name or address.\n")
     return await handler(request)
 
@@ -140,7 +141,7 @@ async def _no_traceback(request: web.Request, handler: Any) -> web.StreamRespons
 
 def _too_many(request: web.Request) -> web.Response:
     cap = request.app[STATE]["max_streams"]
-    log.warning("web: viewer refused from %s: %d streams open", request.remote, cap)
+    request.app[STATE]["warn"].warning("viewer", "web: viewer refused from %s: %d streams open", request.remote, cap)
     return _html(pages.too_many_page(cap), status=503)
 
 
@@ -216,9 +217,17 @@ def _step(request: web.Request, n: int) -> int:
         return n
 
 
-async def replay(request: web.Request) -> web.Response:
+def _game(request: web.Request) -> tuple[int, Replay | str]:
+    """The game a replay or record URL names, or why it cannot be shown (any id the journal may
+    hold, an imported game's too; one outside SQLite's integers is simply not there)."""
     game_id = int(request.match_info["game_id"])
-    found = request.app[VIEWS].replay(game_id)
+    if not -2 ** 63 <= game_id < 2 ** 63:
+        return game_id, f"there is no game {game_id} in the journal (see the list of games: /games)"
+    return game_id, request.app[VIEWS].replay(game_id)
+
+
+async def replay(request: web.Request) -> web.Response:
+    game_id, found = _game(request)
     if isinstance(found, str):
         return _html(pages.message_page("Replay", [found]), status=404)
     k = _step(request, len(found.steps))
@@ -226,8 +235,7 @@ async def replay(request: web.Request) -> web.Response:
 
 
 async def record(request: web.Request) -> web.Response:
-    game_id = int(request.match_info["game_id"])
-    found = request.app[VIEWS].replay(game_id)
+    game_id, found = _game(request)
     text = None if isinstance(found, str) else found.record()
     if text is None:
         return _html(pages.message_page("Record", [found if isinstance(found, str) else "no record yet"]), 404)
@@ -245,19 +253,9 @@ async def static(request: web.Request) -> web.Response:
 
 
 # ----- changes (PIN) -------------------------------------------------------------------------------
-async def _body(request: web.Request) -> dict:
-    try:
-        data = await request.json()
-    except (ValueError, UnicodeDecodeError):
-        raise web.HTTPBadRequest(text="send a JSON object\n") from None
-    if not isinstance(data, dict):
-        raise web.HTTPBadRequest(text="send a JSON object\n")
-    return data
-
-
 async def login(request: web.Request) -> web.Response:
     guard = request.app[GUARD]
-    data = await _body(request)
+    data = await json_body(request)
     answer = guard.login(request.remote or "?", str(data.get("pin", ""))[:16])
     if answer.token is None:
         headers = {"Retry-After": str(int(answer.retry_after + 0.999))} if answer.retry_after else None
@@ -280,7 +278,7 @@ async def post_keys(request: web.Request) -> web.Response:
     refused = change_refused(request)
     if refused is not None:
         return refused
-    data = await _body(request)
+    data = await json_body(request)
     keys = data.get("keys")
     if not isinstance(keys, str) or not keys or len(keys) > MAX_KEYS or any(k not in KEYPAD for k in keys.upper()):
         return _json({"error": f"keys: up to {MAX_KEYS} of the keypad's 0-9 * # A B C D"}, status=400)

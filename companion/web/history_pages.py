@@ -31,7 +31,7 @@ from companion.table.seatnames import check_roster
 from companion.web import pages
 from companion.web.guard import SESSION_COOKIE
 from companion.web.http import (GUARD, KEYS, NOT_RUNNING, ROSTER, VIEWS, change_refused, html_response as _html,
-                                json_response as _json)
+                                json_body, json_response as _json)
 from companion.web.plugin import esc, name_text, table, tag
 from companion.web.reader import JournalUnavailable
 
@@ -415,10 +415,8 @@ async def post_roster(request: web.Request) -> web.Response:
     if refused is not None:
         return refused
     try:
-        data = await request.json()
-    except (ValueError, UnicodeDecodeError):
-        data = None
-    if not isinstance(data, dict):
+        data = await json_body(request)
+    except web.HTTPBadRequest:
         return _json({"error": "send a JSON object"}, status=400)
     names, why = check_roster(data.get("names"))
     if why is not None:

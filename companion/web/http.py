@@ -7,6 +7,8 @@ check every change makes (a PIN session, its CSRF token, an Origin matching the 
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
 from aiohttp import web
@@ -24,6 +26,27 @@ STATE = web.AppKey("state", dict)
 ROSTER = web.AppKey("roster", list)  # the config's names (the journal's setting wins over them)
 
 NOT_RUNNING = "the table is not running (its key socket cannot be reached)"
+BODY_S = 5.0  # a request body must arrive whole within this (a slow sender cannot hold a connection)
+
+
+async def json_body(request: web.Request, limit_s: float = BODY_S) -> dict:
+    """The request's body as a JSON object. 400 (never a traceback) for anything else: not JSON, not
+    UTF-8, nested too deep for the parser, not an object; 408 when it does not arrive within `limit_s`
+    (the connection is closed); 413 above the app's size limit (aiohttp's own check)."""
+    try:
+        async with asyncio.timeout(limit_s):
+            raw = await request.read()
+    except TimeoutError:
+        if request.transport is not None:
+            request.transport.close()
+        raise web.HTTPRequestTimeout(text=f"the request body did not arrive within {limit_s:.0f} s\n") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise web.HTTPBadRequest(text="send a JSON object\n") from None
+    if not isinstance(data, dict):
+        raise web.HTTPBadRequest(text="send a JSON object\n")
+    return data
 
 
 def html_response(text: str, status: int = 200) -> web.Response:

@@ -3,10 +3,12 @@
 Every read opens its own connection (`mode=ro`): the daemon may replace the journal
 file (a repair keeps a damaged one aside under a new name), restart, or not run at all.
 WAL lets this process read while the daemon writes. A read-only reader of a WAL
-database needs the -wal/-shm files (the daemon keeps them while it runs); when they are
-gone (the daemon closed the journal cleanly) and cannot be made (a read-only state
-directory), the file is read as `immutable`, a snapshot that is right because nobody
-writes it then.
+database needs the -wal/-shm files, and SQLite makes them when they are missing and the
+directory is writable: so they are used only when both are there already (the daemon
+keeps them while it runs). When either is gone (the daemon closed the journal cleanly,
+or never ran here), the file is read as `immutable`, a snapshot that is right because
+nobody writes it then (the daemon checkpoints every commit into the file), and nothing
+is created beside it.
 
 `signature()` is the cheap question asked a few times a second: which game is newest,
 how many actions it has, whether it is finished, the table's language. Any change means
@@ -63,6 +65,8 @@ class JournalReader:
             raise JournalUnavailable(f"no journal yet in {self.path.parent} (the table has not played there)")
         uri = "file:" + quote(str(self.path.resolve()))
         try:
+            if not self.writer_files():
+                raise sqlite3.OperationalError("no -wal/-shm: read a snapshot")  # never make them
             db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=0.5)
             db.text_factory = _text
             db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
@@ -70,13 +74,20 @@ class JournalReader:
         except sqlite3.DatabaseError as exc:
             if "no such table" in str(exc) or "not a database" in str(exc):
                 raise JournalUnavailable(f"{self.path.name} is not a companion journal ({exc})") from None
-        try:  # no -wal/-shm and no right to make them: nobody writes now, read a snapshot
+        try:  # no -wal/-shm (or no right to use them): nobody writes now, read a snapshot
             db = sqlite3.connect(uri + "?immutable=1", uri=True)
             db.text_factory = _text
             db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
             return db
         except sqlite3.DatabaseError as exc:
+            if "no such table" in str(exc) or "not a database" in str(exc):
+                raise JournalUnavailable(f"{self.path.name} is not a companion journal ({exc})") from None
             raise JournalUnavailable(f"the journal cannot be read ({exc})") from None
+
+    def writer_files(self) -> bool:
+        """True when the journal's -wal and -shm both exist (a daemon has it open, or was stopped
+        hard): only then may SQLite use them, since a reader would otherwise create them."""
+        return Path(f"{self.path}-wal").is_file() and Path(f"{self.path}-shm").is_file()
 
     def query(self, sql: str, args: tuple = ()) -> list[tuple]:
         db = self._open()

@@ -162,7 +162,7 @@ class Views:
         except JournalUnavailable as exc:
             return str(exc)
         if rows is None:
-            return f"there is no game {game_id} in the journal"
+            return f"there is no game {game_id} in the journal (see the list of games: /games)"
         key = (rows.game_id, len(rows.actions), rows.finished)
         if key in self._replays:
             self._replays.move_to_end(key)
