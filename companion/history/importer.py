@@ -5,20 +5,29 @@ numbers): one record, or a JSON list of them. Every record is checked first, by 
 game's history plug-in exactly as `companion replay` checks it (`import_result`); one
 record that is not valid refuses the whole file ("record 3: <replay's message>") and
 nothing is imported; so does a name the names' rule refuses (`seatnames.check_name`: "record 2:
-names: player 1: ..."), and the names kept are the rule's (NFC, no surrounding spaces). Then the finished games are written in ONE journal transaction:
-all of them or none survive a power cut. A game not finished is skipped with a note, and
-so is a game already in the history (same game, same start time): importing a file
-twice doubles nothing.
+names: player 1: ..."), and the names kept are the rule's (NFC, no surrounding spaces). Then the
+finished games are written in ONE journal transaction: all of them or none survive a power cut.
+
+A game not finished is skipped with a note, and so is a game already in the history: the
+same game (kind), the same play (`fingerprint`: its record's setup and moves, the names, the
+totals and winners) and, when the record carries a start time, the same start. A missing time
+never makes two games the same: three different games without times are three games, and
+importing a file twice doubles nothing.
 
 The `"companion"` metadata key of an exported record gives the game, its start and end
-(epoch seconds) and its number of actions; without it the game is dated now.
+(epoch seconds) and its number of actions; without it the game is dated now. Two games of a
+kind never share a start to the millisecond (the history's play ids are made of it): a game
+that would is moved on by a millisecond.
 
-Imported games are placed before the journal's existing games (lower ids): the newest
-game stays the newest, so a game in progress resumes exactly as before.
+Ids: every game keeps a positive id. Imported games take the next free ids (after every
+game already there) and are marked `"imported"` in their result, so the journal's resume
+(`Journal.resume`, `journal.PLAYED_HERE`) never takes one for the table's current game; the
+history lists games by their start, so they take their place in play order.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import time
@@ -30,9 +39,10 @@ from companion.table.bounded import BoundedInputError, load_json, read_text, sho
 from companion.table.seatnames import NameRefused, check_names
 
 __all__ = ["ImportRefused", "ImportReport", "Prepared", "read_records", "prepare", "import_records", "import_file",
-           "MAX_FILE"]
+           "fingerprint", "MAX_FILE", "IMPORTED"]
 
 MAX_FILE = 1 << 20  # the bounded reader's cap: a few hundred games' records
+IMPORTED = "imported"  # the result key that marks an imported game (journal.PLAYED_HERE reads it)
 
 
 class ImportRefused(ValueError):
@@ -47,6 +57,7 @@ class Prepared:
     started: float
     finished: float
     result: dict[str, Any]
+    timed: bool = True  # the record gave its start time (else it is dated now)
 
 
 @dataclass
@@ -96,16 +107,17 @@ def _number(meta: dict[str, Any], key: str) -> float | None:
     return float(value)
 
 
-def _metadata(meta: Any, now: float) -> tuple[float, float, int | None]:
+def _metadata(meta: Any, now: float) -> tuple[float | None, float, int | None]:
     if meta is None:
-        return now, now, None
+        return None, now, None
     if not isinstance(meta, dict):
         raise ImportRefused("companion: must be an object with game, started, finished and actions")
     started, finished = _number(meta, "started"), _number(meta, "finished")
     actions = meta.get("actions")
     if actions is not None and (type(actions) is not int or actions < 0):
         raise ImportRefused(f"companion: actions must be a whole number 0 or more, got {shorten(repr(actions), 40)}")
-    started = now if started is None else started
+    if started is None:
+        return None, now if finished is None else max(finished, now), actions
     finished = max(started, now) if finished is None else finished
     if finished < started:
         raise ImportRefused("companion: the game finished before it started")
@@ -147,6 +159,8 @@ def _prepare_one(record: Any, now: float) -> Prepared | None:
         result["names"] = _names(record["names"], len(facts["totals"]))
     if actions is not None:
         result["actions_played"] = actions
+    if started is None:  # dated now: it ends when it starts
+        return Prepared(kind, now, now, result, timed=False)
     return Prepared(kind, started, finished, result)
 
 
@@ -172,8 +186,55 @@ def _same_start(a: float, b: float) -> bool:
     return abs(a - b) < 0.0005  # the history's source ids keep the start to the millisecond
 
 
+def fingerprint(kind: str, result: Any) -> str | None:
+    """What makes a finished game this game, whatever its times: a digest of its kind, its record
+    (setup and moves; a Valley of the Mammoths game's log), its seat names, totals and winners.
+    None when the result cannot be read (a damaged row is never taken for a game)."""
+    from companion.games import GAMES
+    from companion.history.plays import seat_names
+
+    entry = GAMES.get(kind)
+    if not isinstance(result, dict) or entry is None or entry.history is None or result.get("abandoned"):
+        return None
+    try:
+        facts = entry.history_module().facts(result)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
+    record = facts.get("record")
+    if isinstance(record, dict):
+        record = {k: v for k, v in record.items() if k not in ("names", "companion")}
+    names = seat_names(result.get("names", facts.get("names")), len(facts["totals"]))
+    text = json.dumps({"kind": kind, "record": record, "names": list(names), "totals": list(facts["totals"]),
+                       "winners": list(facts["winners"])}, sort_keys=True, ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _known(db: Any) -> tuple[dict[str, list[tuple[str, float]]], list[tuple[str, float]]]:
+    """The journal's finished games by fingerprint ((kind, start) each), and every game's (kind, start)."""
+    by_print: dict[str, list[tuple[str, float]]] = {}
+    starts: list[tuple[str, float]] = []
+    for kind, started, result in db.execute("SELECT kind, started, result FROM games"):
+        starts.append((str(kind), float(started or 0)))
+        try:
+            parsed = json.loads(result) if isinstance(result, str) else None
+        except ValueError:
+            continue
+        mark = fingerprint(str(kind), parsed)
+        if mark is not None:
+            by_print.setdefault(mark, []).append((str(kind), float(started or 0)))
+    return by_print, starts
+
+
+def _free_start(kind: str, started: float, starts: list[tuple[str, float]]) -> float:
+    """`started`, or a millisecond later until no game of `kind` starts then (play ids stay unique)."""
+    while any(k == kind and _same_start(s, started) for k, s in starts):
+        started = round(started + 0.001, 6)
+    return started
+
+
 def import_records(state_dir: str | Path, records: list[Any], now: float | None = None) -> ImportReport:
-    """Check `records` and add their finished games to the journal of `state_dir` in one transaction."""
+    """Check `records` and add their finished games to the journal of `state_dir` in one transaction,
+    each under a new positive id after every game already there."""
     from companion.table.journal import Journal
 
     ready, notes = prepare(records, now)
@@ -182,20 +243,28 @@ def import_records(state_dir: str | Path, records: list[Any], now: float | None 
         return report
     journal = Journal(state_dir)
     try:
+        journal.box_id()
         with journal._tx() as db:
-            known = [(str(k), float(s)) for k, s in db.execute("SELECT kind, started FROM games")]
+            by_print, starts = _known(db)
             fresh: list[Prepared] = []
             for n, game in ready:
-                if any(k == game.kind and _same_start(s, game.started) for k, s in known):
+                mark = fingerprint(game.kind, game.result)
+                same = by_print.get(mark, []) if mark is not None else []
+                if any(k == game.kind and (not game.timed or _same_start(s, game.started)) for k, s in same):
                     report.notes.append(f"record {n}: already in the history: skipped")
                     continue
-                known.append((game.kind, game.started))
+                game.started = _free_start(game.kind, game.started, starts)
+                game.finished = max(game.finished, game.started)
+                starts.append((game.kind, game.started))
+                if mark is not None:
+                    by_print.setdefault(mark, []).append((game.kind, game.started))
                 fresh.append(game)
-            lowest = db.execute("SELECT min(id) FROM games").fetchone()[0]
-            first = 1 if lowest is None else int(lowest) - len(fresh)
+            top = db.execute("SELECT max(id) FROM games").fetchone()[0]
+            first = max(0, int(top or 0)) + 1
             for i, game in enumerate(fresh):
+                result = {**game.result, IMPORTED: True}
                 db.execute("INSERT INTO games(id, kind, started, finished, result) VALUES (?, ?, ?, ?, ?)",
-                           (first + i, game.kind, game.started, game.finished, json.dumps(game.result)))
+                           (first + i, game.kind, game.started, game.finished, json.dumps(result)))
             report.imported = fresh
     finally:
         journal.db.close()

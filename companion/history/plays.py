@@ -21,7 +21,7 @@ from typing import Any
 from companion.table.journal_repair import json_or_none
 from companion.table.seatnames import default_name, names_problem
 
-__all__ = ["Play", "History", "read_history", "iso_time", "play_from_row"]
+__all__ = ["Play", "History", "read_history", "iso_time", "play_from_row", "seat_names", "box_of"]
 
 
 def iso_time(seconds: float) -> str:
@@ -47,6 +47,7 @@ class Play:
     villages: tuple[int, ...] | None = None  # Clans: villages founded by each seat
     extinct: bool = False  # Valley of the Mammoths: only animals were left
     record: dict | None = field(default=None, compare=False, repr=False)  # the game's record (export json)
+    box: str = field(default="", compare=False, repr=False)  # the box's id (journal.Journal.box_id): players' uuids
 
     @property
     def duration_min(self) -> int:
@@ -75,6 +76,7 @@ class History:
 
     plays: list[Play] = field(default_factory=list)
     damaged: list[str] = field(default_factory=list)  # "game 12: its result is not readable JSON"
+    box: str = ""  # the box's id (journal.Journal.box_id)
 
     @property
     def finished(self) -> list[Play]:
@@ -82,13 +84,24 @@ class History:
         return [p for p in self.plays if not p.abandoned]
 
 
-def _names(raw: Any, players: int) -> tuple[str, ...]:
+def seat_names(raw: Any, players: int) -> tuple[str, ...]:
+    """A game's names as the history reads them: the kept names when readable, else "Player 1" ..."""
     if names_problem(raw, players) is None:
         return tuple(raw)
     return tuple(default_name(i) for i in range(players))
 
 
-def play_from_row(row: tuple, entries: dict[str, Any]) -> Play:
+def box_of(state_dir: str | Path, stored: Any) -> str:
+    """The box's id: the journal's setting (`Journal.box_id`), else one made from the state
+    directory's path (a journal no command has written to since the setting came)."""
+    import uuid
+
+    if isinstance(stored, str) and stored:
+        return stored
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"file://{Path(state_dir).resolve()}"))
+
+
+def play_from_row(row: tuple, entries: dict[str, Any], box: str = "") -> Play:
     """A `Play` from a games row (id, kind, started, finished, result JSON, action count);
     ValueError (why, in a few words) when the row cannot be read."""
     gid, kind, started, finished, result_text, actions = row
@@ -97,7 +110,7 @@ def play_from_row(row: tuple, entries: dict[str, Any]) -> Play:
         raise ValueError("its result is not readable")
     if result.get("abandoned"):
         return Play(int(gid), str(kind), float(started or 0), float(finished or 0), (), (), (), int(actions or 0),
-                    abandoned=True)
+                    abandoned=True, box=box)
     entry = entries.get(kind)
     if entry is None or entry.history is None:
         raise ValueError(f"{kind!r} is not a game this companion knows")
@@ -106,13 +119,13 @@ def play_from_row(row: tuple, entries: dict[str, Any]) -> Play:
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise ValueError(f"its result lacks what a history needs ({type(exc).__name__}: {exc})") from None
     n = len(facts["totals"])
-    names = _names(result.get("names", facts.get("names")), n)
+    names = seat_names(result.get("names", facts.get("names")), n)
     return Play(int(gid), str(kind), float(started or 0), float(finished or started or 0), names,
                 tuple(facts["totals"]), tuple(facts["winners"]), int(result.get("actions_played", actions) or 0),
                 first_player=facts.get("first_player"),
                 colors=tuple(facts["colors"]) if facts.get("colors") else None,
                 villages=tuple(facts["villages"]) if facts.get("villages") is not None else None,
-                extinct=bool(facts.get("extinct")), record=facts.get("record"))
+                extinct=bool(facts.get("extinct")), record=facts.get("record"), box=box)
 
 
 # What a history or a statistic never reads: a finished Clans game's setup, moves and huts, left in
@@ -128,18 +141,22 @@ def read_history(state_dir: str | Path, include_abandoned: bool = False, full: b
     lacks its setup and moves (statistics and lists need neither; exports do). `game_id`: that
     game only."""
     from companion.games import GAMES
+    from companion.table.journal import BOX_SETTING
     from companion.web.reader import JournalReader
 
+    reader = JournalReader(state_dir)
     only = "AND g.id = ? " if game_id is not None else ""
-    rows = JournalReader(state_dir).query(
+    rows = reader.query(
         f"SELECT g.id, g.kind, g.started, g.finished, {'g.result' if full else _LEAN_RESULT}, "
         "(SELECT count(*) FROM actions a WHERE a.game = g.id) "
         f"FROM games g WHERE g.finished IS NOT NULL {only}ORDER BY g.started, g.id",
         () if game_id is None else (game_id,))
-    out = History()
+    box = box_of(state_dir, json_or_none((reader.query("SELECT value FROM settings WHERE key=?", (BOX_SETTING,))
+                                          or [("null",)])[0][0]))
+    out = History(box=box)
     for row in rows:
         try:
-            play = play_from_row(row, GAMES)
+            play = play_from_row(row, GAMES, box)
         except ValueError as exc:
             out.damaged.append(f"game {row[0]}: {exc}")
             continue

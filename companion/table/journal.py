@@ -38,12 +38,18 @@ from companion.table.effects import Effect, GameOver, Persist, SetBrightness, Se
 from companion.table.journal_repair import (BEHIND, SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
                                             fsync_dir, json_or_none, keep_aside, readable_prefix)
 
-__all__ = ["Journal", "JournalWriter", "Resumed", "JournalError", "JournalWriteError", "find_state_dir"]
+__all__ = ["Journal", "JournalWriter", "Resumed", "JournalError", "JournalWriteError", "find_state_dir", "PLAYED_HERE",
+           "BOX_SETTING"]
 
 log = logging.getLogger(__name__)
 
 BUSY_MS = 5000  # how long a write waits for another writer (sqlite3.connect's default)
 CHECKPOINT_WAIT_MS = 200  # how long a checkpoint waits for a reader of an older snapshot (the page)
+BOX_SETTING = "box_id"  # the box's own id (a uuid): its players' uuids in the exports are made from it
+# A games row played at this table, not brought in by `companion import` (which marks its games'
+# results "imported" and gives them the next ids): the table's current game is the newest of these.
+PLAYED_HERE = ("NOT (finished IS NOT NULL AND CASE WHEN json_valid(result) "
+               "THEN coalesce(json_extract(result, '$.imported'), 0) ELSE 0 END)")
 
 
 def find_state_dir(explicit: str | None, cfg: Any, on_box: bool) -> str:
@@ -244,6 +250,16 @@ class Journal:
                             (time.time(), json.dumps(result), self.game_id))
             self.game_id = None
 
+    def box_id(self) -> str:
+        """The box's own id, made (a random uuid) and kept in the settings the first time it is asked for."""
+        import uuid
+
+        value = self.setting(BOX_SETTING)
+        if not isinstance(value, str) or not value:
+            value = str(uuid.uuid4())
+            self.set_setting(BOX_SETTING, value)
+        return value
+
     def set_setting(self, key: str, value: Any) -> None:
         """Keep a table-wide setting (e.g. the brightness) durably, whatever game is played."""
         with self._tx():
@@ -283,7 +299,7 @@ class Journal:
         gid = next((g for g in (game_id, self.resumed_id, self.game_id) if g is not None), None)
         try:
             if gid is None:
-                row = self.db.execute("SELECT max(id) FROM games").fetchone()
+                row = self.db.execute(f"SELECT max(id) FROM games WHERE {PLAYED_HERE}").fetchone()
                 gid = row[0] if row else None
             if gid is None:
                 return 0
@@ -337,7 +353,8 @@ class Journal:
         Its actions are the unbroken readable prefix; anything after a hole is set aside.
         """
         try:
-            row = self.db.execute("SELECT id, kind, finished, result FROM games ORDER BY id DESC LIMIT 1").fetchone()
+            row = self.db.execute(f"SELECT id, kind, finished, result FROM games WHERE {PLAYED_HERE} "
+                                  "ORDER BY id DESC LIMIT 1").fetchone()
             if row is None:
                 return None
             game_id, kind, finished = int(row[0]), str(row[1]), row[2] is not None
@@ -380,11 +397,12 @@ class Journal:
         return [{"game": r[0], "seq": r[1], "action": json_or_none(r[2]), "reason": r[3]} for r in rows]
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
-        """Finished games, newest first: id, kind, start and end times, result."""
+        """Finished games, newest first (by their start: an imported game takes its place in play
+        order): id, kind, start and end times, result."""
         try:
             rows = self.db.execute(
                 "SELECT id, kind, started, finished, result FROM games WHERE finished IS NOT NULL "
-                "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+                "ORDER BY started DESC, id DESC LIMIT ?", (limit,)).fetchall()
         except sqlite3.Error:
             return []
         return [{"id": r[0], "kind": r[1], "started": r[2], "finished": r[3], "result": json_or_none(r[4])}

@@ -177,8 +177,9 @@ def test_a_record_without_metadata_is_dated_now(tmp_path):
     assert play.players == ("Player 1", "Player 2") and play.started == play.finished > BASE
 
 
-def test_imported_games_go_before_the_tables_own_games(tmp_path):
-    """The newest journal entry stays the newest: a game in progress resumes as before."""
+def test_imported_games_take_positive_ids_and_a_game_in_progress_still_resumes(tmp_path):
+    """Imported games take the next ids (never 0 or below); the table's own game in progress stays
+    the one the daemon resumes, and the history lists every game in play order (by its start)."""
     from companion.table.journal import Journal
 
     state = tmp_path / "state"
@@ -188,9 +189,83 @@ def test_imported_games_go_before_the_tables_own_games(tmp_path):
     assert run_cli("import", "--state-dir", str(state),
                    str(write(tmp_path / "in.json", [clans_record(18, 2), clans_record(19, 3)])))[0] == 0
     rows = game_rows(state)
-    assert [r[1] for r in rows] == ["clans"] * 3 and rows[-1][3] is None  # the game in progress is last
+    assert [r[0] for r in rows] == [1, 2, 3] and rows[0][3] is None  # the game in progress keeps id 1
     journal = Journal(state)
     resumed = journal.resume()
     journal.db.close()
-    assert resumed is not None and not resumed.finished and resumed.actions == [{"type": "setup"}]
-    assert [p.players[0] for p in read_history(state).finished] == ["P18-0", "P19-0"]
+    assert resumed is not None and resumed.game_id == 1 and not resumed.finished
+    assert resumed.actions == [{"type": "setup"}]
+    assert [(p.game_id, p.players[0]) for p in read_history(state).finished] == [(2, "P18-0"), (3, "P19-0")]
+    # a game started after the import takes the next id, and is the one resumed
+    journal = Journal(state)
+    assert journal.start_game("clans", [{"type": "setup"}]) == 4
+    journal.db.close()
+    journal = Journal(state)
+    assert journal.resume().game_id == 4 and [g["id"] for g in journal.history()] == [1, 3, 2]  # newest first
+    journal.db.close()
+
+
+def test_a_finished_last_game_is_still_the_one_shown_after_an_import(tmp_path):
+    """resume(include_finished) (the final screen after a restart) never takes an imported game."""
+    from companion.table.journal import Journal
+
+    state = tmp_path / "state"
+    journal = Journal(state)
+    journal.start_game("clans", [{"type": "setup"}])
+    journal.finish({"status": "finished", "totals": [1, 2], "winners": [1]})
+    journal.db.close()
+    assert run_cli("import", "--state-dir", str(state), str(write(tmp_path / "in.json", [clans_record(20, 2)])))[0] == 0
+    journal = Journal(state)
+    resumed = journal.resume(include_finished=True)
+    journal.db.close()
+    assert resumed is not None and resumed.game_id == 1 and resumed.finished
+
+
+def test_history_lists_imported_games_in_play_order(tmp_path):
+    """Older imported games come before the table's own newer ones in the history, ids all positive."""
+    state = tmp_path / "state"
+    assert run_cli("import", "--state-dir", str(state),
+                   str(write(tmp_path / "a.json", [clans_record(30, 2, started=BASE + 10 * 86400)])))[0] == 0
+    assert run_cli("import", "--state-dir", str(state),
+                   str(write(tmp_path / "b.json", [clans_record(31, 2, started=BASE)])))[0] == 0
+    plays = read_history(state).finished
+    assert [(p.game_id, p.players[0]) for p in plays] == [(2, "P31-0"), (1, "P30-0")]
+
+
+def untimed(seed: int, players: int, names: list[str] | None = None) -> dict:
+    """A finished record with names but without the export's times (another program's record)."""
+    return {k: v for k, v in clans_record(seed, players, names).items() if k != "companion"}
+
+
+def test_records_without_times_are_never_taken_for_one_another(tmp_path):
+    """Issue 33, part 1: three different finished games without times are three games."""
+    state = tmp_path / "state"
+    path = write(tmp_path / "in.json", [untimed(41, 2), untimed(42, 3), untimed(43, 4)])
+    code, out, err = run_cli("import", "--state-dir", str(state), str(path))
+    assert code == 0 and "3 game(s) added" in out and "skipped" not in err, (out, err)
+    plays = read_history(state).finished
+    assert [p.players[0] for p in plays] == ["P41-0", "P42-0", "P43-0"]
+    assert len({p.source_id for p in plays}) == 3 and [p.game_id for p in plays] == [1, 2, 3]
+    # the same file again: every game is already there (compared by the game, not by a time)
+    code, out, err = run_cli("import", "--state-dir", str(state), str(path))
+    assert code == 0 and "0 game(s) added" in out and err.count("already in the history: skipped") == 3
+
+
+def test_same_start_different_game_is_a_new_game(tmp_path):
+    """Two boxes' games that started in the same millisecond are two games, each with its own play id."""
+    state = tmp_path / "state"
+    assert run_cli("import", "--state-dir", str(state),
+                   str(write(tmp_path / "a.json", [clans_record(44, 2, started=BASE)])))[0] == 0
+    code, out, err = run_cli("import", "--state-dir", str(state),
+                             str(write(tmp_path / "b.json", [clans_record(45, 2, started=BASE)])))
+    assert code == 0 and "1 game(s) added" in out, err
+    plays = read_history(state).finished
+    assert len(plays) == 2 and plays[0].source_id != plays[1].source_id
+
+
+def test_same_game_with_other_names_is_another_game(tmp_path):
+    """The names are part of the game: the same moves played by other people are not skipped."""
+    state = tmp_path / "state"
+    path = write(tmp_path / "in.json", [untimed(46, 2, ["Anna", "Bo"]), untimed(46, 2, ["anna", "Bo"])])
+    code, out, err = run_cli("import", "--state-dir", str(state), str(path))
+    assert code == 0 and "2 game(s) added" in out, err
