@@ -1,45 +1,67 @@
-"""The table's finished games for BG Stats: its own JSON export file, and the one-tap "createPlay" link.
+"""The table's finished games for BG Stats: a play file it merges, and the one-tap "createPlay" link.
 
-The file follows the layout of a BG Stats export ("Export all data" in the app), checked
-against real exports: top-level `about`, `players`, `locations`, `games`, `plays`,
-`userInfo`; every object has a stable `uuid` (uuid5, so a second export of the same
-games carries the same uuids and BG Stats recognises them), an integer `id` that the
-plays refer to (`gameRefId`, `locationRefId`, `playerRefId`) and a `modificationDate`.
-A play's `playerScores` carry `score` as a string (BG Stats' own type; "" for a game
-without points), `winner`, `newPlayer`, `startPlayer`, `rank`, `role` (Clans: the seat's
-secret colour) and `seatOrder`. Dates are the box's local time, "YYYY-MM-DD HH:MM:SS",
-like the app's own files.
+The file is a BG Stats *play file* (`.bgsplay`), the form another app hands BG Stats to add
+plays: opened with the app, it shows its matching screen (each player and game matched to
+the user's own, or added) and merges the plays. It is not a backup: a backup restore may
+replace the user's data. The layout is that of real BG Stats files (four exports of app
+versions 5.3.1 to 6.14.2, and RickardNi/MagicPlayExporter's play files, Models/Export/):
+top-level `about`, `players`, `locations`, `games`, `plays`, `userInfo`; every object a
+`uuid`, an integer `id` the plays refer to (`gameRefId`, `locationRefId`, `playerRefId`)
+and a `modificationDate`, dates the box's local time "YYYY-MM-DD HH:MM:SS".
 
-The link is BG Stats' documented auto-posting deep link
-(`https://app.bgstatsapp.com/createPlay.html?data=<URL-encoded JSON>`): one play, with
-`sourceName`/`sourcePlayId` so that tapping it twice updates rather than doubles the play.
-Its `playDate` is UTC, as the linking documentation asks.
+* Players: one per distinct name, exactly as kept ("Anna" and "anna" are two), its `uuid` a
+  uuid5 of the box's id and the exact name (unique per name and per box; stable, so a second
+  file from the box names the same players). Seats that are no one person (a guest "Guest 2",
+  a default "Player 2", a bot "Bot 3 (mcts)": `seatnames.is_placeholder`) all go to ONE
+  anonymous player (`isAnonymous` true, "Anonymous player"), as real files do, one
+  `playerScores` entry per seat.
+* `userInfo.meRefId`: the player who sends the file. The sender is the table, so the file
+  lists it as a player of its own, SENDER (25 characters: no player's name can be it), in no
+  play; the matching screen lets the user match it to themselves.
+* A play's `playerScores`: `score` as text (null for a game without points), `winner`,
+  `newPlayer`, `startPlayer`, `rank`, `role` (Clans: the seat's secret colour), `seatOrder`
+  (the seat, 1-based; real files write 0 for "not set") and `startPosition` (the turn order
+  as text, "1" the first player; "" when unknown). `plays[].bggId` 0 (no BGG play yet).
+* Games carry what real files hold (`bggYear`, `designers`, players and time, `copies`):
+  companion.history.gamefacts.
+
+The link is BG Stats' documented deep link (bgstatsapp.com, "push plays to BG Stats from
+other apps"): `https://app.bgstatsapp.com/createPlay.html?data=<URL-encoded JSON>`, one play,
+`sourceName`/`sourcePlayId` so tapping it twice updates rather than doubles the play, and a
+`sourcePlayerId` per distinct name (the player's uuid). Its `playDate` is UTC.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import urllib.parse
 import uuid
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
+from companion.history.gamefacts import game_info
 from companion.history.plays import Play
 from companion.history.safe_text import json_text, no_surrogates
+from companion.table.seatnames import is_placeholder
 
-__all__ = ["SOURCE_NAME", "LOCATION", "bgstats_document", "bgstats_json", "create_play_link", "ranks", "slug",
-           "game_info", "play_date"]
+__all__ = ["SOURCE_NAME", "LOCATION", "SENDER", "ANONYMOUS", "bgstats_document", "bgstats_json", "create_play_link",
+           "ranks", "slug", "game_info", "play_date", "player_uuid", "is_anonymous", "start_positions"]
 
 SOURCE_NAME = "Clans companion"
 LOCATION = "Clans companion"
+SENDER = "The Clans companion table"  # longer than any name (24): never a player's
+ANONYMOUS = "Anonymous player"  # BG Stats' own name for its anonymous player
 LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 _NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/clans-companion/bgstats")
-ABOUT = ("This is a BG Stats file written by the Clans companion. Open it with BG Stats "
-         "(Settings, Import) to add the table's games to your plays.")
+ABOUT = ("This is a Play file that can be read by Board Game Stats, written by the Clans companion. "
+         "Open it with Board Game Stats (share it to the app, or tap it in a file manager): the app "
+         "shows its matching screen and merges the plays. It is not a backup: do not restore it.")
 
 
 def slug(name: str) -> str:
-    """A stable id from a name: lower case, each run of anything but letters and digits one "-"."""
+    """A readable id from a name (lower case, runs of anything but letters and digits one "-").
+    Never an identity: "Anna" and "anna" share a slug (player ids are `player_uuid`)."""
     text = re.sub(r"[\W_]+", "-", name.casefold()).strip("-")
     return text or "player"
 
@@ -50,14 +72,21 @@ def play_date(seconds: float, utc: bool = False) -> str:
     return when.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def game_info(kind: str) -> dict[str, Any]:
-    """The game's BG Stats facts from its history plug-in: name, bggId (0 when unknown), highestWins, noPoints."""
-    from companion.games import GAMES
+def _box_namespace(box: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(box)
+    except ValueError:
+        return uuid.uuid5(_NAMESPACE, "box:" + box.encode("utf-8", "surrogatepass").hex())
 
-    module = GAMES[kind].history_module() if kind in GAMES else None
-    return {"name": getattr(module, "TITLE", kind), "bggId": getattr(module, "BGG_ID", None) or 0,
-            "highestWins": bool(getattr(module, "HIGHEST_WINS", True)),
-            "noPoints": bool(getattr(module, "NO_POINTS", False))}
+
+def player_uuid(box: str, name: str) -> str:
+    """The player's uuid: a uuid5 of the box's id and the exact name (every code point counts)."""
+    return str(uuid.uuid5(_box_namespace(box), "player:" + name.encode("utf-8", "surrogatepass").hex()))
+
+
+def is_anonymous(name: str) -> bool:
+    """A seat that is no one person: a guest, a default "Player N", a bot."""
+    return is_placeholder(name)
 
 
 def ranks(play: Play, highest_wins: bool = True) -> list[int]:
@@ -72,6 +101,14 @@ def ranks(play: Play, highest_wins: bool = True) -> list[int]:
     return [1 + sum(key(j) > key(i) for j in seats) for i in seats]
 
 
+def start_positions(play: Play) -> list[int | None]:
+    """Each seat's place in the turn order, 1 the first player (None each when it is not known)."""
+    n, first = len(play.players), play.first_player
+    if first is None or not 0 <= first < n:
+        return [None] * n
+    return [(i - first) % n + 1 for i in range(n)]
+
+
 def _uuid(kind: str, key: str) -> str:
     return str(uuid.uuid5(_NAMESPACE, no_surrogates(f"{kind}:{key}")))  # (a --location from bytes not UTF-8)
 
@@ -81,65 +118,111 @@ def _roles(play: Play) -> list[str]:
     return [colors[i] if i < len(colors) else "" for i in range(len(play.players))]
 
 
-def bgstats_document(plays: Iterable[Play], location: str = LOCATION, now: float | None = None) -> dict[str, Any]:
-    """The BG Stats export object for `plays` (finished games; abandoned ones are left out)."""
+def _game(kind: str, gid: int, stamp: str, ids: Mapping[str, int] | None) -> dict[str, Any]:
+    info = game_info(kind, ids)
+    return {"uuid": _uuid("game", kind), "id": gid, "name": info["name"], "modificationDate": stamp,
+            "cooperative": False, "highestWins": info["highestWins"], "noPoints": info["noPoints"],
+            "usesTeams": False, "bggName": info["name"] if info["bggId"] else "", "bggYear": info["bggYear"],
+            "bggId": info["bggId"], "designers": info["designers"], "isBaseGame": 1, "isExpansion": 0,
+            "rating": 0, "minPlayerCount": info["minPlayerCount"], "maxPlayerCount": info["maxPlayerCount"],
+            "minPlayTime": info["minPlayTime"], "maxPlayTime": info["maxPlayTime"], "minAge": info["minAge"],
+            "preferredImage": 0, "previouslyPlayedAmount": 0, "copies": []}
+
+
+class _Players:
+    """The file's players: the sender first, then each distinct name as met, the anonymous one when needed."""
+
+    def __init__(self, box: str, stamp: str) -> None:
+        self.box, self.stamp = box, stamp
+        self.by_name: dict[str, dict[str, Any]] = {}
+        self.anonymous: dict[str, Any] | None = None
+        self.sender = self._entry(str(uuid.uuid5(_box_namespace(box), "sender")), SENDER, False)
+
+    def _entry(self, uid: str, name: str, anonymous: bool) -> dict[str, Any]:
+        return {"uuid": uid, "id": 1 + len(self.by_name) + (self.anonymous is not None) + hasattr(self, "sender"),
+                "name": name, "isAnonymous": anonymous, "modificationDate": self.stamp, "bggUsername": "",
+                "metaData": json.dumps({"isNpc": 0})}
+
+    def ref(self, name: str) -> int:
+        if is_anonymous(name):
+            if self.anonymous is None:
+                self.anonymous = self._entry(str(uuid.uuid5(_box_namespace(self.box), "anonymous")), ANONYMOUS, True)
+            return self.anonymous["id"]
+        if name not in self.by_name:
+            self.by_name[name] = self._entry(player_uuid(self.box, name), name, False)
+        return self.by_name[name]["id"]
+
+    def listed(self) -> list[dict[str, Any]]:
+        out = [self.sender, *self.by_name.values(), *([self.anonymous] if self.anonymous else [])]
+        return sorted(out, key=lambda p: p["id"])
+
+
+def _scores(play: Play, info: dict[str, Any], players: _Players) -> list[dict[str, Any]]:
+    places, roles, order = ranks(play, info["highestWins"]), _roles(play), start_positions(play)
+    return [{"score": None if info["noPoints"] else str(play.totals[i]), "winner": i in play.winners,
+             "newPlayer": False, "startPlayer": play.first_player == i, "playerRefId": players.ref(name),
+             "role": roles[i], "rank": places[i], "seatOrder": i + 1,
+             "startPosition": "" if order[i] is None else str(order[i])}
+            for i, name in enumerate(play.players)]
+
+
+def bgstats_document(plays: Iterable[Play], location: str = LOCATION, now: float | None = None,
+                     box: str | None = None, bgg_ids: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The BG Stats play file's object for `plays` (finished games; abandoned ones are left out).
+    `box`: the box's id (default: the plays' own, `Play.box`)."""
     plays = [p for p in plays if not p.abandoned]
+    box = box if box is not None else next((p.box for p in plays if p.box), "")
     stamp = play_date(now if now is not None else dt.datetime.now().timestamp())
-    players: dict[str, dict[str, Any]] = {}
+    players = _Players(box, stamp)
     games: dict[str, dict[str, Any]] = {}
     out_plays = []
-    place = {"uuid": _uuid("location", location), "id": 1, "name": location, "modificationDate": stamp}
+    place = {"uuid": str(uuid.uuid5(_box_namespace(box), "location:" + no_surrogates(location))), "id": 1,
+             "name": location, "modificationDate": stamp}
     for play in plays:
-        info = game_info(play.game)
+        info = game_info(play.game, bgg_ids)
         if play.game not in games:
-            games[play.game] = {"uuid": _uuid("game", play.game), "id": len(games) + 1, "name": info["name"],
-                                "modificationDate": stamp, "cooperative": False, "highestWins": info["highestWins"],
-                                "noPoints": info["noPoints"], "usesTeams": False, "bggName": info["name"],
-                                "bggYear": 0, "bggId": info["bggId"], "isBaseGame": 1, "isExpansion": 0,
-                                "rating": 0}
-        for name in play.players:
-            if name not in players:
-                players[name] = {"uuid": _uuid("player", slug(name)), "id": len(players) + 1, "name": name,
-                                 "isAnonymous": False, "modificationDate": stamp, "bggUsername": ""}
-        places = ranks(play, info["highestWins"])
-        roles = _roles(play)
-        scores = [{"score": "" if info["noPoints"] else str(play.totals[i]), "winner": i in play.winners,
-                   "newPlayer": False, "startPlayer": play.first_player == i,
-                   "playerRefId": players[name]["id"], "role": roles[i], "rank": places[i], "seatOrder": i}
-                  for i, name in enumerate(play.players)]
+            games[play.game] = _game(play.game, len(games) + 1, stamp, bgg_ids)
         date = play_date(play.started)
         out_plays.append({"uuid": _uuid("play", play.source_id), "modificationDate": stamp, "entryDate": date,
                           "playDate": date, "usesTeams": False, "durationMin": play.duration_min,
-                          "ignored": False, "manualWinner": False, "rounds": 0, "importPlayId": 0,
+                          "ignored": False, "manualWinner": False, "rounds": 0, "bggId": 0, "importPlayId": 0,
                           "locationRefId": place["id"], "gameRefId": games[play.game]["id"], "board": "",
-                          "rating": 0, "nemestatsId": 0, "scoringSetting": 0, "playerScores": scores,
-                          "expansionPlays": []})
-    return {"about": ABOUT, "players": list(players.values()), "locations": [place] if out_plays else [],
+                          "rating": 0, "nemestatsId": 0, "scoringSetting": 0,
+                          "playerScores": _scores(play, info, players), "expansionPlays": []})
+    return {"about": ABOUT, "players": players.listed(), "locations": [place] if out_plays else [],
             "games": list(games.values()), "plays": out_plays,
-            "userInfo": {"meRefId": 0, "exportDate": stamp, "appVersion": SOURCE_NAME}}
+            "userInfo": {"meRefId": players.sender["id"], "bggUsername": "", "exportDate": stamp,
+                         "appVersion": SOURCE_NAME}}
 
 
-def bgstats_json(plays: Iterable[Play], location: str = LOCATION, now: float | None = None) -> str:
-    """`bgstats_document` as the JSON text of a file."""
-    return json_text(bgstats_document(plays, location, now), indent=1) + "\n"
+def bgstats_json(plays: Iterable[Play], location: str = LOCATION, now: float | None = None,
+                 box: str | None = None, bgg_ids: Mapping[str, int] | None = None) -> str:
+    """`bgstats_document` as the JSON text of a `.bgsplay` file."""
+    return json_text(bgstats_document(plays, location, now, box, bgg_ids), indent=1) + "\n"
 
 
-def create_play_link(play: Play, location: str = LOCATION) -> str:
+def _source_player_id(box: str, name: str) -> str:
+    return player_uuid(box, name)
+
+
+def create_play_link(play: Play, location: str = LOCATION, bgg_ids: Mapping[str, int] | None = None) -> str:
     """BG Stats' one-tap link that opens the app on this play, filled in (game, players, scores, winners)."""
-    info = game_info(play.game)
+    info = game_info(play.game, bgg_ids)
     game: dict[str, Any] = {"name": info["name"], "highestWins": info["highestWins"], "noPoints": info["noPoints"],
                             "sourceGameId": play.game}
     if info["bggId"]:
         game["bggId"] = info["bggId"]
-    places = ranks(play, info["highestWins"])
-    roles = _roles(play)
+    places, roles = ranks(play, info["highestWins"]), _roles(play)
     players = []
     for i, name in enumerate(play.players):
         entry: dict[str, Any] = {"name": name, "winner": i in play.winners, "startPlayer": play.first_player == i,
-                                 "rank": places[i], "role": roles[i], "sourcePlayerId": slug(name)}
+                                 "rank": places[i], "role": roles[i],
+                                 "sourcePlayerId": _source_player_id(play.box, name)}
         if not info["noPoints"]:
             entry["score"] = play.totals[i]
         players.append(entry)
     data = {"sourceName": SOURCE_NAME, "sourcePlayId": play.source_id, "playDate": play_date(play.started, utc=True),
             "durationMin": play.duration_min, "location": location, "game": game, "players": players}
     return LINK + urllib.parse.quote(json_text(data, separators=(",", ":")), safe="")
+
+

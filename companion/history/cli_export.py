@@ -1,7 +1,12 @@
 """`companion export` and `companion import`: the table's history out to other apps, and records in.
 
-    companion export --state-dir DIR --format bgstats|bgg|csv|json [--game-id N] [--out FILE]
-    companion import --state-dir DIR FILE
+    companion export [--state-dir DIR] --format bgstats|bgg|csv|json [--game-id N] [--out FILE]
+                     [--location TEXT] [--bgg-id GAME=ID]
+    companion import [--state-dir DIR] FILE
+
+Without --state-dir, the table's own journal (`where.table_state_dir`: where `companion run`
+keeps it; on the box, the kiosk's). `--format json --game-id N` writes that one record (an
+object, what `companion replay` reads); without --game-id, a list of records.
 
 Exit status: 0 done; 1 nothing to export or the destination cannot be written (said in
 one line, no half file left); 2 a record that is not valid (replay's message, nothing
@@ -14,7 +19,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion.history.export import FORMATS, render, write_reason
+from companion.history.bgstats import LOCATION
+from companion.history.export import FORMATS, file_text, record_of, write_reason
+from companion.history.safe_text import json_text
 
 __all__ = ["export", "import_", "REASONS"]
 
@@ -22,9 +29,9 @@ REASONS = {"full": "no space left on the device", "read-only": "the folder is re
 
 
 def _state_dir(explicit: str | None) -> str:
-    from companion.table.journal import find_state_dir
+    from companion.history.where import table_state_dir
 
-    return find_state_dir(explicit, None, False)
+    return table_state_dir(explicit)
 
 
 def export(argv: list[str]) -> int:
@@ -36,14 +43,26 @@ def export(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="companion export", description=export.__doc__)
     ap.add_argument("--state-dir", default=None, help="the table's state directory (its journal)")
     ap.add_argument("--format", required=True, choices=FORMATS,
-                    help="bgstats: a BG Stats file; bgg: BoardGameGeek plays XML; csv: one row per player "
+                    help="bgstats: a BG Stats play file (.bgsplay); bgg: BoardGameGeek plays XML; csv: one row per player "
                          "per game; json: the game records (companion import takes them)")
     ap.add_argument("--game-id", type=int, default=None, help="only this game (its id in `companion history`)")
     ap.add_argument("--location", default=None, help="where the games were played (BG Stats, BGG)")
     ap.add_argument("--out", default=None, help="the file to write (default: standard output)")
+    ap.add_argument("--bgg-id", action="append", default=[], metavar="GAME=ID",
+                    help="a game's BoardGameGeek id for bgstats and bgg (e.g. clans=4636; 0: none)")
     args = ap.parse_args(argv)
+    from companion.history.gamefacts import parse_bgg_ids
+    from companion.history.where import ensure_box_id
+
     try:
-        history = read_history(_state_dir(args.state_dir))
+        bgg_ids = parse_bgg_ids(args.bgg_id)
+        state_dir = _state_dir(args.state_dir)
+    except ValueError as exc:
+        print(f"companion export: {exc}", file=sys.stderr)
+        return 2
+    ensure_box_id(state_dir)
+    try:
+        history = read_history(state_dir)
     except JournalUnavailable as exc:
         print(f"companion export: {exc}", file=sys.stderr)
         return 1
@@ -55,7 +74,10 @@ def export(argv: list[str]) -> int:
             return 1
     if args.format == "json":
         plays = [p for p in plays if isinstance(p.record, dict)]
-    text = render(plays, args.format, args.location) if args.location else render(plays, args.format)
+    if args.format == "json" and args.game_id is not None and plays:
+        text = json_text(record_of(plays[0]), indent=1) + "\n"  # one record: what `companion replay` reads
+    else:
+        text = file_text(plays, args.format, args.location or LOCATION, bgg_ids)
     for line in history.damaged:
         print(f"companion export: left out {line}", file=sys.stderr)
     if args.out is None:
@@ -77,11 +99,17 @@ def import_(argv: list[str]) -> int:
     from companion.table.journal import JournalError
 
     ap = argparse.ArgumentParser(prog="companion import", description=import_.__doc__)
-    ap.add_argument("--state-dir", default=None, help="the table's state directory (its journal)")
+    ap.add_argument("--state-dir", default=None,
+                    help="the table's state directory (its journal; default: where `companion run` keeps it)")
     ap.add_argument("file", help="a record, or a JSON list of records (companion export --format json)")
     args = ap.parse_args(argv)
     try:
-        report = import_file(_state_dir(args.state_dir), args.file)
+        state_dir = _state_dir(args.state_dir)
+    except ValueError as exc:
+        print(f"companion import: {exc}", file=sys.stderr)
+        return 2
+    try:
+        report = import_file(state_dir, args.file)
     except ImportRefused as exc:
         print(f"companion import: {args.file}: {exc}", file=sys.stderr)
         return 2

@@ -31,10 +31,13 @@ def _title(kind: str) -> str:
     return str(getattr(entry.history_module(), "TITLE", kind))
 
 
-def _load(prog: str, state_dir: str, include_abandoned: bool = False) -> History | None:
-    """The journal's history, damaged rows noted on stderr; None (after one line on stderr) when unreadable."""
+def _load(prog: str, state_dir: str | None, include_abandoned: bool = False) -> History | None:
+    """The journal's history (in `state_dir`, default `where.table_state_dir`), damaged rows noted on
+    stderr; None (after one line on stderr) when unreadable."""
+    from companion.history.where import table_state_dir
+
     try:
-        hist = read_history(state_dir, include_abandoned=include_abandoned, full=False)
+        hist = read_history(table_state_dir(state_dir), include_abandoned=include_abandoned, full=False)
     except JournalUnavailable as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return None
@@ -47,8 +50,9 @@ def _parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     from companion.cli import directory
 
     ap = argparse.ArgumentParser(prog=prog, description=doc)
-    ap.add_argument("--state-dir", required=True, type=directory,
-                    help="the table's state directory (where its journal is)")
+    ap.add_argument("--state-dir", default=None, type=directory,
+                    help="the table's state directory (where its journal is; default: where `companion run` "
+                         "keeps it, on the box the kiosk's)")
     ap.add_argument("--json", action="store_true", help="print JSON (the spec's format)")
     return ap
 

@@ -1,11 +1,19 @@
 """The table's finished games in the formats other apps read: BG Stats, BoardGameGeek, CSV, records.
 
-* `bgstats`: BG Stats' own JSON export layout (companion.history.bgstats).
+* `bgstats`: a BG Stats play file (`.bgsplay`), the form BG Stats merges through its matching
+  screen (companion.history.bgstats).
 * `bgg`: a BoardGameGeek plays XML document, the layout of BGG's XML API 2 `plays`
-  answer: `<plays><play id date quantity length incomplete nowinstats location>` with
-  `<item name objecttype="thing" objectid>` and `<players><player username userid name
-  startposition color score new rating win/>`.
-* `csv`: one row per player per game, with a header row.
+  answer (as captured in tnaskali/bgg-api, src/test/resources/responses/bgg/xmlapi/v2/plays/):
+  `<plays><play id date quantity length incomplete nowinstats location>` with `<item name
+  objecttype="thing" objectid>` (left out for a game without a known BGG id: objectid 0 is
+  no item), `<comments>` and `<players><player username userid name startposition color score
+  new rating win/>`; `startposition` is the turn order ("1" the first player, "" unknown).
+* `csv`: one row per player per game, with a header row, for LibreOffice and Excel: the
+  game's title, times as "YYYY-MM-DD HH:MM:SS" (local time, which both read as a date and
+  time), and as a file (`file_text`) UTF-8 with a byte order mark (how Excel on Windows knows
+  it is UTF-8). A cell that a spreadsheet would take for a formula (starting with = + - @, a
+  tab or a carriage return) is written with a leading apostrophe, the spreadsheets' own mark
+  for "text" (`spreadsheet_text`); every other name is written as it is.
 * `json`: the games' records (a Clans record of spec section 1 with `"names"` filled in; a
   Valley of the Mammoths game log) plus one metadata key, `"companion": {"game", "started",
   "finished", "actions"}`, so `companion import` restores the same history.
@@ -28,20 +36,23 @@ import io
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
-from companion.history.bgstats import LOCATION, bgstats_json, game_info
+from companion.history.bgstats import LOCATION, bgstats_json, start_positions
+from companion.history.gamefacts import game_info
 from companion.history.plays import History, Play
 from companion.history.safe_text import json_text, utf8_text, xml_text
 from companion.table.fsutil import atomic_write_text
 
-__all__ = ["FORMATS", "ExportError", "render", "records", "records_json", "bgg_xml", "plays_csv", "record_of",
-           "copy_to_folder", "usb_mounts", "write_reason", "FOLDER_FILES", "CSV_COLUMNS"]
+__all__ = ["FORMATS", "ExportError", "render", "file_text", "records", "records_json", "bgg_xml", "plays_csv",
+           "record_of", "copy_to_folder", "usb_mounts", "write_reason", "FOLDER_FILES", "CSV_COLUMNS", "BOM",
+           "spreadsheet_text", "sheet_time"]
 
 FORMATS = ("bgstats", "bgg", "csv", "json")
 CSV_COLUMNS = ("game_id", "game", "started", "finished", "duration_min", "seat", "name", "total", "winner",
                "first_player", "color")
-FOLDER_FILES = {"bgstats": "companion-bgstats.json", "bgg": "companion-bgg-plays.xml",
+BOM = "\ufeff"
+FOLDER_FILES = {"bgstats": "companion-plays.bgsplay", "bgg": "companion-bgg-plays.xml",
                 "csv": "companion-plays.csv", "json": "companion-records.json"}
 REMOVABLE_FS = frozenset({"vfat", "msdos", "exfat", "ntfs", "ntfs3", "fuseblk", "ext2", "ext3", "ext4", "btrfs",
                           "f2fs", "xfs", "hfsplus", "udf"})
@@ -88,26 +99,30 @@ def records_json(plays: History | Iterable[Play]) -> str:
 
 
 # ----- BoardGameGeek ---------------------------------------------------------------------
-def bgg_xml(plays: History | Iterable[Play], location: str = LOCATION) -> str:
+def bgg_xml(plays: History | Iterable[Play], location: str = LOCATION,
+            bgg_ids: Mapping[str, int] | None = None) -> str:
     """The games as a BoardGameGeek plays XML document (BGG XML API 2 layout)."""
     items = _finished(plays)
     root = ET.Element("plays", {"username": "", "userid": "0", "total": str(len(items)), "page": "1",
                                 "termsofuse": "https://boardgamegeek.com/xmlapi/termsofuse"})
     for play in items:
-        info = game_info(play.game)
+        info = game_info(play.game, bgg_ids)
         node = ET.SubElement(root, "play", {
             "id": str(play.game_id), "date": dt.datetime.fromtimestamp(play.started).strftime("%Y-%m-%d"),
             "quantity": "1", "length": str(play.duration_min), "incomplete": "0", "nowinstats": "0",
             "location": xml_text(location)})
-        item = ET.SubElement(node, "item", {"name": info["name"], "objecttype": "thing",
-                                            "objectid": str(info["bggId"])})
-        ET.SubElement(ET.SubElement(item, "subtypes"), "subtype", {"value": "boardgame"})
+        if info["bggId"]:  # objectid="0" is no BoardGameGeek item: a game without a known id has none
+            item = ET.SubElement(node, "item", {"name": info["name"], "objecttype": "thing",
+                                                "objectid": str(info["bggId"])})
+            ET.SubElement(ET.SubElement(item, "subtypes"), "subtype", {"value": "boardgame"})
         ET.SubElement(node, "comments").text = f"{info['name']}, played with the Clans companion ({play.source_id})"
         seats = ET.SubElement(node, "players")
         colors = list(play.colors or [])
+        order = start_positions(play)
         for i, name in enumerate(play.players):
             ET.SubElement(seats, "player", {
-                "username": "", "userid": "0", "name": xml_text(name), "startposition": str(i + 1),
+                "username": "", "userid": "0", "name": xml_text(name),
+                "startposition": "" if order[i] is None else str(order[i]),
                 "color": colors[i] if i < len(colors) else "",
                 "score": "" if info["noPoints"] else str(play.totals[i]),
                 "new": "0", "rating": "0", "win": "1" if i in play.winners else "0"})
@@ -116,34 +131,59 @@ def bgg_xml(plays: History | Iterable[Play], location: str = LOCATION) -> str:
 
 
 # ----- CSV -------------------------------------------------------------------------------
-def plays_csv(plays: History | Iterable[Play]) -> str:
-    """One row per player per game (header `CSV_COLUMNS`); times ISO 8601, seats and first player 1-based."""
-    from companion.history.plays import iso_time
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
+
+def spreadsheet_text(text: str) -> str:
+    """A cell a spreadsheet shows as the text it is: one that would start a formula (= + - @, a tab,
+    a carriage return) gets a leading apostrophe; any other text is written as it is."""
+    text = utf8_text(text)
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+def sheet_time(seconds: float) -> str:
+    """Local time as "YYYY-MM-DD HH:MM:SS": what LibreOffice and Excel read as a date and time."""
+    return dt.datetime.fromtimestamp(seconds).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def plays_csv(plays: History | Iterable[Play]) -> str:
+    """One row per player per game (header `CSV_COLUMNS`): the game's title, local times, seats and
+    first player 1-based, formula-like cells marked as text (`spreadsheet_text`)."""
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
+    writer = csv.writer(buf, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for play in _finished(plays):
         colors = list(play.colors or [])
         first = "" if play.first_player is None else play.first_player + 1
+        title = game_info(play.game)["name"]
         for i, name in enumerate(play.players):
-            writer.writerow([play.game_id, play.game, iso_time(play.started), iso_time(play.finished),
-                             play.duration_min, i + 1, utf8_text(name), play.totals[i], 1 if i in play.winners else 0, first,
+            writer.writerow([play.game_id, spreadsheet_text(title), sheet_time(play.started),
+                             sheet_time(play.finished), play.duration_min, i + 1, spreadsheet_text(name),
+                             play.totals[i], 1 if i in play.winners else 0, first,
                              colors[i] if i < len(colors) else ""])
     return buf.getvalue()
 
 
-def render(plays: History | Iterable[Play], fmt: str, location: str = LOCATION) -> str:
+def render(plays: History | Iterable[Play], fmt: str, location: str = LOCATION,
+           bgg_ids: Mapping[str, int] | None = None) -> str:
     """The text of one export format (`FORMATS`)."""
     if fmt == "bgstats":
-        return bgstats_json(_finished(plays), location)
+        box = plays.box if isinstance(plays, History) else None
+        return bgstats_json(_finished(plays), location, box=box or None, bgg_ids=bgg_ids)
     if fmt == "bgg":
-        return bgg_xml(plays, location)
+        return bgg_xml(plays, location, bgg_ids)
     if fmt == "csv":
         return plays_csv(plays)
     if fmt == "json":
         return records_json(plays)
     raise ValueError(f"unknown export format {fmt!r} (one of {', '.join(FORMATS)})")
+
+
+def file_text(plays: History | Iterable[Play], fmt: str, location: str = LOCATION,
+              bgg_ids: Mapping[str, int] | None = None) -> str:
+    """`render` as a file's text: the CSV with a byte order mark (Excel then reads it as UTF-8)."""
+    text = render(plays, fmt, location, bgg_ids)
+    return BOM + text if fmt == "csv" else text
 
 
 # ----- USB copy --------------------------------------------------------------------------
@@ -165,7 +205,7 @@ def copy_to_folder(history: History | Iterable[Play], base_dir: str | Path, now:
     half-made folder is left."""
     when = now if isinstance(now, dt.datetime) else dt.datetime.fromtimestamp(now)
     plays = _finished(history)
-    texts = {fmt: render(plays, fmt) for fmt in FORMATS}  # before touching the stick
+    texts = {fmt: file_text(plays, fmt) for fmt in FORMATS}  # before touching the stick
     base = Path(base_dir)
     try:
         folder = _new_folder(base, when)

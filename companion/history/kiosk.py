@@ -70,8 +70,10 @@ class KioskMemory:
         """Copy the whole history in every format to a new dated folder on `target`: (done, what to say)."""
         from companion.history.export import ExportError, copy_to_folder
         from companion.history.plays import read_history
+        from companion.history.where import ensure_box_id
 
         try:
+            ensure_box_id(self.state_dir)
             history = read_history(self.state_dir)
             folder = copy_to_folder(history, target, time.time() if now is None else now)
         except ExportError as exc:

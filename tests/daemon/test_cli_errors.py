@@ -288,7 +288,7 @@ def test_random_junk_numbers_are_refused(command, rest, option, kind, files):
     ["replay"], ["replay", str(RECORD), "--bogus"], ["replay", str(RECORD), "extra"],
     ["selfplay", "--games"], ["selfplay", "--bogus=1"], ["new", "--players"], ["new", "stray"],
     ["arena"], ["arena", "--bots"], ["board"], ["board", "--list", "--render", "x.png"],
-    ["bench", "--bogus"], ["web", "--port"], ["web", "stray"], ["history"], ["stats", "--state-dir"],
+    ["bench", "--bogus"], ["web", "--port"], ["web", "stray"], ["history", "stray"], ["stats", "--state-dir"],
     ["export", "--state-dir", "."], ["import"], ["install-service", "--unit-dir"], ["doctor", "--bogus"],
     ["run", "--display", "dummy", "--keys"], ["run", *RUN, "--bogus"],
     ["run", *RUN, "--load", str(RECORD), "--players", "2"],

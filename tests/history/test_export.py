@@ -52,30 +52,63 @@ def state(tmp_path: Path) -> Path:
     return state_dir
 
 
+FORMATS_DIR = Path(__file__).resolve().parents[1] / "data" / "formats"
+REAL_PLAY_FILE = json.loads((FORMATS_DIR / "bgstats-play-file.bgsplay").read_text(encoding="utf-8"))
+REAL_BGG = ET.parse(FORMATS_DIR / "bgg-plays.xml").getroot()
+
+
+def same_layout(ours: dict, real: dict, where: str) -> None:
+    """Every field of the real layout is there with the same JSON type (null stands for any)."""
+    assert set(ours) == set(real), f"{where}: {sorted(set(ours) ^ set(real))}"
+    for key, value in real.items():
+        if value is not None and ours[key] is not None:
+            assert type(ours[key]) is type(value), f"{where}.{key}: {type(ours[key]).__name__}"
+
+
+def test_bgstats_play_file_has_the_real_layout_field_by_field(state):
+    code, text, err = run_cli("export", "--state-dir", str(state), "--format", "bgstats")
+    assert code == 0, err
+    doc = json.loads(text)
+    real = REAL_PLAY_FILE
+    assert set(doc) == set(real)
+    for section in ("players", "locations", "games", "plays"):
+        for entry in doc[section]:
+            same_layout(entry, real[section][0], section)
+    for play in doc["plays"]:
+        for score in play["playerScores"]:
+            same_layout(score, real["plays"][0]["playerScores"][0], "playerScores")
+    same_layout(doc["userInfo"], real["userInfo"], "userInfo")
+    assert "Play file" in doc["about"] and "backup" in doc["about"]
+
+
 def test_bgstats_file_field_by_field(state):
     code, text, err = run_cli("export", "--state-dir", str(state), "--format", "bgstats")
     assert code == 0, err
     doc = json.loads(text)
     plays = read_history(state).finished
-    assert set(doc) >= {"about", "players", "locations", "games", "plays", "userInfo"}
-    names = {p["name"]: p for p in doc["players"]}
-    assert set(names) == {"Anna", "Bruno", "Carla", "Dario", "Ann", "Bo"}
+    people = [p for p in doc["players"] if p["name"] != bgstats.SENDER]
+    assert {p["name"] for p in people} == {"Anna", "Bruno", "Carla", "Dario", "Ann", "Bo"}
     for p in doc["players"]:
         assert type(p["id"]) is int and p["isAnonymous"] is False and p["bggUsername"] == ""
         assert __import__("re").fullmatch(UUID, p["uuid"]) and len(p["modificationDate"]) == 19
-    assert len({p["id"] for p in doc["players"]}) == len(doc["players"])
+    assert len({p["id"] for p in doc["players"]}) == len(doc["players"]) == len({p["uuid"] for p in doc["players"]})
+    me = [p for p in doc["players"] if p["id"] == doc["userInfo"]["meRefId"]]
+    assert [p["name"] for p in me] == [bgstats.SENDER]  # the table sends the file; it plays in no play
+    assert all(s["playerRefId"] != me[0]["id"] for p in doc["plays"] for s in p["playerScores"])
     (place,) = doc["locations"]
     assert place["name"] == "Clans companion" and type(place["id"]) is int
     games = {g["id"]: g for g in doc["games"]}
     clans = next(g for g in doc["games"] if g["name"] == "Clans")
     mammut = next(g for g in doc["games"] if g["name"] == "Valley of the Mammoths")
-    assert (clans["bggId"], clans["highestWins"], clans["noPoints"], clans["cooperative"]) == (4226, True, False, False)
-    assert (mammut["bggId"], mammut["noPoints"]) == (0, True)  # its BGG id is not verified: left 0
+    assert (clans["bggId"], clans["bggYear"], clans["highestWins"], clans["noPoints"], clans["cooperative"]) == \
+        (4636, 2002, True, False, False)
+    assert (clans["minPlayerCount"], clans["maxPlayerCount"], clans["copies"]) == (2, 4, [])
+    assert (mammut["bggId"], mammut["bggYear"], mammut["noPoints"]) == (0, 0, True)  # no id found: none given
     assert len(doc["plays"]) == len(plays) == 4
     ids = {p["id"]: p["name"] for p in doc["players"]}
     for entry, play in zip(doc["plays"], plays):
         assert games[entry["gameRefId"]]["name"] == ("Clans" if play.game == "clans" else "Valley of the Mammoths")
-        assert entry["locationRefId"] == place["id"]
+        assert entry["locationRefId"] == place["id"] and entry["bggId"] == 0
         assert entry["playDate"] == dt.datetime.fromtimestamp(play.started).strftime("%Y-%m-%d %H:%M:%S")
         assert entry["durationMin"] == play.duration_min and type(entry["durationMin"]) is int
         assert (entry["ignored"], entry["usesTeams"], entry["manualWinner"], entry["rounds"], entry["board"]) == \
@@ -83,19 +116,23 @@ def test_bgstats_file_field_by_field(state):
         assert __import__("re").fullmatch(UUID, entry["uuid"])
         scores = entry["playerScores"]
         assert [ids[s["playerRefId"]] for s in scores] == list(play.players)
-        assert [s["seatOrder"] for s in scores] == list(range(len(play.players)))
+        assert [s["seatOrder"] for s in scores] == list(range(1, len(play.players) + 1))
         assert [s["winner"] for s in scores] == [i in play.winners for i in range(len(play.players))]
         assert [s["startPlayer"] for s in scores] == [i == play.first_player for i in range(len(play.players))]
         if play.game == "clans":
             assert [s["score"] for s in scores] == [str(t) for t in play.totals]
             assert [s["role"] for s in scores] == list(play.colors)
+            first = [s for s in scores if s["startPlayer"]]
+            assert [s["startPosition"] for s in first] == ["1"]
+            assert sorted(int(s["startPosition"]) for s in scores) == list(range(1, len(scores) + 1))
             best = max(play.totals)
             assert all(s["rank"] == 1 for s, t in zip(scores, play.totals) if t == best)
         else:
-            assert all(s["score"] == "" and s["role"] == "" for s in scores)
+            assert all(s["score"] is None and s["role"] == "" and s["startPosition"] == "" for s in scores)
     # a second export names everything with the same uuids (BG Stats recognises its plays again)
     again = json.loads(run_cli("export", "--state-dir", str(state), "--format", "bgstats")[1])
     assert [p["uuid"] for p in again["plays"]] == [p["uuid"] for p in doc["plays"]]
+    assert [p["uuid"] for p in again["players"]] == [p["uuid"] for p in doc["players"]]
 
 
 def test_create_play_link(state):
@@ -113,11 +150,12 @@ def test_create_play_link(state):
         game = data["game"]
         assert game["sourceGameId"] == play.game and game["highestWins"] is True
         assert [p["name"] for p in data["players"]] == list(play.players)
-        assert all(isinstance(p["sourcePlayerId"], str) and p["sourcePlayerId"] for p in data["players"])
+        ids = [p["sourcePlayerId"] for p in data["players"]]
+        assert all(__import__("re").fullmatch(UUID, i) for i in ids) and len(set(ids)) == len(ids)
         assert [p["winner"] for p in data["players"]] == [i in play.winners for i in range(len(play.players))]
         assert all(type(p["rank"]) is int and p["rank"] >= 1 for p in data["players"])
         if play.game == "clans":
-            assert game == {"name": "Clans", "bggId": 4226, "highestWins": True, "noPoints": False,
+            assert game == {"name": "Clans", "bggId": 4636, "highestWins": True, "noPoints": False,
                             "sourceGameId": "clans"}
             assert [p["score"] for p in data["players"]] == list(play.totals)
             assert [p["role"] for p in data["players"]] == list(play.colors)
@@ -139,37 +177,68 @@ def test_bgg_xml(state):
     assert code == 0, err
     root = ET.fromstring(text.encode())
     plays = read_history(state).finished
+    real_play = REAL_BGG.find("play")
+    assert set(root.attrib) == set(REAL_BGG.attrib)
     assert root.tag == "plays" and len(root.findall("play")) == len(plays)
     for node, play in zip(root.findall("play"), plays):
-        assert node.get("id") == str(play.game_id) and node.get("quantity") == "1"
+        assert set(node.attrib) == set(real_play.attrib)
+        assert node.get("id") == str(play.game_id) and int(node.get("id")) > 0 and node.get("quantity") == "1"
         assert node.get("date") == dt.datetime.fromtimestamp(play.started).strftime("%Y-%m-%d")
         assert node.get("length") == str(play.duration_min) and node.get("location") == "Clans companion"
         item = node.find("item")
-        assert item.get("objecttype") == "thing"
-        assert item.get("objectid") == ("4226" if play.game == "clans" else "0")
+        if play.game == "clans":
+            assert set(item.attrib) == set(real_play.find("item").attrib)
+            assert (item.get("objecttype"), item.get("objectid"), item.get("name")) == ("thing", "4636", "Clans")
+        else:
+            assert item is None  # no BGG id known: no item rather than objectid="0"
         seats = node.find("players").findall("player")
+        assert all(set(s.attrib) == set(real_play.find("players/player").attrib) for s in seats)
         assert [s.get("name") for s in seats] == list(play.players)
-        assert [s.get("startposition") for s in seats] == [str(i + 1) for i in range(len(play.players))]
         assert [s.get("win") for s in seats] == ["1" if i in play.winners else "0" for i in range(len(seats))]
         assert all(s.get("new") == "0" for s in seats)
         if play.game == "clans":
+            n, first = len(seats), play.first_player
+            assert seats[first].get("startposition") == "1"
+            assert [s.get("startposition") for s in seats] == [str((i - first) % n + 1) for i in range(n)]
             assert [s.get("score") for s in seats] == [str(t) for t in play.totals]
             assert [s.get("color") for s in seats] == list(play.colors)
+        else:
+            assert all(s.get("startposition") == "" for s in seats)
+    assert 'objectid="0"' not in text
 
 
 def test_csv_one_row_per_player(state):
     code, text, err = run_cli("export", "--state-dir", str(state), "--format", "csv")
     assert code == 0, err
-    rows = list(csv.DictReader(io.StringIO(text)))
+    assert text.startswith(export.BOM)  # Excel reads the file as UTF-8
+    rows = list(csv.DictReader(io.StringIO(text[1:])))
     plays = read_history(state).finished
     assert list(rows[0]) == list(export.CSV_COLUMNS)
     assert len(rows) == sum(len(p.players) for p in plays)
-    expected = [(str(p.game_id), p.game, str(i + 1), n, str(p.totals[i]), "1" if i in p.winners else "0",
+    titles = {"clans": "Clans", "mammut": "Valley of the Mammoths"}
+    expected = [(str(p.game_id), titles[p.game], str(i + 1), n, str(p.totals[i]), "1" if i in p.winners else "0",
                  (p.colors[i] if p.colors else ""), "" if p.first_player is None else str(p.first_player + 1))
                 for p in plays for i, n in enumerate(p.players)]
     assert [(r["game_id"], r["game"], r["seat"], r["name"], r["total"], r["winner"], r["color"],
              r["first_player"]) for r in rows] == expected
-    assert all(int(r["duration_min"]) >= 1 and "T" in r["started"] for r in rows)
+    for r, p in zip(rows, [p for p in plays for _ in p.players]):
+        assert r["started"] == dt.datetime.fromtimestamp(p.started).strftime("%Y-%m-%d %H:%M:%S")
+        assert int(r["duration_min"]) >= 1
+
+
+def test_csv_cells_that_would_be_formulas_are_text(tmp_path):
+    """A name starting with = + - @ is written with the spreadsheets' text mark; others as they are."""
+    names = ["=1+2", "+Bénédicte", "-Jo", "@Ann"]
+    state = tmp_path / "state"
+    path = tmp_path / "in.json"
+    path.write_text(json.dumps([clans_record(61, 4, names), clans_record(62, 2, ["Bénédicte", "Jo-Ann"])]))
+    assert run_cli("import", "--state-dir", str(state), str(path))[0] == 0
+    out = tmp_path / "plays.csv"
+    assert run_cli("export", "--state-dir", str(state), "--format", "csv", "--out", str(out))[0] == 0
+    raw = out.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert [r["name"] for r in rows] == ["'=1+2", "'+Bénédicte", "'-Jo", "'@Ann", "Bénédicte", "Jo-Ann"]
 
 
 def test_json_records_replay_to_the_same_totals_and_winners(state, tmp_path):
@@ -191,9 +260,15 @@ def test_json_records_replay_to_the_same_totals_and_winners(state, tmp_path):
         replay = json.loads(out)
         assert replay["status"] == "finished"
         assert (replay["totals"], replay["winners"]) == (list(play.totals), list(play.winners))
-    one = json.loads(run_cli("export", "--state-dir", str(state), "--format", "json", "--game-id",
-                             str(plays[1].game_id))[1])
-    assert len(one) == 1 and one[0]["names"] == ["Anna", "Bruno", "Carla"]
+    # --game-id N writes that one record: `companion replay` reads the file as it is
+    one_file = tmp_path / "one.json"
+    code, _, err = run_cli("export", "--state-dir", str(state), "--format", "json", "--game-id",
+                           str(plays[1].game_id), "--out", str(one_file))
+    assert code == 0, err
+    one = json.loads(one_file.read_text())
+    assert isinstance(one, dict) and one["names"] == ["Anna", "Bruno", "Carla"]
+    code, out, err = run_cli("replay", str(one_file), "--json")
+    assert code == 0 and json.loads(out)["totals"] == list(plays[1].totals), err
     assert run_cli("export", "--state-dir", str(state), "--format", "json", "--game-id", "999")[0] == 1
 
 
@@ -334,3 +409,72 @@ def test_read_only_stick_said_in_one_line_even_as_root(state, tmp_path, monkeypa
     code, _, err = run_cli("export", "--state-dir", str(state), "--format", "csv", "--out", str(target))
     assert (code, err) == (1, f"companion export: cannot write {target}: the folder is read-only\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["records.json", "state"]
+
+
+def bgstats_doc(state: Path) -> dict:
+    code, text, err = run_cli("export", "--state-dir", str(state), "--format", "bgstats")
+    assert code == 0, err
+    return json.loads(text)
+
+
+def test_distinct_names_are_distinct_players_and_seats_of_no_one_are_anonymous(tmp_path):
+    """Issue 33, part 3: "Anna"/"anna" and "Jo-Ann"/"Jo Ann" are four players (four uuids, four ids,
+    four sourcePlayerIds); guests, default seats and bots all point at one anonymous player."""
+    state = tmp_path / "state"
+    records = [clans_record(71, 4, ["Anna", "anna", "Jo-Ann", "Jo Ann"]),
+               clans_record(72, 4, ["Anna", "Guest 2", "Bot 3 (mcts)", "Player 4"]),
+               clans_record(73, 3, ["Guest 1", "Guest 2", "anna"])]
+    path = tmp_path / "in.json"
+    path.write_text(json.dumps(records))
+    assert run_cli("import", "--state-dir", str(state), str(path))[0] == 0
+    doc = bgstats_doc(state)
+    by_id = {p["id"]: p for p in doc["players"]}
+    named = [p for p in doc["players"] if not p["isAnonymous"] and p["name"] != bgstats.SENDER]
+    assert sorted(p["name"] for p in named) == sorted(["Anna", "anna", "Jo-Ann", "Jo Ann"])
+    assert len({p["uuid"] for p in doc["players"]}) == len({p["id"] for p in doc["players"]}) == len(doc["players"])
+    (anonymous,) = [p for p in doc["players"] if p["isAnonymous"]]
+    assert anonymous["name"] == "Anonymous player"
+    seats = [[by_id[s["playerRefId"]]["name"] for s in p["playerScores"]] for p in doc["plays"]]
+    assert seats == [["Anna", "anna", "Jo-Ann", "Jo Ann"], ["Anna"] + ["Anonymous player"] * 3,
+                     ["Anonymous player", "Anonymous player", "anna"]]
+    for play in read_history(state).finished:
+        data = json.loads(urllib.parse.unquote(bgstats.create_play_link(play)[len(bgstats.LINK):]))
+        ids = [p["sourcePlayerId"] for p in data["players"]]
+        assert len(set(ids)) == len(ids)
+
+
+def test_player_uuids_differ_from_box_to_box_and_stay_put_in_one(tmp_path):
+    """Every box has its own id (kept in its journal): "Anna" of one box is not "Anna" of another."""
+    path = tmp_path / "in.json"
+    path.write_text(json.dumps([clans_record(74, 2, ["Anna", "Ben"])]))
+    uuids = []
+    for box in ("one", "two"):
+        assert run_cli("import", "--state-dir", str(tmp_path / box), str(path))[0] == 0
+        doc = bgstats_doc(tmp_path / box)
+        uuids.append({p["name"]: p["uuid"] for p in doc["players"]})
+    assert uuids[0]["Anna"] != uuids[1]["Anna"]
+    assert {p["name"]: p["uuid"] for p in bgstats_doc(tmp_path / "one")["players"]} == uuids[0]
+    # the play itself keeps its uuid (made from the game and its start): BG Stats knows it again
+    plays = [bgstats_doc(tmp_path / box)["plays"][0]["uuid"] for box in ("one", "two")]
+    assert plays[0] == plays[1]
+
+
+def test_the_commands_default_to_the_state_dir_run_uses(tmp_path, monkeypatch):
+    """Issue 33, part 7: without --state-dir, history, stats, export and import use the journal
+    `companion run` uses (on a laptop $XDG_STATE_HOME/companion)."""
+    from companion.history import where
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr("companion.hw.platform.is_raspberry_pi", lambda: False)
+    monkeypatch.setattr("companion.config.DEFAULT_PATH", str(tmp_path / "no-config.yaml"))
+    assert where.table_state_dir(None) == str(tmp_path / "xdg" / "companion")
+    path = tmp_path / "in.json"
+    path.write_text(json.dumps([clans_record(75, 2, ["Anna", "Ben"])]))
+    assert run_cli("import", str(path))[0] == 0
+    assert (tmp_path / "xdg" / "companion" / "journal.sqlite3").is_file()
+    code, out, err = run_cli("history", "--json")
+    assert code == 0 and [g["players"] for g in json.loads(out)] == [["Anna", "Ben"]], err
+    code, out, err = run_cli("stats", "--json")
+    assert code == 0 and set(json.loads(out)) == {"Anna", "Ben"}, err
+    code, out, err = run_cli("export", "--format", "bgg")
+    assert code == 0 and ET.fromstring(out.encode()).find("play") is not None, err

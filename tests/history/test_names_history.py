@@ -40,6 +40,11 @@ def texts(state_dir: Path) -> dict[str, str]:
     return {fmt: render(plays, fmt) for fmt in ("bgstats", "bgg", "csv", "json")}
 
 
+def sheet_name(cell: str) -> str:
+    """A CSV name cell read back: the spreadsheets' text mark (') before a formula-like name dropped."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(("=", "+", "-", "@", "\t", "\r")) else cell
+
+
 def names_in_exports(state_dir: Path) -> dict[str, list[str]]:
     """Every player name each export holds, each export parsed back (the parse fails if it is ill-formed)."""
     out = texts(state_dir)
@@ -52,7 +57,7 @@ def names_in_exports(state_dir: Path) -> dict[str, list[str]]:
     return {"bgg": [p.get("name") for p in bgg.iter("player")],
             "bgstats": [bgstats["players"][s["playerRefId"] - 1]["name"] for p in bgstats["plays"]
                         for s in p["playerScores"]],
-            "csv": [r["name"] for r in rows],
+            "csv": [sheet_name(r["name"]) for r in rows],
             "json": [n for r in json.loads(out["json"]) for n in r["names"]],
             "link": [p["name"] for link in links for p in link["players"]]}
 
