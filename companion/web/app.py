@@ -35,13 +35,13 @@ from companion.web.guard import SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S,
 from companion.web.http import (GUARD, HOSTS, KEYS, NOT_RUNNING, ROSTER, STATE, VIEWS, change_refused,
                                 html_response as _html, json_body, json_response as _json)
 from companion.web.keylink import KeyLink
+from companion.web.limits import MAX_STREAMS, ConnectionLimits, StreamLimits
 from companion.web.lograte import RateLimitedLog
 from companion.web.plugin import esc, tag
 from companion.web.views import Live, Replay, Views
 
 log = logging.getLogger(__name__)
 
-MAX_STREAMS = 20
 MAX_BODY = 16 * 1024
 MAX_KEYS = 32
 POLL_S = 0.25
@@ -53,12 +53,14 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
              max_streams: int = MAX_STREAMS, poll_s: float = POLL_S,
              roster: list[str] | None = None) -> web.Application:
     """The application; `keys` None: no key socket (changes answer 503); `roster`: the config's names."""
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[_host_check, _no_traceback])
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[_busy, _host_check, _no_traceback])
     app[VIEWS], app[GUARD], app[HOSTS] = views, guard, hosts
     app[KEYS] = keys if keys is not None else KeyLink(None, None)
     app[ROSTER] = list(roster or [])
     # "freed": notified whenever a stream ends (a place for another viewer)
-    app[STATE] = {"streams": 0, "changed": asyncio.Event(), "freed": asyncio.Condition(), "max_streams": max_streams,
+    # "connections": installed on the real server by companion.web.server.serve (a test server has none)
+    app[STATE] = {"streams": StreamLimits(max_streams), "connections": ConnectionLimits(),
+                  "changed": asyncio.Event(), "freed": asyncio.Condition(), "max_streams": max_streams,
                   "poll_s": poll_s, "warn": RateLimitedLog(log)}
     app.on_response_prepare.append(_headers)
     app.on_startup.append(_start)
@@ -116,6 +118,17 @@ def _local_address(request: web.Request) -> str | None:
 
 
 @web.middleware
+async def _busy(request: web.Request, handler: Any) -> web.StreamResponse:
+    """While a request is answered its connection is not given to a newcomer (companion.web.limits)."""
+    connections = request.app[STATE]["connections"]
+    connections.busy(request.protocol, +1)
+    try:
+        return await handler(request)
+    finally:
+        connections.busy(request.protocol, -1)
+
+
+@web.middleware
 async def _host_check(request: web.Request, handler: Any) -> web.StreamResponse:
     if not request.app[HOSTS].allows(request.headers.get("Host"), _local_address(request)):
         request.app[STATE]["warn"].warning("host", "web: refused Host %r from %s (DNS rebinding?)",
@@ -157,7 +170,7 @@ def _kind(live: Live) -> str | None:
 
 async def index(request: web.Request) -> web.Response:
     state = request.app[STATE]
-    if state["streams"] >= state["max_streams"]:
+    if not state["streams"].would_admit(request.remote):
         return _too_many(request)
     live = request.app[VIEWS].live
     return _html(pages.live_page(_live_html(live), live.version, _kind(live), request.app[GUARD].enabled))
@@ -178,9 +191,10 @@ async def view(request: web.Request) -> web.Response:
 
 async def events(request: web.Request) -> web.StreamResponse:
     state = request.app[STATE]
-    if state["streams"] >= state["max_streams"]:
+    transport = request.transport
+    token = state["streams"].acquire(request.remote, transport.close if transport is not None else lambda: None)
+    if token is None:
         return _too_many(request)
-    state["streams"] += 1
     try:
         async with sse_response(request, ping_interval=PING_S) as stream:
             sent = None
@@ -198,7 +212,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     except ConnectionResetError:  # the phone went away while we wrote
         return web.Response(status=499)
     finally:
-        state["streams"] -= 1
+        state["streams"].release(token)
         async with state["freed"]:
             state["freed"].notify_all()
 

@@ -33,13 +33,19 @@ async def json_body(request: web.Request, limit_s: float = BODY_S) -> dict:
     """The request's body as a JSON object. 400 (never a traceback) for anything else: not JSON, not
     UTF-8, nested too deep for the parser, not an object; 408 when it does not arrive within `limit_s`
     (the connection is closed); 413 above the app's size limit (aiohttp's own check)."""
+    connections = request.app[STATE].get("connections")
+    if connections is not None:  # a body still arriving: the connection waits for its client
+        connections.busy(request.protocol, -1)
     try:
         async with asyncio.timeout(limit_s):
             raw = await request.read()
     except TimeoutError:
-        if request.transport is not None:
-            request.transport.close()
-        raise web.HTTPRequestTimeout(text=f"the request body did not arrive within {limit_s:.0f} s\n") from None
+        late = web.HTTPRequestTimeout(text=f"the request body did not arrive within {limit_s:.0f} s\n")
+        late.force_close()  # answered, then the connection is closed (the rest of the body is not awaited)
+        raise late from None
+    finally:
+        if connections is not None:
+            connections.busy(request.protocol, +1)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError, RecursionError):

@@ -5,10 +5,13 @@
 
 A process of its own beside the referee (`companion run`): it reads the journal in DIR
 read-only, never writes anything, and hands keys typed on a phone (with the PIN) to the
-daemon through its key socket. Options override the config's `web:` section. Bounded:
-at most `MAX_CONNECTIONS` open connections (more are closed at once), 20 event streams
-(a 21st phone gets the "too many viewers" page), small request bodies, idle connections
-closed after `IDLE_S`.
+daemon through its key socket. Options override the config's `web:` section. Bounded,
+with a fair share for every client (companion.web.limits): `MAX_CONNECTIONS` open
+connections (at the cap a newcomer takes the place of a greedier client's connection
+that is still waiting for its request), `MAX_STREAMS` event streams (the same), small
+request bodies that must arrive within `http.BODY_S`, and a request's headers within
+`IDLE_S` of the connection or of its last answer (aiohttp's keep-alive timeout, which
+closes a connection whose request is not whole by then).
 
 The address the OLED's Phone view shows (and its QR code) is the box's LAN address as
 the route to the outside picks it (no packet is sent), in upper case so the QR code can
@@ -31,8 +34,9 @@ from companion.i18n import LANGUAGES
 
 log = logging.getLogger("companion.web")
 
-MAX_CONNECTIONS = 64
-IDLE_S = 15.0
+IDLE_S = 10.0
+LINGER_S = 2.0  # a body nobody reads (a POST to a page that takes none) is drained at most this long
+FILES_WANTED = 4096  # open files: every connection is one (the default soft limit is 1024)
 
 
 def bind_address(text: str) -> str:
@@ -94,13 +98,6 @@ def phone_url(bind: str, port: int, hostname: str | None = None) -> str:
     return f"HTTP://{host}{'' if port == 80 else f':{port}'}".upper()
 
 
-class _Refused(asyncio.Protocol):
-    """A connection beyond the cap: closed at once."""
-
-    def connection_made(self, transport: Any) -> None:
-        transport.close()
-
-
 def settings(args: argparse.Namespace) -> dict:
     """Options over the config's web section; ValueError/ConfigError with a clear message."""
     from companion.config import ConfigError, load_config
@@ -125,20 +122,35 @@ def settings(args: argparse.Namespace) -> dict:
     }
 
 
+def more_files() -> None:
+    """Raise the soft limit of open files to `FILES_WANTED` (within the hard limit): the connection
+    cap is above the usual 1024."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = FILES_WANTED if hard == resource.RLIM_INFINITY else min(FILES_WANTED, hard)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+        except (ValueError, OSError):
+            pass
+
+
 async def serve(app: Any, bind: str, port: int, ready: asyncio.Event | None = None,
                 stop: asyncio.Event | None = None) -> None:
     """Run `app` on bind:port until `stop` is set (or SIGTERM/SIGINT)."""
     from aiohttp import web
 
-    runner = web.AppRunner(app, handler_cancellation=True, keepalive_timeout=IDLE_S, access_log=None)
+    from companion.web.http import STATE
+
+    more_files()
+    runner = web.AppRunner(app, handler_cancellation=True, keepalive_timeout=IDLE_S, lingering_time=LINGER_S,
+                           access_log=None)
     await runner.setup()
     server = runner.server
+    app[STATE]["connections"].install(server)
     loop = asyncio.get_running_loop()
-
-    def factory() -> asyncio.Protocol:
-        return _Refused() if len(server.connections) >= MAX_CONNECTIONS else server()
-
-    listener = await loop.create_server(factory, bind, port, reuse_address=True, backlog=128)
+    listener = await loop.create_server(server, bind, port, reuse_address=True, backlog=512)
     stop = stop or asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         try:

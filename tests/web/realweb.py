@@ -23,15 +23,32 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port free now, below Linux's usual ephemeral range (where the crowds' connections come from)."""
+    import random
+
+    for _ in range(100):
+        port = random.randrange(20000, 32000)
+        with socket.socket() as s:
+            try:
+                s.bind(("0.0.0.0", port))
+                return port
+            except OSError:
+                continue
+    raise OSError("no free port")
 
 
 class RealWeb:
     """`companion web --state-dir DIR --bind 0.0.0.0 --port N ARGS` in a process of its own."""
 
     def __init__(self, state_dir: Path, *args: str, env: dict | None = None) -> None:
+        for _attempt in range(5):  # a port picked free may be taken meanwhile (the crowds' own source ports)
+            self._start(state_dir, args, env)
+            if self.serving.is_set() or "address already in use" not in self.log():
+                break
+        if not self.serving.is_set():
+            raise AssertionError("companion web did not start:\n" + self.log())
+
+    def _start(self, state_dir: Path, args: tuple, env: dict | None) -> None:
         self.port = free_port()
         self.lines: list[str] = []
         self.serving = threading.Event()
@@ -40,10 +57,12 @@ class RealWeb:
              "--port", str(self.port), *args],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
         if not self.serving.wait(30) or self.proc.poll() is not None:
             self.stop()
-            raise AssertionError("companion web did not start:\n" + "".join(self.lines))
+            self.reader.join(5)
+            self.serving.clear()
 
     def _read(self) -> None:
         assert self.proc.stderr is not None

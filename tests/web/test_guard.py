@@ -221,7 +221,7 @@ def test_the_key_socket_takes_keypad_keys_only_and_says_when_the_page_goes(tmp_p
 def test_the_21st_stream_is_refused_and_the_20_others_keep_working(tmp_path):
     state_dir = tmp_path / "state"
     d = table(state_dir, "--players", "2", "--seed", "1")
-    app = app_for(state_dir, poll_s=0.02)
+    app = app_for(state_dir, poll_s=0.02, max_streams=20)
 
     async def go():
         async with client(app) as c:
@@ -235,7 +235,7 @@ def test_the_21st_stream_is_refused_and_the_20_others_keep_working(tmp_path):
             streams[0].close()
             freed = app[STATE]["freed"]
             async with freed:  # the server sees the phone go: a place frees up
-                await asyncio.wait_for(freed.wait_for(lambda: app[STATE]["streams"] < 20), WAIT_S)
+                await asyncio.wait_for(freed.wait_for(lambda: len(app[STATE]["streams"]) < 20), WAIT_S)
             again = await c.get("/")
             return extra.status, page.status, await page.text(), moved, again.status
 
