@@ -31,11 +31,12 @@ from aiohttp_sse import sse_response
 
 from companion.table.keys import KEYPAD
 from companion.web import history_pages, pages
-from companion.web.guard import SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck, PinGuard
+from companion.web.guard import SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck, PinGuard, origin_matches
 from companion.web.http import (GUARD, HOSTS, KEYS, NOT_RUNNING, ROSTER, STATE, VIEWS, change_refused,
                                 html_response as _html, json_body, json_response as _json)
 from companion.web.keylink import KeyLink
 from companion.web.limits import MAX_STREAMS, ConnectionLimits, StreamLimits
+from companion.web.logins import INTERVAL_S as LOGIN_INTERVAL_S, LoginQueue
 from companion.web.lograte import RateLimitedLog
 from companion.web.plugin import esc, tag
 from companion.web.views import Live, Replay, Views
@@ -51,7 +52,7 @@ STATIC = {"page.js": "application/javascript", "style.css": "text/css"}
 
 def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | None = None, *,
              max_streams: int = MAX_STREAMS, poll_s: float = POLL_S,
-             roster: list[str] | None = None) -> web.Application:
+             roster: list[str] | None = None, login_interval_s: float = LOGIN_INTERVAL_S) -> web.Application:
     """The application; `keys` None: no key socket (changes answer 503); `roster`: the config's names."""
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_busy, _host_check, _no_traceback])
     app[VIEWS], app[GUARD], app[HOSTS] = views, guard, hosts
@@ -61,7 +62,7 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
     # "connections": installed on the real server by companion.web.server.serve (a test server has none)
     app[STATE] = {"streams": StreamLimits(max_streams), "connections": ConnectionLimits(),
                   "changed": asyncio.Event(), "freed": asyncio.Condition(), "max_streams": max_streams,
-                  "poll_s": poll_s, "warn": RateLimitedLog(log)}
+                  "poll_s": poll_s, "warn": RateLimitedLog(log), "logins": LoginQueue(guard, login_interval_s)}
     app.on_response_prepare.append(_headers)
     app.on_startup.append(_start)
     app.on_cleanup.append(_stop)
@@ -90,6 +91,7 @@ async def _stop(app: web.Application) -> None:
     for task in app[STATE].get("tasks", []):
         task.cancel()
     app[KEYS].close()
+    app[STATE]["logins"].close()
 
 
 async def _poll(app: web.Application) -> None:
@@ -268,9 +270,12 @@ async def static(request: web.Request) -> web.Response:
 
 # ----- changes (PIN) -------------------------------------------------------------------------------
 async def login(request: web.Request) -> web.Response:
+    """A PIN guess: from this page only (Origin), checked in the login queue's turn (companion.web.logins)."""
     guard = request.app[GUARD]
+    if guard.enabled and not origin_matches(request.headers.get("Origin"), request.headers.get("Host")):
+        return _json({"error": "the request does not come from this page (Origin does not match Host)"}, status=403)
     data = await json_body(request)
-    answer = guard.login(request.remote or "?", str(data.get("pin", ""))[:16])
+    answer = await request.app[STATE]["logins"].login(request.remote, str(data.get("pin", ""))[:32])
     if answer.token is None:
         headers = {"Retry-After": str(int(answer.retry_after + 0.999))} if answer.retry_after else None
         return web.Response(text=json.dumps({"error": answer.message}), status=answer.status,

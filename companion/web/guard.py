@@ -5,10 +5,12 @@
   anything else is a DNS-rebinding attempt and gets 421.
 - `SECURITY_HEADERS`: a strict Content-Security-Policy (every asset from the box, no
   inline script, no frames), nosniff, no referrer, on every response, errors included.
-- `PinGuard`: changes need a PIN. Failed attempts back off per client (1, 2, 4 ... 60 s
-  during which the PIN is not even checked) and lock the login for everyone for a while
-  after `GLOBAL_FAILURES` failures in `GLOBAL_WINDOW_S`; every failure is logged. A right
-  PIN opens a session: a random token in an `HttpOnly; SameSite=Strict` cookie that
+- `PinGuard`: changes need a PIN of `PIN_DIGITS` digits or more. Failed attempts back off
+  per client (1, 2, 4 ... 60 s during which the PIN is not even checked); all clients
+  together get at most one checked guess a second, in turns (companion.web.logins), so
+  nobody can lock the table out and ~86,400 guesses a day find a 10-digit PIN with a
+  chance below 1 in 100,000. Failures are logged (at a bounded rate). A right PIN opens
+  a session: a random token in an `HttpOnly; SameSite=Strict` cookie that
   expires, with its own CSRF token that every changing request repeats in a header,
   beside an `Origin` that matches the `Host`.
 The clock is injected, so tests need no waiting.
@@ -24,6 +26,8 @@ import socket
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
+
+from companion.web.lograte import RateLimitedLog
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +45,8 @@ CSRF_HEADER = "X-CSRF-Token"
 SESSION_TTL_S = 4 * 3600
 MAX_SESSIONS = 64
 BACKOFF_MAX_S = 60.0
-GLOBAL_FAILURES = 20
-GLOBAL_WINDOW_S = 3600.0
-LOCKOUT_S = 600.0
+PIN_DIGITS = 10  # 10**10 PINs: at one guess a second, a day's guesses find it with p < 1e-5
+PIN_MAX_DIGITS = 16
 
 
 def split_host(host: str) -> str:
@@ -84,17 +87,24 @@ def origin_matches(origin: str | None, host: str | None) -> bool:
 
 
 def read_pin(path: str) -> str:
-    """The PIN in `path` (4-12 digits); ValueError saying what is wrong."""
+    """The PIN in `path` (`PIN_DIGITS`-`PIN_MAX_DIGITS` digits); ValueError saying what is wrong."""
     try:
         with open(path, encoding="utf-8") as f:
             pin = f.read(64).strip()
     except OSError as exc:
         raise ValueError(f"cannot read the PIN file {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"the PIN file {path} must hold 4 to 12 digits (it is not text)") from None
-    if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
-        raise ValueError(f"the PIN file {path} must hold 4 to 12 digits (and nothing else)")
+        raise ValueError(f"the PIN file {path} must hold {PIN_DIGITS} to {PIN_MAX_DIGITS} digits (it is not "
+                         f"text)") from None
+    if not (pin.isascii() and pin.isdigit() and PIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS):
+        raise ValueError(f"the PIN file {path} must hold {PIN_DIGITS} to {PIN_MAX_DIGITS} digits (and nothing else; "
+                         f"a shorter PIN is found by guessing within days: make one with the box's menu, New PIN)")
     return pin
+
+
+def new_pin(digits: int = PIN_DIGITS) -> str:
+    """A random PIN (the box's menu, New PIN)."""
+    return "".join(secrets.choice("0123456789") for _ in range(digits))
 
 
 @dataclass
@@ -122,34 +132,40 @@ class PinGuard:
         self.clock = clock
         self.sessions: dict[str, Session] = {}
         self.failures: dict[str, tuple[int, float]] = {}  # client -> (failures in a row, not before)
-        self.recent: list[float] = []  # times of every failure, for the global lock-out
-        self.locked_until = 0.0
+        self.warn = RateLimitedLog(log)
 
     @property
     def enabled(self) -> bool:
         return self.pin is not None
 
-    def login(self, client: str, pin: str) -> LoginAnswer:
-        now = self.clock()
+    def set_pin(self, pin: str | None) -> None:
+        """A new PIN (the box's menu made one): every session and back-off ends."""
+        self.pin = pin
+        self.sessions.clear()
+        self.failures.clear()
+
+    def refused(self, client: str) -> LoginAnswer | None:
+        """Why `client` may not try a PIN now (no PIN set, or its back-off), or None."""
         if self.pin is None:
             return LoginAnswer(status=403, message="this table's page is read-only: no PIN is set in its config")
-        if now < self.locked_until:
-            return LoginAnswer(status=429, message="too many wrong PINs: the login is locked for a while",
-                               retry_after=self.locked_until - now)
+        now = self.clock()
         count, not_before = self.failures.get(client, (0, 0.0))
         if now < not_before:
             return LoginAnswer(status=429, message="wait before the next try", retry_after=not_before - now)
+        return None
+
+    def login(self, client: str, pin: str) -> LoginAnswer:
+        """Check `pin` for `client` now (companion.web.logins decides when: one a second in all)."""
+        refused = self.refused(client)
+        if refused is not None:
+            return refused
+        now = self.clock()
+        assert self.pin is not None
         if not hmac.compare_digest(str(pin).encode(), self.pin.encode()):
-            count += 1
+            count = self.failures.get(client, (0, 0.0))[0] + 1
             wait = min(BACKOFF_MAX_S, 2.0 ** (count - 1))
             self.failures[client] = (count, now + wait)
-            self.recent = [t for t in self.recent if t > now - GLOBAL_WINDOW_S] + [now]
-            log.warning("web: wrong PIN from %s (%d in a row; next try in %.0f s)", client, count, wait)
-            if len(self.recent) >= GLOBAL_FAILURES:
-                self.locked_until = now + LOCKOUT_S
-                self.recent.clear()
-                log.warning("web: %d wrong PINs in %.0f min: login locked for %.0f min", GLOBAL_FAILURES,
-                            GLOBAL_WINDOW_S / 60, LOCKOUT_S / 60)
+            self.warn.warning("pin", "web: wrong PIN from %s (%d in a row; next try in %.0f s)", client, count, wait)
             return LoginAnswer(status=403, message="wrong PIN", retry_after=wait)
         self.failures.pop(client, None)
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)

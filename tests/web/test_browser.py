@@ -169,7 +169,7 @@ def test_history_stats_and_roster_pages_at_phone_size(tmp_path):
     from tests.history.fixture import build_journal
 
     build_journal(tmp_path / "state")
-    (tmp_path / "pin").write_text("4711\n")
+    (tmp_path / "pin").write_text("4711471147\n")
     got: list = []
     sock = KeySocket(str(tmp_path / "keys.sock"), got.append)
     sock.start()
@@ -198,7 +198,7 @@ def test_history_stats_and_roster_pages_at_phone_size(tmp_path):
         assert driver.execute_script("return document.querySelector('figure.plot svg').getBoundingClientRect()"
                                      ".width") <= SHOTS.PHONE[0]
         driver.get(url + "/roster")
-        driver.find_element("id", "pin").send_keys("4711\n")
+        driver.find_element("id", "pin").send_keys("4711471147\n")
         WebDriverWait(driver, 10).until(lambda d: d.find_element("id", "roster-form").is_displayed())
         box = driver.find_element("id", "roster-text")
         box.clear()

@@ -15,7 +15,6 @@ import stat
 from companion.games.clans.words import color, player
 from companion.hw.keysocket import KeySocket, PhoneUrl
 from companion.table.journal import Journal
-from companion.web.guard import GLOBAL_FAILURES
 from companion.web.server import phone_url
 from tests.hw.waiting import wait_until
 from companion.web.http import STATE
@@ -142,30 +141,34 @@ class Clock:
         return self.now
 
 
-def test_wrong_pins_back_off_then_lock_everybody_out_and_are_logged(tmp_path, caplog):
+def test_wrong_pins_back_off_per_client_never_lock_the_right_pin_out_and_are_logged(tmp_path, caplog):
     table(tmp_path / "state", "--players", "2", "--seed", "1")
     clock = Clock()
-    app = app_for(tmp_path / "state", pin="4711", clock=clock)
+    app = app_for(tmp_path / "state", pin="4711", clock=clock, login_interval_s=0.0)
 
     async def go():
         async with client(app) as c:
-            statuses = []
-            for attempt in range(GLOBAL_FAILURES):
-                statuses.append((await c.post("/api/login", json={"pin": f"{attempt:04d}"})).status)
-                too_soon = await c.post("/api/login", json={"pin": "4711"})  # during the back-off: not checked
+            origin = {"Origin": f"http://{c.host}:{c.port}"}
+            statuses, waits = [], []
+            for attempt in range(30):
+                wrong = await c.post("/api/login", json={"pin": f"{attempt:04d}"}, headers=origin)
+                statuses.append(wrong.status)
+                too_soon = await c.post("/api/login", json={"pin": "4711"}, headers=origin)  # not checked
                 statuses.append(too_soon.status)
+                waits.append(int(too_soon.headers["Retry-After"]))
                 clock.now += 61
-            locked = await c.post("/api/login", json={"pin": "4711"})
-            clock.now += 601
-            opened = await c.post("/api/login", json={"pin": "4711"})
-            return statuses, locked.status, locked.headers.get("Retry-After"), opened.status
+            foreign = await c.post("/api/login", json={"pin": "4711"}, headers={"Origin": "http://evil.example"})
+            no_origin = await c.post("/api/login", json={"pin": "4711"})
+            opened = await c.post("/api/login", json={"pin": "4711"}, headers=origin)
+            return statuses, waits, foreign.status, no_origin.status, opened.status
 
     with caplog.at_level(logging.WARNING, logger="companion.web.guard"):
-        statuses, locked, retry, opened = run(go())
-    assert statuses[0::2] == [403] * GLOBAL_FAILURES and statuses[1::2] == [429] * GLOBAL_FAILURES
-    assert locked == 429 and int(retry) > 60 and opened == 200
-    assert sum("wrong PIN from" in r.getMessage() for r in caplog.records) == GLOBAL_FAILURES
-    assert any("login locked" in r.getMessage() for r in caplog.records)
+        statuses, waits, foreign, no_origin, opened = run(go())
+    assert statuses[0::2] == [403] * 30 and statuses[1::2] == [429] * 30
+    assert waits[:7] == [1, 2, 4, 8, 16, 32, 60] and set(waits[7:]) == {60}
+    assert foreign == 403 and no_origin == 403 and opened == 200  # 30 failures lock nobody out
+    logged = [r.getMessage() for r in caplog.records if "wrong PIN from" in r.getMessage()]
+    assert len(logged) == 1  # at most one line per 10 s (real time), however fast the guesses come
 
 
 def test_a_session_csrf_token_and_origin_let_keys_reach_the_daemons_socket(tmp_path):
@@ -180,7 +183,7 @@ def test_a_session_csrf_token_and_origin_let_keys_reach_the_daemons_socket(tmp_p
         async with client(app) as c:
             origin = {"Origin": f"http://{c.host}:{c.port}"}
             before = await c.post("/api/keys", json={"keys": "12#"}, headers=origin)
-            login = await c.post("/api/login", json={"pin": "4711"})
+            login = await c.post("/api/login", json={"pin": "4711"}, headers=origin)
             cookie = login.headers["Set-Cookie"]
             csrf = (await login.json())["csrf"]
             no_csrf = await c.post("/api/keys", json={"keys": "12#"}, headers=origin)
@@ -252,7 +255,7 @@ def test_a_10_mb_request_is_refused(tmp_path):
     async def go():
         async with client(app) as c:
             r = await c.post("/api/login", data=b"{" + b" " * (10 * 1024 * 1024) + b"}",
-                             headers={"Content-Type": "application/json"})
+                             headers={"Content-Type": "application/json", "Origin": f"http://{c.host}:{c.port}"})
             return r.status
 
     assert run(go()) == 413

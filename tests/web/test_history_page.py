@@ -188,7 +188,7 @@ def test_roster_is_shown_and_changes_only_with_the_pin(tmp_path):
             origin = {"Origin": f"http://{c.host}:{c.port}"}
             locked_page = await (await c.get("/roster")).text()
             no_session = await c.post("/api/roster", json={"names": ["Zoe"]}, headers=origin)
-            csrf = (await (await c.post("/api/login", json={"pin": "4711"})).json())["csrf"]
+            csrf = (await (await c.post("/api/login", json={"pin": "4711"}, headers=origin)).json())["csrf"]
             open_page = await (await c.get("/roster")).text()
             headers = {**origin, "X-CSRF-Token": csrf}
             no_csrf = await c.post("/api/roster", json={"names": ["Zoe"]}, headers=origin)
@@ -226,7 +226,7 @@ def test_roster_without_the_daemon_is_503_and_the_journal_setting_wins(tmp_path)
     async def go():
         async with client(app_for(state_dir, pin="4711", roster=["Anna"], key_socket=str(tmp_path / "none"))) as c:
             origin = {"Origin": f"http://{c.host}:{c.port}"}
-            csrf = (await (await c.post("/api/login", json={"pin": "4711"})).json())["csrf"]
+            csrf = (await (await c.post("/api/login", json={"pin": "4711"}, headers=origin)).json())["csrf"]
             r = await c.post("/api/roster", json={"names": ["Zoe"]}, headers={**origin, "X-CSRF-Token": csrf})
             return r.status, await (await c.get("/roster")).text()
 

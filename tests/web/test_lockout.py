@@ -1,0 +1,89 @@
+"""Nobody can lock the table out, and guessing stays slow for everyone (issue 32, part 2).
+
+Against a real `companion web` with a PIN: 13 addresses (127.0.0.2-14) post wrong PINs
+as fast as they can; a phone on 127.0.0.1 then types the right one and must get in
+within 30 s. Meanwhile the server checks at most about one guess a second in all.
+A PIN too short to survive a day of guessing is refused at start, naming the fix.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from tests.web.realweb import ROOT, RealWeb, post_json
+from tests.web.test_hostile_small import PIN, closed_journal
+
+
+class Guessers:
+    """`n` addresses posting wrong PINs back to back (a 429 is simply tried again)."""
+
+    def __init__(self, port: int, n: int = 13) -> None:
+        self.port = port
+        self.stop = threading.Event()
+        self.answers: list[tuple[float, int]] = []  # (when, status)
+        self.threads = [threading.Thread(target=self._guess, args=(f"127.0.0.{2 + i}", i), daemon=True)
+                        for i in range(n)]
+
+    def _guess(self, source: str, seed: int) -> None:
+        guess = seed * 10 ** 8
+        while not self.stop.is_set():
+            guess += 1
+            try:
+                status, _h, _b = post_json(self.port, "/api/login", {"pin": f"{guess:010d}"}, source=source,
+                                           timeout=60)
+            except OSError:
+                continue
+            self.answers.append((time.monotonic(), status))
+
+    def __enter__(self) -> "Guessers":
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        for t in self.threads:
+            t.join(70)
+
+
+def test_the_right_pin_gets_in_while_13_addresses_guess_and_guessing_stays_slow(tmp_path: Path):
+    state_dir = closed_journal(tmp_path, moves=1)
+    (tmp_path / "pin").write_text(PIN + "\n")
+    with RealWeb(state_dir, "--pin-file", str(tmp_path / "pin")) as web, Guessers(web.port) as crowd:
+        while sum(1 for _t, s in crowd.answers if s == 403) < 13:  # every address has failed once
+            time.sleep(0.05)
+        t0 = time.monotonic()
+        status, headers, answer = post_json(web.port, "/api/login", {"pin": PIN}, timeout=40)
+        took = time.monotonic() - t0
+        window_start = time.monotonic()
+        while time.monotonic() - window_start < 8:  # watch the guessing rate for a while longer
+            time.sleep(0.2)
+        window = [s for t, s in crowd.answers if window_start <= t <= window_start + 8]
+    assert status == 200 and "csrf" in answer and "companion_session=" in headers.get("set-cookie", ""), answer
+    assert took <= 30, took
+    checked = window.count(403)
+    assert checked <= 8 / 1.0 + 2, (checked, len(window))  # about one checked guess a second in all
+    assert window.count(403) + window.count(429) == len(window)
+
+
+def test_a_foreign_origin_cannot_guess(tmp_path: Path):
+    state_dir = closed_journal(tmp_path, moves=1)
+    (tmp_path / "pin").write_text(PIN + "\n")
+    with RealWeb(state_dir, "--pin-file", str(tmp_path / "pin")) as web:
+        for origin in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {}):
+            status, _h, _b = post_json(web.port, "/api/login", {"pin": PIN}, origin=False, headers=origin)
+            assert status == 403
+        assert "wrong PIN" not in web.log()
+        status, _h, _b = post_json(web.port, "/api/login", {"pin": PIN})
+        assert status == 200
+
+
+def test_a_short_pin_is_refused_at_start_saying_how_to_make_one(tmp_path: Path):
+    (tmp_path / "pin").write_text("4711\n")
+    done = subprocess.run([sys.executable, "-m", "companion", "web", "--state-dir", str(tmp_path),
+                           "--pin-file", str(tmp_path / "pin")], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 2 and "10 to 16 digits" in done.stderr and "New PIN" in done.stderr, done.stderr
