@@ -30,7 +30,7 @@ from aiohttp import web
 from aiohttp_sse import sse_response
 
 from companion.table.keys import KEYPAD
-from companion.web import history_pages, pages
+from companion.web import history_pages, pages, watch
 from companion.web.guard import SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck, PinGuard, origin_matches
 from companion.web.http import (GUARD, HOSTS, KEYS, NOT_RUNNING, ROSTER, STATE, VIEWS, change_refused,
                                 html_response as _html, json_body, json_response as _json)
@@ -40,12 +40,13 @@ from companion.web.logins import INTERVAL_S as LOGIN_INTERVAL_S, LoginQueue
 from companion.web.lograte import RateLimitedLog
 from companion.web.plugin import esc, tag
 from companion.web.views import Live, Replay, Views
+from companion.web.watch import JournalWatch
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024
 MAX_KEYS = 32
-POLL_S = 0.25
+POLL_S = watch.POLL_S
 PING_S = 10.0
 STATIC = {"page.js": "application/javascript", "style.css": "text/css"}
 
@@ -95,15 +96,31 @@ async def _stop(app: web.Application) -> None:
 
 
 async def _poll(app: web.Application) -> None:
+    """Follow the journal: a cheap look at its files every `watch.WATCH_S` (companion.web.watch),
+    the journal read when they moved (again for `SETTLE_S`, until the commit shows), and anyway
+    every `poll_s`; every stream is woken when the view changed."""
     state = app[STATE]
+    loop = asyncio.get_running_loop()
+    files = JournalWatch(app[VIEWS].reader.path)
+    settle_until = next_poll = 0.0
     while True:
-        await asyncio.sleep(state["poll_s"])
+        await asyncio.sleep(watch.WATCH_S)
+        now = loop.time()
+        if files.moved():
+            settle_until = now + watch.SETTLE_S
+        elif now < settle_until or now >= next_poll:
+            pass
+        else:
+            continue
+        if now >= next_poll:
+            next_poll = now + state["poll_s"]
         try:
             changed = app[VIEWS].refresh()
         except Exception:  # the poll must outlive any one bad read
             log.exception("web: reading the journal failed")
             continue
         if changed:
+            settle_until = 0.0
             state["changed"].set()
             state["changed"] = asyncio.Event()
 

@@ -52,9 +52,14 @@ class Live:
     problem: str | None = None
     version: int = 0  # counts rebuilds: an event stream sends when it grows
 
+    _text: str | None = field(default=None, repr=False, compare=False)
+
     def json(self) -> str:
-        return json.dumps(self.payload if self.payload is not None else {"problem": self.problem},
-                          separators=(",", ":"))
+        """The /api/state text, made once per rebuild (every stream sends the same)."""
+        if self._text is None:
+            self._text = json.dumps(self.payload if self.payload is not None else {"problem": self.problem},
+                                    separators=(",", ":"))
+        return self._text
 
 
 @dataclass
