@@ -5,11 +5,13 @@
   anything else is a DNS-rebinding attempt and gets 421.
 - `SECURITY_HEADERS`: a strict Content-Security-Policy (every asset from the box, no
   inline script, no frames), nosniff, no referrer, on every response, errors included.
-- `PinGuard`: changes need a PIN of `PIN_DIGITS` digits or more. Failed attempts back off
-  per client (1, 2, 4 ... 60 s during which the PIN is not even checked); all clients
-  together get at most one checked guess a second, in turns (companion.web.logins), so
-  nobody can lock the table out and ~86,400 guesses a day find a 10-digit PIN with a
-  chance below 1 in 100,000. Failures are logged (at a bounded rate). A right PIN opens
+- `PinGuard`: changes need the PIN (`PIN_MIN_DIGITS` to `PIN_MAX_DIGITS` digits; the box's
+  menu, New PIN, makes `PIN_DIGITS`). Failed attempts back off per client (1, 2, 4 ... 60 s
+  during which the PIN is not even checked); all clients together get at most one checked
+  guess a second, in turns (companion.web.logins), so nobody can lock the table out and
+  ~86,400 guesses a day find a 10-digit PIN with a chance below 1 in 100,000. A shorter PIN
+  still works (boxes set up with 4-12 digits keep theirs) but starts the page with a warning
+  saying how long guessing takes (`short_pin_warning`). Failures are logged (at a bounded rate). A right PIN opens
   a session: a random token in an `HttpOnly; SameSite=Strict` cookie that
   expires, with its own CSRF token that every changing request repeats in a header,
   beside an `Origin` that matches the `Host`.
@@ -45,7 +47,8 @@ CSRF_HEADER = "X-CSRF-Token"
 SESSION_TTL_S = 4 * 3600
 MAX_SESSIONS = 64
 BACKOFF_MAX_S = 60.0
-PIN_DIGITS = 10  # 10**10 PINs: at one guess a second, a day's guesses find it with p < 1e-5
+PIN_DIGITS = 10  # what the box makes: 10**10 PINs, at one guess a second a day's guesses find it with p < 1e-5
+PIN_MIN_DIGITS = 4  # shorter PINs than PIN_DIGITS are accepted with a warning (older boxes have 4-12)
 PIN_MAX_DIGITS = 16
 
 
@@ -87,23 +90,41 @@ def origin_matches(origin: str | None, host: str | None) -> bool:
 
 
 def read_pin(path: str) -> str:
-    """The PIN in `path` (`PIN_DIGITS`-`PIN_MAX_DIGITS` digits); ValueError saying what is wrong."""
+    """The PIN in `path` (`PIN_MIN_DIGITS`-`PIN_MAX_DIGITS` digits); ValueError saying what is wrong."""
+    want = f"the PIN file {path} must hold {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits"
     try:
         with open(path, encoding="utf-8") as f:
             pin = f.read(64).strip()
     except OSError as exc:
         raise ValueError(f"cannot read the PIN file {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"the PIN file {path} must hold {PIN_DIGITS} to {PIN_MAX_DIGITS} digits (it is not "
-                         f"text)") from None
-    if not (pin.isascii() and pin.isdigit() and PIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS):
-        raise ValueError(f"the PIN file {path} must hold {PIN_DIGITS} to {PIN_MAX_DIGITS} digits (and nothing else; "
-                         f"a shorter PIN is found by guessing within days: make one with the box's menu, New PIN)")
+        raise ValueError(f"{want} (it is not text)") from None
+    if not (pin.isascii() and pin.isdigit() and PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS):
+        raise ValueError(f"{want} (and nothing else; the box's menu, New PIN, makes one of {PIN_DIGITS})")
     return pin
 
 
+def guessing_time(digits: int, per_s: float = 1.0) -> str:
+    """How long trying every PIN of `digits` digits takes at `per_s` guesses a second, in words."""
+    seconds = 10 ** digits / per_s
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.0f} hours"
+    if seconds < 2 * 365 * 86400:
+        return f"{seconds / 86400:.0f} days"
+    return f"{seconds / (365 * 86400):.0f} years"
+
+
+def short_pin_warning(pin: str, where: str) -> str | None:
+    """One line for a PIN shorter than `PIN_DIGITS` (from the file `where`), or None."""
+    if len(pin) >= PIN_DIGITS:
+        return None
+    return (f"web: the PIN in {where} has {len(pin)} digits: at one guess a second, guessing tries every "
+            f"{len(pin)}-digit PIN within {guessing_time(len(pin))} (half that on average); make a "
+            f"{PIN_DIGITS}-digit one at the box: D (menu), New PIN")
+
+
 def new_pin(digits: int = PIN_DIGITS) -> str:
-    """A random PIN (the box's menu, New PIN)."""
+    """A random PIN (what the box's menu, New PIN, makes)."""
     return "".join(secrets.choice("0123456789") for _ in range(digits))
 
 
