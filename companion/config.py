@@ -155,8 +155,9 @@ class WebConfig:
     """The table's page (`companion web`, companion.web): read-only unless a PIN file is set.
 
     `enabled` tells `install-service` to start the web service; `bind` and `port` where it
-    listens; `pin_file` a file holding the PIN (4-12 digits) that allows changes from a
-    phone; `allowed_hosts` more names the page may be reached by (beside the box's own
+    listens; `pin_file` a file holding the PIN (4-16 digits; fewer than 10 starts the page
+    with a warning) that allows changes from a phone, unless the menu's New PIN made one
+    (`web-pin` in the state directory, which then wins); `allowed_hosts` more names the page may be reached by (beside the box's own
     name, address and localhost); `key_socket` the Unix socket the daemon reads keys typed
     on a phone from (None: $RUNTIME_DIRECTORY/keys.sock under systemd, else none)."""
 
@@ -296,7 +297,8 @@ web:                     # the table's page for phones (companion web; README: P
   enabled: false         # true: install-service starts the page's own service
   bind: 0.0.0.0          # 0.0.0.0: every network of the box; 127.0.0.1: this box only
   port: 8080
-  pin_file: null         # a file holding a PIN (4-12 digits): phones may then play keys; null: read-only
+  pin_file: null         # a file holding a PIN (4-16 digits): phones may then play keys; null: read-only
+                         #   until the menu's New PIN makes one (10 digits, kept in the state directory)
   allowed_hosts: []      # more names the page is reached by (its own name, address and localhost always work)
   key_socket: null       # null: $RUNTIME_DIRECTORY/keys.sock under systemd (/run/companion/keys.sock)
 """

@@ -5,7 +5,8 @@
              before anything is shown), Search / Hint -> the game's searcher (on a worker
              thread while this one keeps the watchdog and the panel alive), SetBrightness ->
              panel, PowerOff -> stop and power off, Announce / SetSound / Repeat -> the announcer
-             (companion.announce: the announce log, the voice and the buzzer, on their own threads)
+             (companion.announce: the announce log, the voice and the buzzer, on their own threads),
+             NewPin -> the page's PIN file in the state directory (companion.web.pinfile reads it)
           -> render the screen -> panel (brightness, idle dim, pixel shift) -> display sink
 
 Set-up (arguments, config, adapters, the first game) is `companion.daemon`; this
@@ -27,8 +28,8 @@ from companion.hw.platform import is_raspberry_pi
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.announce import Announcer
-from companion.table.effects import Announce, CopyHistory, Effect, GameOver, Hint, Persist, PowerOff, Repeat, \
-    Search, SetBrightness, SetLanguage, SetSound, SwitchGame
+from companion.table.effects import PIN_FILE, Announce, CopyHistory, Effect, GameOver, Hint, NewPin, Persist, \
+    PowerOff, Repeat, Search, SetBrightness, SetLanguage, SetSound, SwitchGame
 from companion.table.bounded import clip
 from companion.table.protocol import TableGame
 from companion.table.shell import Shell
@@ -241,6 +242,34 @@ class Daemon:
             self.copy_history(effect.target)
         elif isinstance(effect, Repeat):
             self.announcer.repeat()
+        elif isinstance(effect, NewPin):
+            self.new_pin(effect.pin)
+
+    def state_dir(self) -> str | None:
+        """The journal's directory (also when the journal could not be opened yet), None without one."""
+        if self.journal is None:
+            return None
+        found = getattr(self.journal.journal, "dir", None) or getattr(self.journal, "state_dir", None)
+        return str(found) if found else None
+
+    def new_pin(self, pin: str) -> None:
+        """The menu's New PIN: written (0600, atomically) where the page reads it; the PIN itself is
+        never logged. When it cannot be written the table is told, and the old PIN stays."""
+        from companion.table.fsutil import atomic_write_text
+
+        where = self.state_dir()
+        if where is None:
+            log.error("new PIN not kept: this run has no state directory (--state-dir)")
+            self.shell.tell(T.NEW_PIN, [T.pin_not_saved("--state-dir")], "pin-not-saved")
+            return
+        path = f"{where.rstrip('/')}/{PIN_FILE}"
+        try:
+            atomic_write_text(path, pin + "\n", mode=0o600)
+        except OSError as exc:
+            log.error("new PIN not kept: %s: %s", path, exc.strerror or exc)
+            self.shell.tell(T.NEW_PIN, [T.pin_not_saved(clip(str(exc.strerror or exc), 40))], "pin-not-saved")
+            return
+        log.info("a new PIN for the table's page in %s (the page takes it at once)", path)
 
     def search(self, effect: Search | Hint) -> None:
         """A bot's move or a hint: shown as "Thinking..." while the game's searcher runs here."""

@@ -73,7 +73,10 @@ UMask=0077
 ProtectSystem=strict
 # Already read-only under ProtectSystem=strict; named to say that the journal
 # is read, never written. "-": not an error before the kiosk's first start
-# made the directory (the page then says there is no game yet).
+# made the directory (the page then says there is no game yet). The PIN the
+# kiosk's menu makes (New PIN) is there too: /var/lib/companion/web-pin,
+# companion 0600, written by the kiosk (its StateDirectory=, where it may
+# write: not /etc) and read here; while it exists it wins over web.pin_file.
 ReadOnlyPaths=-/var/lib/companion
 # /run named too: systemd 252 left /run writable under ProtectSystem=strict
 # once ProtectProc= was set (seen in the booted Debian container of

@@ -17,6 +17,7 @@ compare them and a log can print them (secrets are kept out of `repr`).
     Announce     something the table should hear: a message id of a game's (or the table's) speech
                  texts and its fields, never finished text; spoken or beeped by companion.announce
     Repeat       say the last announcement again (menu item, a long press)
+    NewPin       the table made a new PIN for its page: write it where the page reads it (`PIN_FILE`)
 """
 
 from __future__ import annotations
@@ -133,10 +134,21 @@ class Repeat:
     """Say the last announcement again."""
 
 
+PIN_FILE = "web-pin"  # in the state directory, beside the journal: the page's PIN while it exists
+
+
+@dataclass(frozen=True)
+class NewPin:
+    """The menu's New PIN: write `pin` to `PIN_FILE` in the state directory, readable by the box's
+    user only (the page, companion.web.pinfile, takes it at once and ends the old PIN's sessions)."""
+
+    pin: str = field(repr=False)
+
+
 Effect = Union[Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, SetLanguage, SetSound, PowerOff,
-               Announce, Repeat]
+               Announce, Repeat, NewPin]
 EFFECT_TYPES = (Persist, GameOver, Search, Hint, SwitchGame, SetBrightness, SetLanguage, SetSound, PowerOff,
-                Announce, Repeat)
+                Announce, Repeat, NewPin)
 
 
 class Outbox:

@@ -6,14 +6,23 @@ import os
 from pathlib import Path
 
 
-def atomic_write_text(path: str | Path, text: str) -> None:
+def atomic_write_text(path: str | Path, text: str, mode: int | None = None) -> None:
     """Write text to path so that a reader sees the old file or the new one, never half of it.
+    `mode`: the new file's permissions from its creation on (a secret: 0o600), else the umask's.
 
     On any failure the temp file is removed and the error re-raised: nothing is left behind."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
+        if mode is not None:
+            try:
+                os.unlink(tmp)  # a leftover would keep its own permissions
+            except FileNotFoundError:
+                pass
+        opener = None if mode is None else (lambda p, flags: os.open(p, flags, mode))
+        with open(tmp, "w", encoding="utf-8", opener=opener) as fh:
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)  # whatever the umask let through
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

@@ -6,8 +6,11 @@ imports no game). It owns
 - the D menu's frame: the game's items, then Brightness, "Play <other game>" for every
   other registered game, History (the last games, then the statistics: `memory`,
   companion.history.kiosk), History to USB while a stick is mounted (a CopyHistory effect), Language, Shut down, Sound, Say again (the last
-  announcement) and, last (D then A reaches it), Phone view (the address of the table's
-  web page and its QR code, from `set_phone_url`, shown until a key);
+  announcement), New PIN while the table's page runs (a random PIN of `PIN_DIGITS` digits
+  for the phones, after a yes/no question, shown big until a key; a NewPin effect has the
+  daemon write it where the page reads it, and the page ends the old PIN's sessions) and,
+  last (D then A reaches it), Phone view (the address of the table's web page and its QR
+  code, from `set_phone_url`, shown until a key);
 - the brightness (1..5), the sound settings (companion.table.sound) and the language,
   which survive a game switch and a restart; a REPEAT key (a long press of MENU) says
   the last announcement again, whatever shows;
@@ -21,13 +24,14 @@ imports no game). It owns
 Keys go to the shell's own open question first, else to the game; a D or POWER the
 game leaves unused opens the menu or the shut-down question. Effects come out of
 `pop_effects()`: the shell's own (SetBrightness, SetSound, SetLanguage, SwitchGame, PowerOff, Repeat,
-Announce) and the game's.
+Announce, CopyHistory, NewPin) and the game's.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import secrets
 import time
 from typing import Any, Callable, Iterable, Sequence
 
@@ -35,18 +39,29 @@ from companion import i18n
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.table import seatnames
-from companion.table.effects import CopyHistory, Effect, Persist, PowerOff, Repeat, SetBrightness, SetLanguage, \
-    SwitchGame
+from companion.table.effects import CopyHistory, Effect, NewPin, Persist, PowerOff, Repeat, SetBrightness, \
+    SetLanguage, SwitchGame
 from companion.table.info import InfoPager
 from companion.table.naming import SeatNaming
 from companion.table.phone import phone_screen
 from companion.table.protocol import GameEntry, TableGame
-from companion.table.screen import MENU, TEXT, Screen, confirm_screen, wrap
+from companion.table.screen import ENTRY, MENU, TEXT, Header, Screen, confirm_screen, wrap
 from companion.table.sound import SoundMenu, SoundSettings
 
 BRIGHTNESS_LEVELS = 5
 DEFAULT_BRIGHTNESS = 4
 LEGACY_BRIGHTNESS = "brightness"  # journals before the shell kept brightness among a game's actions
+PIN_DIGITS = 10  # the menu's New PIN (companion.web.guard.PIN_DIGITS: what the page wants)
+
+
+def make_pin(digits: int = PIN_DIGITS) -> str:
+    """A random PIN of `digits` digits (secrets: nobody can work it out from the box's other output)."""
+    return "".join(secrets.choice("0123456789") for _ in range(digits))
+
+
+def pin_groups(pin: str, size: int = 5) -> str:
+    """`pin` in groups of `size` digits, easier to read off the panel ("12345 67890")."""
+    return " ".join(pin[i:i + size] for i in range(0, len(pin), size))
 
 
 class Shell:
@@ -62,13 +77,14 @@ class Shell:
         self.brightness = brightness
         self.sound = SoundMenu(sound if sound is not None else SoundSettings())
         self.shutting_down = False
-        self.question: str | None = None  # menu | brightness | sound | language | shutdown | switch
+        self.question: str | None = None  # menu | brightness | sound | language | shutdown | switch | newpin
         self.menu_sel = 0
         self.bright_sel = 0
         self.lang_sel = 0
         self.switch_to: str | None = None
         self.phone_url: str | None = None  # the web service's address; None: not running
         self.phone_shown = False
+        self.pin_shown: str | None = None  # the new PIN on the panel, until a key
         self.roster: list[str] = []  # names a seat may pick at a new game (none: seats stay "Player N")
         self.bot_level = "bot"  # how bot seats are named: "Bot 2 (mcts)"
         self.naming: SeatNaming | None = None  # who sits where, while it is asked
@@ -132,14 +148,14 @@ class Shell:
             self.notice.key(key, ())  # A/B page it; any other key only dismisses it
             return
         self.notice.clear()
-        if self.phone_shown:  # any key only dismisses it (POWER goes on, as over a notice)
-            self.phone_shown = False
+        if self.phone_shown or self.pin_shown:  # any key only dismisses it (POWER goes on, as over a notice)
+            self.phone_shown, self.pin_shown = False, None
             if key != K.POWER:
                 return
         if self.question is not None:
             {"menu": self._key_menu, "brightness": self._key_brightness, "sound": self._key_sound,
              "language": self._key_language, "shutdown": self._key_shutdown,
-             "switch": self._key_switch, "names": self._key_names}[self.question](key)
+             "switch": self._key_switch, "names": self._key_names, "newpin": self._key_new_pin}[self.question](key)
             return
         with seatnames.using(self.game.names):
             if self.game.handle(key, now):
@@ -152,7 +168,7 @@ class Shell:
     def open_menu(self) -> None:
         """The D menu, over whatever shows (also from the failure screen: companion.recovery)."""
         self.notice.clear()
-        self.phone_shown = False
+        self.phone_shown, self.pin_shown = False, None
         self.question, self.menu_sel = "menu", 0
         self._sticks = self.memory.sticks() if self.memory is not None else []
 
@@ -169,6 +185,8 @@ class Shell:
         items.append((T.SHUT_DOWN, "shutdown"))
         items.append((T.SOUND, "sound"))  # after the items key scripts count on
         items.append((T.REPEAT, "repeat"))
+        if self.phone_url:  # the page runs: its PIN can be changed (just before Phone view)
+            items.append((T.NEW_PIN, "newpin"))
         items.append((T.PHONE_VIEW, "phone"))  # last: D, A (round to the end), # shows it
         return items
 
@@ -198,6 +216,8 @@ class Shell:
             self.question = "shutdown"
         elif what == "phone":
             self.phone_shown = True
+        elif what == "newpin":
+            self.question = "newpin"
         elif what == "history":  # the last games, then the statistics' short pages
             stats = self.memory.stats_paragraphs() if self.memory is not None else []
             self.tell(T.HISTORY, (self.history_lines() or [T.NO_HISTORY]) + ([T.STATISTICS] + stats if stats else []),
@@ -287,6 +307,14 @@ class Shell:
         elif key == K.BACK:
             self.question = None
 
+    def _key_new_pin(self, key: str) -> None:
+        if key == K.OK:
+            self.question = None
+            self.pin_shown = make_pin()
+            self._effects.append(NewPin(self.pin_shown))
+        elif key == K.BACK:
+            self.question = None
+
     def _key_switch(self, key: str) -> None:
         if key == K.OK and self.switch_to is not None:
             self.question = None
@@ -304,7 +332,7 @@ class Shell:
     def tell(self, title: str, paragraphs: Sequence[str], name: str) -> None:
         """A message of the table's over whatever shows; the next key dismisses it."""
         self.question = None
-        self.phone_shown = False
+        self.phone_shown, self.pin_shown = False, None
         self.notice.show(title, paragraphs, name)
 
     def set_phone_url(self, url: str | None) -> None:
@@ -355,6 +383,9 @@ class Shell:
             return notice
         if self.phone_shown:
             return phone_screen(self.phone_url)
+        if self.pin_shown:
+            return Screen(ENTRY, "new-pin", T.NEW_PIN, header=Header(T.NEW_PIN, line=T.PIN_LINE),
+                          entry=pin_groups(self.pin_shown), hint=T.PIN_HINT)
         if self.question == "menu":
             return Screen(MENU, "menu", T.MENU_TITLE, selected=self.menu_sel,
                           choices=tuple(T.menu_choice(i + 1, label) for i, (label, _) in enumerate(self._menu())))
@@ -372,6 +403,8 @@ class Shell:
             return confirm_screen("shutdown?", T.SHUTDOWN_TITLE, T.SHUTDOWN_QUESTION)
         if self.question == "switch":
             return confirm_screen("switch?", T.SWITCH_TITLE, T.ABANDON)
+        if self.question == "newpin":
+            return confirm_screen("new-pin?", T.NEW_PIN_TITLE, T.NEW_PIN_QUESTION)
         if self.question == "names" and self.naming is not None:
             return self.naming.screen()
         with seatnames.using(self.game.names):

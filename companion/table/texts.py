@@ -62,6 +62,16 @@ _CONSTANTS = {
     "PHONE_OFF": N_("Phone view is off."),
     # NOTE: max 3 lines of 21 characters; keep "README: Phone view" in English (the README's section)
     "PHONE_HOW": N_("Turn on the web service (see README: Phone view)."),
+    # NOTE: menu item and title, max 18 characters: a new PIN for the phones (the table's web page)
+    "NEW_PIN": N_("New PIN"),
+    # NOTE: title bar, max 25 characters
+    "NEW_PIN_TITLE": N_("New PIN?"),
+    # NOTE: max 5 lines of 25 characters: the question before the box makes a new PIN for the phones
+    "NEW_PIN_QUESTION": N_("Phones then need the new PIN; the old one stops working."),
+    # NOTE: one line, max 25 characters: above the new PIN (shown in big digits)
+    "PIN_LINE": N_("Phones: type this PIN"),
+    # NOTE: one line, max 25 characters: under the new PIN
+    "PIN_HINT": N_("Any key: done"),
 }
 
 
@@ -114,6 +124,11 @@ def totals_and_winners(totals: list[int], winners: list[int]) -> str:
 def no_power_off(why: str) -> str:
     return _("The system refused to power off ({why}). The game goes on. Run the installer with "
              "--allow-poweroff, or wait for updates to finish.").format(why=why)
+
+
+def pin_not_saved(why: str) -> str:
+    """The menu's New PIN could not be written where the page reads it."""
+    return _("The new PIN was not saved ({why}). The old PIN still works.").format(why=why)
 
 
 def taken_back(set_aside: int) -> str:

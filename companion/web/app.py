@@ -11,8 +11,10 @@
     GET  /history /stats /api/history /api/stats /export/{fmt} /roster, POST /api/roster:
                              finished games, statistics, exports, names (companion.web.history_pages)
 
-One background task polls the journal (`Views.refresh`, a few times a second) and wakes
-every stream when the view changed; the view is built once per change for everybody.
+One background task follows the journal (companion.web.watch: a look at its files every
+5 ms, `Views.refresh` when they moved and every second) and wakes every stream when the view
+changed; the view is built once per change for everybody. Another follows the PIN's files
+(companion.web.pinfile): a new PIN ends every session at once.
 Every response carries the security headers and `no-store`; a foreign Host gets 421;
 no error ever shows a traceback. The box's referee is another process: nothing here
 can slow it down.
@@ -38,6 +40,7 @@ from companion.web.keylink import KeyLink
 from companion.web.limits import MAX_STREAMS, ConnectionLimits, StreamLimits
 from companion.web.logins import INTERVAL_S as LOGIN_INTERVAL_S, LoginQueue
 from companion.web.lograte import RateLimitedLog
+from companion.web.pinfile import LOOK_S as PIN_LOOK_S, PinSource
 from companion.web.plugin import esc, tag
 from companion.web.views import Live, Replay, Views
 from companion.web.watch import JournalWatch
@@ -53,8 +56,10 @@ STATIC = {"page.js": "application/javascript", "style.css": "text/css"}
 
 def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | None = None, *,
              max_streams: int = MAX_STREAMS, poll_s: float = POLL_S,
-             roster: list[str] | None = None, login_interval_s: float = LOGIN_INTERVAL_S) -> web.Application:
-    """The application; `keys` None: no key socket (changes answer 503); `roster`: the config's names."""
+             roster: list[str] | None = None, login_interval_s: float = LOGIN_INTERVAL_S,
+             pins: PinSource | None = None) -> web.Application:
+    """The application; `keys` None: no key socket (changes answer 503); `roster`: the config's names;
+    `pins`: where the PIN comes from, followed while serving (None: the guard's PIN stays)."""
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_busy, _host_check, _no_traceback])
     app[VIEWS], app[GUARD], app[HOSTS] = views, guard, hosts
     app[KEYS] = keys if keys is not None else KeyLink(None, None)
@@ -63,7 +68,8 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
     # "connections": installed on the real server by companion.web.server.serve (a test server has none)
     app[STATE] = {"streams": StreamLimits(max_streams), "connections": ConnectionLimits(),
                   "changed": asyncio.Event(), "freed": asyncio.Condition(), "max_streams": max_streams,
-                  "poll_s": poll_s, "warn": RateLimitedLog(log), "logins": LoginQueue(guard, login_interval_s)}
+                  "poll_s": poll_s, "warn": RateLimitedLog(log), "logins": LoginQueue(guard, login_interval_s),
+                  "pins": pins}
     app.on_response_prepare.append(_headers)
     app.on_startup.append(_start)
     app.on_cleanup.append(_stop)
@@ -86,6 +92,8 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
 async def _start(app: web.Application) -> None:
     app[VIEWS].refresh()
     app[STATE]["tasks"] = [asyncio.create_task(_poll(app)), asyncio.create_task(app[KEYS].run())]
+    if app[STATE]["pins"] is not None:
+        app[STATE]["tasks"].append(asyncio.create_task(_follow_pin(app, app[STATE]["pins"])))
 
 
 async def _stop(app: web.Application) -> None:
@@ -123,6 +131,17 @@ async def _poll(app: web.Application) -> None:
             settle_until = 0.0
             state["changed"].set()
             state["changed"] = asyncio.Event()
+
+
+async def _follow_pin(app: web.Application, pins: PinSource) -> None:
+    """A new PIN (the box's menu made one, or the config's file changed) is in force within `PIN_LOOK_S`."""
+    while True:
+        await asyncio.sleep(PIN_LOOK_S)
+        try:
+            if pins.moved():
+                pins.follow(app[GUARD])
+        except Exception:  # the page must outlive any one bad look
+            log.exception("web: following the PIN file failed")
 
 
 # ----- guards --------------------------------------------------------------------------------

@@ -4,7 +4,8 @@
                   [--config PATH] [--lang CODE] [--key-socket PATH] [--allow-host NAME]
 
 A process of its own beside the referee (`companion run`): it reads the journal in DIR
-read-only, never writes anything, and hands keys typed on a phone (with the PIN) to the
+read-only, never writes anything (the PIN: DIR/web-pin, which the box's menu, New PIN, makes,
+else --pin-file or the config's `web.pin_file`; a change is taken at once, companion.web.pinfile), and hands keys typed on a phone (with the PIN) to the
 daemon through its key socket. Options override the config's `web:` section. Bounded,
 with a fair share for every client (companion.web.limits): `MAX_CONNECTIONS` open
 connections (at the cap a newcomer takes the place of a greedier client's connection
@@ -177,9 +178,10 @@ def main(argv: list[str]) -> int:
                         format="%(levelname)s %(name)s: %(message)s")
     try:
         s = settings(args)
-        from companion.web.guard import read_pin
+        from companion.web.pinfile import PinSource
 
-        pin = read_pin(s["pin_file"]) if s["pin_file"] else None
+        pins = PinSource(s["state_dir"], s["pin_file"])  # the box's New PIN, else the config's pin_file
+        pin, pin_path = pins.read()
     except ValueError as exc:
         print(f"companion web: {exc}", file=sys.stderr)
         return 2
@@ -192,10 +194,11 @@ def main(argv: list[str]) -> int:
 
     language = i18n.choose(s["language"])
     url = phone_url(s["bind"], s["port"])
+    pins.warn_if_short(pin, pin_path)
     app = make_app(Views(JournalReader(s["state_dir"]), language), PinGuard(pin), HostCheck(s["hosts"]),
-                   KeyLink(s["key_socket"], url), roster=s["roster"])
+                   KeyLink(s["key_socket"], url), roster=s["roster"], pins=pins)
     log.info("web: journal %s, %s, phone view %s", s["state_dir"],
-             "keys from phones with the PIN" if pin else "read-only (no PIN)", url)
+             f"keys from phones with the PIN in {pin_path}" if pin else "read-only (no PIN)", url)
     try:
         asyncio.run(serve(app, s["bind"], s["port"]))
     except OSError as exc:
