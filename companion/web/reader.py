@@ -11,7 +11,10 @@ nobody writes it then (the daemon checkpoints every commit into the file), and n
 is created beside it.
 
 `signature()` is the cheap question asked a few times a second: which game is newest,
-how many actions it has, whether it is finished, the table's language. Any change means
+how many actions it has, whether it is finished, the table's language. The newest game is
+the newest played at this table (`journal.PLAYED_HERE`): games brought in by `companion
+import` take the next ids but are never the page's current game (they are in the list of
+games, in play order, and replay like any other). Any change means
 "rebuild the view". Damaged rows end a game's actions at the last good one, like the
 daemon's own resume; nothing here raises sqlite3 errors: `JournalUnavailable` says why.
 """
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from companion.table.journal import PLAYED_HERE
 from companion.table.journal_repair import json_or_none, readable_prefix
 
 JOURNAL_FILE = "journal.sqlite3"
@@ -102,7 +106,8 @@ class JournalReader:
         """Changes whenever the page must be rebuilt (a move, an undo, a new game, the language)."""
         db = self._open()
         try:
-            top = db.execute("SELECT id, finished IS NOT NULL FROM games ORDER BY id DESC LIMIT 1").fetchone()
+            top = db.execute(f"SELECT id, finished IS NOT NULL FROM games WHERE {PLAYED_HERE} "
+                             "ORDER BY id DESC LIMIT 1").fetchone()
             count = db.execute("SELECT count(*), max(seq) FROM actions WHERE game=?",
                                (top[0],)).fetchone() if top else None
             lang = db.execute("SELECT value FROM settings WHERE key='language'").fetchone()
@@ -113,7 +118,8 @@ class JournalReader:
             db.close()
 
     def latest_id(self) -> int | None:
-        rows = self.query("SELECT id FROM games ORDER BY id DESC LIMIT 1")
+        """The table's current game: the newest played here (an imported game never is)."""
+        rows = self.query(f"SELECT id FROM games WHERE {PLAYED_HERE} ORDER BY id DESC LIMIT 1")
         return int(rows[0][0]) if rows else None
 
     def game(self, game_id: int) -> GameRows | None:
@@ -128,9 +134,10 @@ class JournalReader:
         return GameRows(int(gid), str(kind), float(started or 0), finished, json_or_none(result), actions)
 
     def games(self, limit: int = 100) -> list[GameRows]:
-        """The newest games first, without their actions (the replay list)."""
-        rows = self.query("SELECT id, kind, started, finished, result FROM games ORDER BY id DESC LIMIT ?",
-                           (limit,))
+        """The games, the last played first (by their start: an imported game takes a new id but
+        keeps its time), without their actions (the replay list)."""
+        rows = self.query("SELECT id, kind, started, finished, result FROM games ORDER BY started DESC, id DESC "
+                          "LIMIT ?", (limit,))
         return [GameRows(int(r[0]), str(r[1]), float(r[2] or 0), r[3], json_or_none(r[4])) for r in rows]
 
     def setting(self, key: str) -> Any:
