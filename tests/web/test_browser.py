@@ -6,6 +6,7 @@ by tests/web/browser_helpers.py, shared with tools/page_shots.py (the README's s
 from __future__ import annotations
 
 import os
+import random
 import sys
 import time
 from pathlib import Path
@@ -32,6 +33,31 @@ PAGE_HUTS = "return Object.fromEntries([...document.querySelectorAll('#live g[da
 BOOKS = "return [...document.querySelectorAll('#live table.books tbody tr')]" \
         ".map(r => [...r.cells].map(c => c.textContent.trim()))"
 TURN = "const h = document.querySelector('#live h2.turn'); return h && h.parentElement.textContent"
+# Every label the Clans page shows (territory numbers, hut counts, village epochs), visible ones only, with
+# its rendered size in CSS px: the computed font size times the scale from its user units to the screen
+# (an SVG text's client rect over its getBBox: viewBox, CSS rotation and all), and its client rect.
+LABELS = """
+const out = [];
+const seen = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility === "visible";
+for (const e of document.querySelectorAll("#live text.num, #live text.count, #live text.badge-text, #live .counts b,"
+                                          + " #live .counts .hut, #live .counts .vil")) {
+  if (!seen(e)) continue;
+  const r = e.getBoundingClientRect();
+  let px = parseFloat(getComputedStyle(e).fontSize);
+  let upright = true;
+  if (e instanceof SVGElement) {
+    const b = e.getBBox();
+    px *= Math.sqrt((r.width * r.height) / (b.width * b.height));
+    upright = Math.abs(r.width / r.height - b.width / b.height) < 0.2 * b.width / b.height;
+  }
+  const g = e.closest("[data-t]");
+  out.push({kind: (e.getAttribute("class") || e.tagName.toLowerCase()).split(" ")[0], text: e.textContent, px, upright,
+            t: g && g.dataset.t, color: e.dataset.color || (e.getAttribute("fill") || ""),
+            rect: [r.left, r.top, r.right, r.bottom]});
+}
+return out;
+"""
+READABLE_PX = 12.0  # issue 32: no pinch zoom needed for a territory number or a hut count
 LATENCY_BOUND = 2.0  # seconds: a sanity bound only (the web polls the journal a few times a second)
 
 
@@ -226,3 +252,74 @@ def _answers(url: str) -> bool:
         with urllib.request.urlopen(url, timeout=2) as reply:
             return reply.status == 200
     return False
+
+
+def overlapping(rects: list[list[float]]) -> list[tuple[int, int]]:
+    """Pairs of rectangles that overlap by more than 1 px each way."""
+    return [(i, j) for i, a in enumerate(rects) for j, b in enumerate(rects[:i])
+            if min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1]
+
+
+def readable_labels(driver, name: str, want: dict[str, str], out: Path) -> dict[str, float]:
+    """Every territory number (all 60) and every hut count of `want` (the map's data-huts) shown upright at
+    >= READABLE_PX CSS px, nothing shown smaller, territory numbers not on top of each other, no sideways
+    scroll; a screenshot of the whole page for the eye. The smallest size of each kind."""
+    labels = driver.execute_script(LABELS)
+    driver.save_screenshot(str(out / f"browser-{name}-top.png"))
+    small = [(x["kind"], x["t"], x["text"], round(x["px"], 1)) for x in labels if x["px"] < READABLE_PX]
+    assert not small, f"{name}: {len(small)} labels under {READABLE_PX} px, e.g. {small[:8]}"
+    assert all(x["upright"] for x in labels), [x for x in labels if not x["upright"]][:4]
+    numbers = {x["text"] for x in labels if x["kind"] == "num"}
+    assert numbers == {str(n) for n in range(1, 61)}, f"{name}: territory numbers shown: {sorted(numbers)}"
+    shown: dict[str, set[str]] = {}
+    for x in labels:
+        if x["kind"] in ("count", "hut") and x["t"]:
+            shown.setdefault(x["t"], set()).add(f"{x['color']}:{x['text']}")
+    for t, huts in want.items():
+        got = shown.get(t, set())
+        assert got == set(filter(None, huts.split(","))), f"{name}: territory {t} shows {got} for {huts!r}"
+    nums = [x["rect"] for x in labels if x["kind"] in ("num", "badge-text")]
+    assert not overlapping(nums), f"{name}: map labels overlap: {overlapping(nums)[:5]}"
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= driver.execute_script("return window.innerWidth"), f"{name}: the page scrolls sideways ({width})"
+    SHOTS.shoot(driver, out / f"browser-{name}.png", tuple(driver.execute_script(
+        "return [window.innerWidth, window.innerHeight]")))
+    return {k: min(x["px"] for x in labels if x["kind"] == k) for k in {x["kind"] for x in labels}}
+
+
+def test_clans_map_readable_on_phones(tmp_path, capsys):
+    """At 360x740 and 412x915 every territory number and every hut count reads at 12 CSS px or more
+    without zooming or sideways scroll (issue 32, part 7), on a board in mid-game (a village, territories
+    of several colors); at tablet size the map keeps its landscape layout with the counts on it."""
+    table = SHOTS.Table(tmp_path / "clans")
+    driver = None
+    try:
+        table.clans_start()
+        rnd = random.Random(7)
+        for _ in range(40):
+            state = table.state()["state"]
+            if state["villages"] and max(h.count(":") for h in huts_of(state).values()) >= 2:
+                break
+            table.random_round(rnd)
+        driver = SHOTS.browser(tmp_path / "profile")
+        sizes = {}
+        for size in ((360, 740), (412, 915)):
+            SHOTS.resize(driver, size)
+            driver.get(table.url + "/")
+            want = huts_of(table.state()["state"])
+            wait_page(driver, "the journal's huts", lambda d: map_matches(d, want))
+            sizes[size] = readable_labels(driver, f"readable-{size[0]}", want, shots_dir(tmp_path))
+        report(capsys, "smallest label (CSS px): " + "; ".join(
+            f"{w}x{h}: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(s.items())) for (w, h), s in sizes.items()))
+        SHOTS.resize(driver, SHOTS.TABLET)
+        driver.get(table.url + "/")
+        wait_page(driver, "the map", lambda d: map_matches(d, huts_of(table.state()["state"])))
+        tablet = driver.execute_script(LABELS)
+        assert {x["kind"] for x in tablet} >= {"num", "count"} and not [x for x in tablet if x["kind"] == "hut"]
+        box = driver.execute_script("return document.querySelector('#live .map svg').getBoundingClientRect()")
+        assert box["width"] > box["height"], "the tablet's map is no longer landscape"
+        driver.save_screenshot(str(shots_dir(tmp_path) / "browser-readable-tablet.png"))
+    finally:
+        if driver is not None:
+            driver.quit()
+        table.close()

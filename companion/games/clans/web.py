@@ -176,7 +176,7 @@ def _map(game: Game) -> str:
     points, box = _cells(board)
     villages = {v.territory: v for v in game.villages}
     last = game.moves[-1] if game.moves else None
-    svg, text = [], []
+    svg, text, counts = [], [], []
     for n, t in board.territories.items():
         huts = game.huts(n)
         village = villages.get(n)
@@ -190,12 +190,15 @@ def _map(game: Game) -> str:
         fill = TERRAIN_FILL[t.terrain] if huts or village else EMPTY_FILL
         body = [tag("title", esc(said)), f'<polygon points="{points[n]}" fill="{fill}"/>']
         x, y = t.xy
-        body.append(tag("text", str(n), x=x, y=y - 34, cls="num"))
-        body += _huts(huts, x, y)
+        labels = [tag("text", str(n), x=x, y=y - 34, cls="num")] + _huts(huts, x, y)
+        mark = ""
         if village is not None:
-            label = "\u2715" if village.destroyed else ROMAN[village.epoch]
-            body.append(tag("rect", "", x=x - 22, y=y + 26, width=44, height=22, rx=5, cls="badge"))
-            body.append(tag("text", esc(label), x=x, y=y + 42, cls="badge-text"))
+            mark = "\u2715" if village.destroyed else ROMAN[village.epoch]
+            labels.append(tag("g", tag("rect", "", x=x - 22, y=y + 26, width=44, height=22, rx=5, cls="badge")
+                              + tag("text", esc(mark), x=x, y=y + 42, cls="badge-text"), cls="mark"))
+        body.append(tag("g", "".join(labels), cls="labels"))  # upright on a phone's portrait board (style.css)
+        if huts or village is not None:
+            counts.append(_count_item(n, huts, mark, cls))
         svg.append(tag("g", "".join(body), cls=cls, data_t=n,
                        data_huts=",".join(f"{c}:{k}" for c, k in huts.items())))
     if last is not None:
@@ -209,7 +212,18 @@ def _map(game: Game) -> str:
     picture = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box}" role="img" aria-label="{esc(_(MAP_LABEL))}">'
                f'{defs}{"".join(svg)}</svg>')
     listing = tag("details", tag("summary", esc(_(MAP_AS_TEXT))) + tag("ul", "".join(text), cls="territories"))
-    return picture + listing
+    # a phone (style.css): the board turns portrait with its numbers readable, the hut digits, too small
+    # on a 360 px map, move to this grid of the occupied territories under it (hidden on wider screens)
+    grid = tag("ul", "".join(counts), cls="counts", aria_hidden="true")
+    return tag("div", picture, cls="board") + grid + listing
+
+
+def _count_item(n: int, huts: dict[str, int], mark: str, cls: str) -> str:
+    """One territory of the phone's grid: its number, a coloured chip per color with the count, its village."""
+    chips = "".join(tag("span", str(k), cls=f"hut c-{c}", data_color=c) for c, k in huts.items())
+    village = tag("span", esc(mark), cls="vil") if mark else ""
+    last = " ".join(c for c in cls.split() if c.startswith("last-"))
+    return tag("li", tag("b", str(n)) + chips + village, data_t=n, cls=last or None)
 
 
 def _huts(huts: dict[str, int], x: float, y: float) -> list[str]:
@@ -223,5 +237,6 @@ def _huts(huts: dict[str, int], x: float, y: float) -> list[str]:
             cx = x + (i - (len(row) - 1) / 2) * (2 * HUT_R + 2)
             out.append(tag("circle", "", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r=HUT_R, fill=HUT_FILL[c],
                            stroke="#fff", stroke_width=1.5))
-            out.append(tag("text", str(k), x=f"{cx:.1f}", y=f"{cy + 5:.1f}", fill=HUT_INK[c], cls="count"))
+            out.append(tag("text", str(k), x=f"{cx:.1f}", y=f"{cy + 5:.1f}", fill=HUT_INK[c], cls="count",
+                           data_color=c))
     return out
