@@ -118,7 +118,9 @@ ROSTER_SAVED = N_("Saved: the table offers these names at the next game.")
 # NOTE: the table's page: the players' names: without a PIN in the config
 ROSTER_READ_ONLY = N_("Changing the names needs the PIN set in the box's config.")
 
-EXPORTS = {"bgstats": ("bgstats.json", "application/json"), "bgg": ("xml", "application/xml"),
+# each download as `companion export` writes it (export.file_text): the BG Stats play file as .bgsplay
+# (octet-stream, so a phone keeps the name the app opens it by), the CSV with its byte order mark
+EXPORTS = {"bgstats": ("bgsplay", "application/octet-stream"), "bgg": ("xml", "application/xml"),
            "csv": ("csv", "text/csv"), "json": ("json", "application/json")}
 PALETTE = ("#1e63c6", "#d32f2f", "#2e9e44", "#ef6c00", "#7b1fa2", "#00838f", "#6d4c41", "#c2185b", "#558b2f",
            "#37474f")
@@ -365,8 +367,11 @@ async def export_file(request: web.Request) -> web.Response:
         plays = [p for p in plays if isinstance(p.record, dict)]
     ext, content_type = EXPORTS[fmt]
     name = f"companion-history-{dt.date.today():%Y-%m-%d}.{ext}"
-    return web.Response(text=export.render(plays, fmt), content_type=content_type, charset="utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    body = export.file_text(plays, fmt).encode("utf-8")
+    if content_type.startswith(("text/", "application/json", "application/xml")):
+        content_type += "; charset=utf-8"
+    return web.Response(body=body, headers={"Content-Type": content_type,
+                                            "Content-Disposition": f'attachment; filename="{name}"'})
 
 
 # ----- the roster ----------------------------------------------------------------------------

@@ -89,7 +89,7 @@ def test_an_empty_or_missing_journal_says_no_finished_game_yet(tmp_path):
         assert empty[path][0] == 200 and "No finished game yet" in empty[path][2]
     assert missing["/api/history"][0] == 503
     assert json.loads(empty["/api/history"][2]) == []
-    assert empty["/export/csv"][2].splitlines() == [",".join(__import__("companion.history.export",
+    assert empty["/export/csv"][2].removeprefix("\ufeff").splitlines() == [",".join(__import__("companion.history.export",
                                                                         fromlist=["x"]).CSV_COLUMNS)]
 
 
@@ -133,17 +133,23 @@ def test_api_history_equals_the_cli_and_api_stats_the_table_stats(tmp_path, caps
     assert got["/api/history"][1]["Content-Type"].startswith("application/json")
 
 
+async def fetch_bytes(app, paths) -> dict[str, bytes]:
+    async with client(app) as c:
+        return {path: await (await c.get(path)).read() for path in paths}
+
+
 def test_exports_are_downloads_that_parse(tmp_path):
     state_dir = fixture_dir(tmp_path)
     got = run(fetch_all(app_for(state_dir)))
-    for fmt, ext, kind in (("bgstats", "bgstats.json", "application/json"), ("bgg", "xml", "application/xml"),
+    for fmt, ext, kind in (("bgstats", "bgsplay", "application/octet-stream"), ("bgg", "xml", "application/xml"),
                            ("csv", "csv", "text/csv"), ("json", "json", "application/json")):
         status, headers, _text = got[f"/export/{fmt}"]
         assert status == 200 and headers["Content-Type"].startswith(kind)
         assert re.fullmatch(rf'attachment; filename="companion-history-\d{{4}}-\d\d-\d\d\.{re.escape(ext)}"',
                             headers["Content-Disposition"])
         assert headers["Content-Security-Policy"] == CSP and headers["X-Content-Type-Options"] == "nosniff"
-    rows = list(csv.DictReader(io.StringIO(got["/export/csv"][2])))
+    assert got["/export/csv"][2].startswith("\ufeff")  # the byte order mark, as the CLI writes it
+    rows = list(csv.DictReader(io.StringIO(got["/export/csv"][2].removeprefix("\ufeff"))))
     assert len(rows) == sum(len(e["players"]) for e in EXPECTED_HISTORY)
     assert {(r["name"], r["total"], r["winner"]) for r in rows if r["game_id"] == "11"} == {("Dario", "28", "0"),
                                                                                             ("Carla", "41", "1")}
@@ -152,7 +158,19 @@ def test_exports_are_downloads_that_parse(tmp_path):
     records = json.loads(got["/export/json"][2])
     assert [r["companion"]["game"] for r in records] == [e["game"] for e in EXPECTED_HISTORY]
     assert records[0]["names"] == ["Anna", "Bruno"]
-    assert len(json.loads(got["/export/bgstats"][2])["plays"]) == len(EXPECTED_HISTORY)
+    raw = run(fetch_bytes(app_for(state_dir), ("/export/bgstats", "/export/csv")))
+    play_file = json.loads(raw["/export/bgstats"])
+    assert len(play_file["plays"]) == len(EXPECTED_HISTORY) and play_file["about"].startswith("This is a Play file")
+    for fmt in ("csv", "bgstats"):  # the same bytes as `companion export` (the play file: but for its dates)
+        out = tmp_path / f"cli.{fmt}"
+        assert cli.main(["export", "--state-dir", str(state_dir), "--format", fmt, "--out", str(out)]) == 0
+        if fmt == "csv":
+            assert raw["/export/csv"] == out.read_bytes() and out.read_bytes().startswith(b"\xef\xbb\xbf")
+        else:
+            def dated(doc):  # modificationDate is the time of the export
+                return [{k: v for k, v in play.items() if k != "modificationDate"} for play in doc["plays"]]
+
+            assert dated(play_file) == dated(json.loads(out.read_bytes()))
     assert run(fetch_all(app_for(state_dir), ("/export/pdf",)))["/export/pdf"][0] == 404
 
 
