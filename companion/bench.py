@@ -47,10 +47,7 @@ import sys
 import tempfile
 import time
 
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+from companion.bench_path import percentile
 
 
 def key_to_frame(games: int, seed: int) -> dict:

@@ -25,6 +25,11 @@ STAGES = ("game", "journal", "screen", "render", "panel", "bus")
 BOT_ITERATIONS = 200  # the memory run's bot: a fixed search, so the run does not depend on the clock
 
 
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
 class Stopwatch:
     """Seconds spent in each stage during the current key, and the per-key totals kept."""
 
@@ -163,8 +168,6 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
                 d.journal.journal.close()
         finally:
             render_module.render = real_render
-    from companion.bench import percentile
-
     def summary(seconds: list[float]) -> dict:
         ms = [s * 1000 for s in seconds]
         return {"p50_ms": round(percentile(ms, 50), 3), "p99_ms": round(percentile(ms, 99), 3)}
