@@ -1,10 +1,15 @@
-"""Play scripted games headless and write one PNG per distinct screen (scaled 4x, for the README).
+"""Play scripted games headless and write one PNG per distinct screen (scaled 4x, for the table's guide).
 
-    python tools/gallery.py OUTDIR [--seed S] [--scale 4] [--lang CODE | --lang all] [--readme README.md]
+    python tools/gallery.py OUTDIR [--seed S] [--scale 4] [--lang CODE | --lang all] [--readme docs/playing.md]
+
+The gallery lives in docs/playing.md (the table's guide; README.md only links to it):
+
+    python tools/gallery.py docs/screens --lang all --scale 2 --readme docs/playing.md
 
 With `--lang all` each language's frames go to OUTDIR/<code>/, the same keys in every
 language, so the pictures line up; `--readme FILE` rewrites the part of FILE between
-the gallery markers with a table per language (English open, the others folded).
+the gallery markers with a table per language (English open, the others folded), the
+images linked relative to FILE's folder.
 
 Runs the real daemon (`companion run` on luma's dummy display) with key scripts:
 the new-game questions and setup walkthrough, a whole random game with detours
@@ -175,7 +180,7 @@ START, END = "<!-- gallery: made by tools/gallery.py --readme -->", "<!-- galler
 
 
 def markdown(out: Path, readme: Path, codes: tuple[str, ...], columns: int = 3) -> str:
-    """The README's galleries: one table per language of the frames in out/<code>/."""
+    """The guide's galleries: one table per language of the frames in out/<code>/, linked from readme's folder."""
     parts = []
     for code in codes:
         frames = sorted((out / code if len(codes) > 1 else out).resolve().glob("*.png"))
@@ -206,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--scale", type=int, default=4)
     ap.add_argument("--lang", default="en", choices=(*i18n.LANGUAGES, "all"))
-    ap.add_argument("--readme", type=Path, help="rewrite this file's gallery section")
+    ap.add_argument("--readme", type=Path, help="rewrite this file's gallery section (docs/playing.md)")
     args = ap.parse_args(argv)
     out = Path(args.outdir)
     codes = i18n.LANGUAGES if args.lang == "all" else (args.lang,)
