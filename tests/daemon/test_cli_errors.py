@@ -214,7 +214,7 @@ def resolve(value: str, files: dict[str, Path]) -> str:
 def nothing_starts(monkeypatch):
     """No server, no install, no keyboard, no key test, no games or benchmarks: reaching one fails
     the command (exit 1) at once, so a check that went missing fails the test instead of hanging it."""
-    from companion import bench, bench_path, daemon, doctor_keys, service_install
+    from companion import bench, bench_path, daemon, doctor, service_install
     from companion.games.clans import commands
     from companion.games.clans.bots import arena
     from companion.web import server
@@ -223,7 +223,7 @@ def nothing_starts(monkeypatch):
         raise Started("started for real")
 
     for module, name in ((server, "serve"), (service_install, "install"), (daemon, "open_inputs"),
-                         (doctor_keys, "main_keys"), (commands, "run_selfplay"), (arena, "arena"),
+                         (doctor, "main_keys"), (commands, "run_selfplay"), (arena, "arena"),
                          (bench, "key_to_frame"), (bench_path, "whole_path"), (bench, "cold_start"),
                          (bench, "memory"), (bench, "bot_turns")):
         monkeypatch.setattr(module, name, started)

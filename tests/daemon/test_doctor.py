@@ -216,7 +216,7 @@ def test_the_summary_counts_each_kind_in_its_own_plural():
 # --- the key test, headless ------------------------------------------------------
 
 def test_expected_keys_follow_the_inputs():
-    from companion.doctor_keys import expected_keys
+    from companion.doctor import expected_keys
 
     assert expected_keys(load_config_text("keypad: null")) == list("#*ABD")   # keypad order
     assert expected_keys(load_config_text("buttons: {menu: null}")) == list("#*AB")
@@ -227,7 +227,7 @@ def test_expected_keys_follow_the_inputs():
 
 
 def test_key_test_ticks_keys_off_on_the_dummy_oled():
-    from companion.doctor_keys import KeyTest
+    from companion.doctor import KeyTest
     from companion.hw.display import open_display
     from companion.config import DisplayConfig
 
@@ -248,7 +248,7 @@ def test_key_test_ticks_keys_off_on_the_dummy_oled():
 
 
 def test_key_test_times_out_naming_the_missing_keys():
-    from companion.doctor_keys import KeyTest
+    from companion.doctor import KeyTest
 
     t = [0.0]
     test = KeyTest(list("AB"), None, timeout=5, clock=lambda: t[0])
@@ -264,7 +264,7 @@ def test_key_test_times_out_naming_the_missing_keys():
 
 def test_key_test_with_gpio_buttons_through_the_adapters_queue(factory):
     """The whole path: gpiozero's MockFactory pins -> the Buttons adapter -> KeyTest.put -> dummy OLED."""
-    from companion.doctor_keys import run_key_test
+    from companion.doctor import run_key_test
     from companion.hw.display import open_display
     from companion.config import DisplayConfig
 
