@@ -21,7 +21,7 @@ from companion.i18n import _, pgettext
 
 from . import rules as R
 from .dice import Dice
-from .phases import TURN_PHASES, Phase
+from .phases import PHASE_NAME, TURN_PHASES, Phase
 from .rules import MammutError, Roll
 
 
@@ -254,8 +254,6 @@ class Books:
 
     def _need_phase(self, *phases: Phase) -> None:
         if self.phase not in phases:
-            from .texts import PHASE_NAME  # the table's phase words (texts reads no books)
-
             either = pgettext("between two phase names", "or")
             names = f" {either} ".join(_(PHASE_NAME[p]) for p in phases)
             raise MammutError(_("that is done in the {phases} phase; this is the {phase} phase").format(

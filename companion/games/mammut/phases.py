@@ -3,11 +3,14 @@
 A turn has ten phases (MAMMUT.md); some apply only at the end of a season (births,
 fate cards), only at the end of winter (sowing) or from the third turn on (events).
 `SETUP` comes before the first turn and `GAME_OVER` after the last.
+`PHASE_NAME` is each phase's name (marked `N_`, translated where shown).
 """
 
 from __future__ import annotations
 
 from enum import Enum
+
+from companion.i18n import N_
 
 from . import rules as R
 
@@ -44,6 +47,14 @@ TURN_PHASES: tuple[Phase, ...] = (
     Phase.FATE_CARDS,
     Phase.END_OF_TURN,
 )
+
+# the rulebook's names of the phases: the engine's refusals and the table's screens show them through `_`
+PHASE_NAME = {
+    Phase.SETUP: N_("setup"), Phase.EVENTS: N_("events"), Phase.NEW_ANIMALS: N_("new animals"),
+    Phase.ANIMAL_MOVEMENT: N_("animal movement"), Phase.TRIBES_MOVE: N_("tribes move"), Phase.COMBAT: N_("combat"),
+    Phase.SURVIVAL: N_("survival"), Phase.BIRTHS: N_("births"), Phase.SOWING: N_("sowing"),
+    Phase.FATE_CARDS: N_("fate cards"), Phase.END_OF_TURN: N_("end of turn"), Phase.GAME_OVER: N_("game over"),
+}  # fmt: skip
 
 # A tribe eliminated in the first year comes back early in the next turn (before the tribes move).
 RESURRECTION_PHASES = (Phase.EVENTS, Phase.NEW_ANIMALS, Phase.ANIMAL_MOVEMENT)

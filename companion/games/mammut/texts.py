@@ -24,7 +24,7 @@ from companion.table.texts import capital, sentence  # noqa: F401  (capital: pro
 
 from . import rules as R
 from . import survival as S
-from .phases import Phase
+from .phases import PHASE_NAME, Phase
 
 if TYPE_CHECKING:  # type names only
     from .books import Tribe
@@ -222,12 +222,6 @@ PHASE_SHORT = {
     # NOTE: max 12 characters (the title bar after "Y1 Sum 2 ")
     Phase.GAME_OVER: N_("Game over"),
 }
-PHASE_NAME = {
-    Phase.SETUP: N_("setup"), Phase.EVENTS: N_("events"), Phase.NEW_ANIMALS: N_("new animals"),
-    Phase.ANIMAL_MOVEMENT: N_("animal movement"), Phase.TRIBES_MOVE: N_("tribes move"), Phase.COMBAT: N_("combat"),
-    Phase.SURVIVAL: N_("survival"), Phase.BIRTHS: N_("births"), Phase.SOWING: N_("sowing"),
-    Phase.FATE_CARDS: N_("fate cards"), Phase.END_OF_TURN: N_("end of turn"), Phase.GAME_OVER: N_("game over"),
-}  # fmt: skip
 
 
 def phase_in_words(p: Phase) -> str:
