@@ -139,7 +139,7 @@ def test_statistics_and_the_copy_to_a_usb_stick_from_the_menu(tmp_path):
     keys(d, "B" * (at + 1) + "#")  # down to History to USB
     (folder,) = stick.iterdir()
     assert folder.name.startswith("companion-history-")
-    assert sorted(p.suffix for p in folder.iterdir()) == [".csv", ".json", ".json", ".xml"]
+    assert sorted(p.suffix for p in folder.iterdir()) == [".bgsplay", ".csv", ".json", ".xml"]  # BG Stats: a play file
     assert "1 games copied" in " ".join(d.shell.screen().lines)
     mounts.write_text("/dev/mmcblk0p2 / ext4 rw 0 0\n")  # the stick is pulled out: the item goes
     dismiss(d)
