@@ -1,6 +1,6 @@
 """The phase's help pages (the list's "Phase help"): what the table does in each phase, in full.
 
-Beside `texts.phase_summary` (the short phase screen); `texts` re-exports `phase_help`.
+Beside `texts.phase_summary` (the short phase screen), whose words these pages read.
 Every sentence goes through `companion.i18n` when the pages are built.
 """
 

@@ -18,6 +18,7 @@ from companion.table import keys as K
 from companion.table.errors import ActionError
 from companion.table.screen import paginate
 
+from . import help_texts as H
 from . import outcomes as O
 from . import texts as T
 from .actions import call
@@ -240,7 +241,7 @@ def next_step(s: Session, game: MammutGame, item: str) -> None:
 
 
 def phase_help(s: Session, game: MammutGame, item: str) -> None:
-    s.show(s.title(), T.phase_help(game) or [_(T.NOTHING_TO_ADD)], "help")
+    s.show(s.title(), H.phase_help(game) or [_(T.NOTHING_TO_ADD)], "help")
 
 
 def roll_die(s: Session, game: MammutGame, item: str) -> None:

@@ -468,5 +468,3 @@ def refusal(message: str) -> str:
     """A refusal as a sentence: capitalised, with a full stop (`message` already in the table's language)."""
     return sentence(message)
 
-
-from .help_texts import phase_help  # noqa: E402,F401  (it reads this module's words)

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from companion.games.mammut import texts as T
+from companion.games.mammut.help_texts import phase_help
 from companion.games.mammut.game import MammutGame, Phase, phase_applies
 from companion.games.mammut.rules import MammutError
 
@@ -33,7 +34,7 @@ class Dice:
 def prompt(g: MammutGame) -> str:
     """What the table reads about the phase in full (the engine's `phase_prompt` before the
     table's words moved to `texts`): the heading, then the phase's help."""
-    return "\n".join([T.phase_heading(g), *T.phase_help(g)])
+    return "\n".join([T.phase_heading(g), *phase_help(g)])
 
 
 def books(g: MammutGame, n: int) -> tuple[int, int, int, int]:

@@ -12,6 +12,7 @@ import pytest
 from companion import i18n
 from companion.games.mammut import outcomes as O
 from companion.games.mammut import texts as T
+from companion.games.mammut.help_texts import phase_help
 from companion.games.mammut.controller import MammutTable
 from companion.games.mammut.game import MammutGame
 from companion.games.mammut.phases import Phase as P
@@ -87,7 +88,7 @@ def test_the_screens_translate_when_built_and_the_journal_stays_the_same(shoutin
     d("2#" + "#" * 4)
     shouting()
     g = d.c.game
-    shown = " ".join(T.phase_summary(g)) + " " + T.title(g) + " " + " ".join(T.phase_help(g))
+    shown = " ".join(T.phase_summary(g)) + " " + T.title(g) + " " + " ".join(phase_help(g))
     assert shown == shown.upper()  # every word went through the catalog
     assert d.c.menu_items() == ("ACTIONS", "TRIBE BOOKS", "UNDO LAST ENTRY", "NEW GAME")
     assert T.books(g)[0].startswith("RED: 5WAR")

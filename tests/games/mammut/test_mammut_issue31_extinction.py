@@ -27,6 +27,7 @@ import pytest
 from companion import daemon
 from companion.games.mammut import speech as S
 from companion.games.mammut import texts as T
+from companion.games.mammut.help_texts import phase_help
 from companion.games.mammut.game import MammutGame
 from companion.games.mammut.phases import Phase as P
 from test_mammut_controller import Driver, new_game, text
@@ -145,7 +146,7 @@ def test_order_line_says_nothing_without_an_order():
     g = undecided_tribes_move()
     assert T.order_line(g) == ""
     assert T.phase_summary(g) == ["#: camps made"]
-    assert not any("Play order" in line for line in T.phase_help(g))
+    assert not any("Play order" in line for line in phase_help(g))
 
 
 def test_order_line_reads_a_decided_order_as_before():
