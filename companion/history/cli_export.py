@@ -38,7 +38,7 @@ def export(argv: list[str]) -> int:
     """`companion export`: the finished games (or one) for BG Stats, BoardGameGeek, a spreadsheet, or records."""
     from companion.history.plays import read_history
     from companion.table.fsutil import atomic_write_text
-    from companion.web.reader import JournalUnavailable
+    from companion.history.reader import JournalUnavailable
 
     ap = argparse.ArgumentParser(prog="companion export", description=export.__doc__)
     ap.add_argument("--state-dir", default=None, help="the table's state directory (its journal)")

@@ -18,8 +18,8 @@ from typing import Any
 
 from companion.history import stats as st
 from companion.history.plays import History, Play, read_history
+from companion.history.reader import JournalUnavailable
 from companion.history.safe_text import json_text, line_text
-from companion.web.reader import JournalUnavailable
 
 
 def _title(kind: str) -> str:

@@ -142,7 +142,7 @@ def read_history(state_dir: str | Path, include_abandoned: bool = False, full: b
     game only."""
     from companion.games import GAMES
     from companion.table.journal import BOX_SETTING
-    from companion.web.reader import JournalReader
+    from companion.history.reader import JournalReader
 
     reader = JournalReader(state_dir)
     only = "AND g.id = ? " if game_id is not None else ""

@@ -35,7 +35,7 @@ def ensure_box_id(state_dir: str | Path) -> None:
     created where there is no journal, and a journal that cannot be written to is left as it is
     (the exports then use one made from the directory's path: `plays.box_of`)."""
     from companion.table.journal import BOX_SETTING, Journal, JournalError
-    from companion.web.reader import JournalReader, JournalUnavailable
+    from companion.history.reader import JournalReader, JournalUnavailable
 
     if not (Path(state_dir) / "journal.sqlite3").is_file():
         return

@@ -12,9 +12,9 @@ import time
 
 from companion import i18n
 from companion.games import GAMES
+from companion.history.reader import GameRows
 from companion.i18n import N_, _
 from companion.web.plugin import esc, table, tag
-from companion.web.reader import GameRows
 
 # NOTE: the table's page: the window title and heading
 TITLE = N_("The table")

@@ -189,7 +189,7 @@ def main(argv: list[str]) -> int:
     from companion.web.app import make_app
     from companion.web.guard import HostCheck, PinGuard
     from companion.web.keylink import KeyLink
-    from companion.web.reader import JournalReader
+    from companion.history.reader import JournalReader
     from companion.web.views import Views
 
     language = i18n.choose(s["language"])

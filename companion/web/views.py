@@ -26,11 +26,11 @@ from typing import Any
 
 from companion import i18n
 from companion.games import GAMES
+from companion.history.reader import GameRows, JournalReader, JournalUnavailable
 from companion.history.safe_text import surrogates_escaped
 from companion.table import seatnames
 from companion.table.shell import Shell
 from companion.web.plugin import name_text, tag
-from companion.web.reader import GameRows, JournalReader, JournalUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -12,10 +12,10 @@ from typing import Any, AsyncIterator
 from aiohttp.test_utils import TestClient, TestServer
 
 from companion import daemon
+from companion.history.reader import JournalReader
 from companion.web.app import make_app
 from companion.web.guard import HostCheck, PinGuard
 from companion.web.keylink import KeyLink
-from companion.web.reader import JournalReader
 from companion.web.views import Views
 
 WAIT_S = 10.0

@@ -1,4 +1,4 @@
-"""The kiosk's journal, read only, for the table's page: never a write, never a lock held.
+"""The kiosk's journal, read only, for the table's page and the history: never a write, never a lock held.
 
 Every read opens its own connection (`mode=ro`): the daemon may replace the journal
 file (a repair keeps a damaged one aside under a new name), restart, or not run at all.
