@@ -30,7 +30,7 @@ class GameEntry:
     searcher: str | None = None
     commands: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     speech: str | None = None  # a module with say(event, fields) -> str: the game's spoken sentences
-    web: str | None = None  # a module for the table's page (companion.web.plugin.GameWeb): public view, map
+    web: str | None = None  # a module for the table's page (companion.table.gameweb.GameWeb): public view, map
     history: str | None = None  # a module for the table's history (facts, records out and in: companion.history)
 
     def load(self) -> type:
@@ -43,7 +43,7 @@ class GameEntry:
         return importlib.import_module(self.speech).say(event, fields)
 
     def web_view(self) -> Any:
-        """The game's module for the table's page (companion.web.plugin); None when it has none."""
+        """The game's module for the table's page (companion.table.gameweb); None when it has none."""
         return importlib.import_module(self.web) if self.web else None
 
     def history_module(self) -> Any:

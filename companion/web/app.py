@@ -31,6 +31,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp_sse import sse_response
 
+from companion.table.gameweb import esc, tag
 from companion.table.keys import KEYPAD
 from companion.web import history_pages, pages, watch
 from companion.web.guard import SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck, PinGuard, origin_matches
@@ -41,7 +42,6 @@ from companion.web.limits import MAX_STREAMS, ConnectionLimits, StreamLimits
 from companion.web.logins import INTERVAL_S as LOGIN_INTERVAL_S, LoginQueue
 from companion.web.lograte import RateLimitedLog
 from companion.web.pinfile import LOOK_S as PIN_LOOK_S, PinSource
-from companion.web.plugin import esc, tag
 from companion.web.views import Live, Replay, Views
 from companion.web.watch import JournalWatch
 

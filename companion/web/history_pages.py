@@ -28,12 +28,12 @@ from companion.history.bgstats import create_play_link
 from companion.history.plays import History, Play, read_history
 from companion.history.reader import JournalUnavailable
 from companion.i18n import N_, _, ngettext
+from companion.table.gameweb import esc, name_text, table, tag
 from companion.table.seatnames import check_roster
 from companion.web import pages
 from companion.web.guard import SESSION_COOKIE
 from companion.web.http import (GUARD, KEYS, NOT_RUNNING, ROSTER, VIEWS, change_refused, html_response as _html,
                                 json_body, json_response as _json)
-from companion.web.plugin import esc, name_text, table, tag
 
 # NOTE: the table's page: the finished games: heading
 FINISHED_GAMES = N_("Finished games")

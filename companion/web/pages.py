@@ -2,7 +2,7 @@
 
 Every page links one stylesheet and (the live page only) one script, both served by the
 box; no inline script or style (the Content-Security-Policy forbids them). Text is in
-the table's language; everything inserted is escaped (companion.web.plugin.esc). The
+the table's language; everything inserted is escaped (companion.table.gameweb.esc). The
 live page works without its script too: it shows the game as it was when loaded.
 """
 
@@ -14,7 +14,7 @@ from companion import i18n
 from companion.games import GAMES
 from companion.history.reader import GameRows
 from companion.i18n import N_, _
-from companion.web.plugin import esc, table, tag
+from companion.table.gameweb import esc, table, tag
 
 # NOTE: the table's page: the window title and heading
 TITLE = N_("The table")

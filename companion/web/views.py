@@ -2,7 +2,7 @@
 
 `Views.refresh()` asks the reader whether anything changed (`signature`) and, if so,
 rebuilds the newest game with its `from_actions` and asks the game's web module
-(`GameEntry.web_view()`, companion.web.plugin) for the public state and the live HTML.
+(`GameEntry.web_view()`, companion.table.gameweb) for the public state and the live HTML.
 The result (`Live`) is shared by every request and event stream until the next change,
 so twenty phones cost one rebuild a move. A finished game's live view ends with its
 "Add to BG Stats" link (companion.history). Replays are rebuilt on demand and kept for
@@ -29,8 +29,8 @@ from companion.games import GAMES
 from companion.history.reader import GameRows, JournalReader, JournalUnavailable
 from companion.history.safe_text import surrogates_escaped
 from companion.table import seatnames
+from companion.table.gameweb import name_text, tag
 from companion.table.shell import Shell
-from companion.web.plugin import name_text, tag
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ REPLAYS_KEPT = 4
 
 
 def page_names(names: list[str] | None) -> list[str] | None:
-    """The seats' names as the page shows them (`plugin.name_text`: the same, for every name the rule
+    """The seats' names as the page shows them (`gameweb.name_text`: the same, for every name the rule
     accepts), or None without names."""
     return None if names is None else [name_text(n) for n in names]
 

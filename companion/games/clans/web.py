@@ -1,4 +1,4 @@
-"""Clans on the table's page (companion.web.plugin.GameWeb): the public state and the live map.
+"""Clans on the table's page (companion.table.gameweb.GameWeb): the public state and the live map.
 
 The map is drawn from the board data (the cells of `companion board --render`): each
 territory shows its huts as coloured counts, empty territories are greyed, villages carry
@@ -23,7 +23,7 @@ from companion.games.clans.game import Game
 from companion.games.clans.record import summary
 from companion.games.clans.words import ROMAN, color, huts_text, player, terrain
 from companion.i18n import N_, _
-from companion.web.plugin import esc, paragraphs, table, tag
+from companion.table.gameweb import esc, paragraphs, table, tag
 
 HUT_FILL = {"red": "#d32f2f", "blue": "#1e63c6", "green": "#2e9e44", "yellow": "#f4c20d", "black": "#1b1b1b"}
 HUT_INK = {"red": "#fff", "blue": "#fff", "green": "#fff", "yellow": "#000", "black": "#fff"}

@@ -1,4 +1,4 @@
-"""Valley of the Mammoths on the table's page (companion.web.plugin.GameWeb): the books, live.
+"""Valley of the Mammoths on the table's page (companion.table.gameweb.GameWeb): the books, live.
 
 Year, season, turn and phase with what to do in it (the OLED's phase screen, texts.py),
 each tribe's books (warriors, women, camps, food, fate cards, fire), and the last dice
@@ -14,8 +14,8 @@ from companion.games.mammut import texts as T
 from companion.games.mammut.game import MammutGame
 from companion.games.mammut.phases import Phase
 from companion.i18n import N_, _, ngettext
+from companion.table.gameweb import esc, paragraphs, table, tag
 from companion.table.speech import spoken_list
-from companion.web.plugin import esc, paragraphs, table, tag
 
 # NOTE: the table's page (a phone): column headings of the tribes' books
 TRIBE, WARRIORS, WOMEN, CAMPS = N_("Tribe"), N_("Warriors"), N_("Women"), N_("Camps")

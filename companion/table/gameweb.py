@@ -8,6 +8,8 @@ of spec section 7) and for HTML fragments (the live view, one replay step).
 Everything a view returns is public: no secret (a Clans color dealt to a seat) may appear
 before the game reveals it. Fragments use no inline script and no `style=` attribute (the
 page's Content-Security-Policy refuses both); SVG presentation attributes are fine.
+It stands beside `GameEntry` (companion.table.gameentry), below the games and the page: the
+games' web modules import it from here, never from the page.
 """
 
 from __future__ import annotations
