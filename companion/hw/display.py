@@ -21,8 +21,9 @@
 the frames shown are moved, and an SSD1306 or SH1106 moves its rows itself
 (``companion.hw.oled_window``), so its RAM stays aligned to its pages.
 
-Identical consecutive frames are skipped by every sink. ``close()`` blanks
-a real OLED (a shut-down box shows no stale screen and the panel sleeps);
+Identical consecutive frames are skipped by every sink (their base:
+``companion.hw.sink.DisplaySink``). ``close()`` blanks a real OLED (a shut-down
+box shows no stale screen and the panel sleeps);
 the ``dummy`` driver keeps its last frame for the tests that read it,
 unless ``close(blank=True)``.
 
@@ -42,7 +43,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from companion.config_base import OLED_ADDRESSES, DisplayConfig, is_oled
-from companion.hw.panel import shift_image
+from companion.hw.sink import DisplaySink
 
 if TYPE_CHECKING:
     from companion.config import Config
@@ -65,71 +66,6 @@ def _is_device_fault(e: BaseException) -> bool:
     except ImportError:  # pragma: no cover - luma is a dependency
         return False
     return isinstance(e, luma.core.error.Error)
-
-
-class DisplaySink:
-    """Base class; also the do-nothing sink. Subclasses override `_write`."""
-
-    device: Any = None
-    shift = (0, 0)  # the picture moved (dx, dy) against burn-in
-
-    def __init__(self, width: int = 128, height: int = 64) -> None:
-        self.size = (width, height)
-        self.contrast = 255
-        self.powered = True
-        self.frames_shown = 0
-        self._last: Any = None
-        self._last_key: bytes | None = None
-
-    @staticmethod
-    def _key(image: Any) -> bytes:
-        return f"{image.mode}{image.size}".encode() + image.tobytes()
-
-    def show(self, image: Any, force: bool = False) -> None:
-        """Show a PIL image of `size`; identical frames are skipped unless
-        `force`. Never raises."""
-        try:
-            key = self._key(image)
-            if not force and key == self._last_key:
-                return
-            self._last = image.copy()
-            if self._write(self._last):
-                self._last_key = key
-                self.frames_shown += 1
-        except Exception:
-            log.exception("display: cannot show a frame")
-
-    def _write(self, image: Any) -> bool:
-        """Put the frame out (moved by `shift`: see `_moved`); False if it was not (so it is retried)."""
-        return True
-
-    def set_shift(self, dx: int, dy: int) -> None:
-        """Move the picture (burn-in care): the last frame now, and every frame after it."""
-        if (dx, dy) != self.shift:
-            self.shift = (dx, dy)
-            if self._last is not None:
-                self.show(self._last, force=True)
-
-    def _moved(self, image: Any) -> Any:
-        return shift_image(image, *self.shift)
-
-    def set_contrast(self, level: int) -> None:
-        """Set the contrast (0-255); kept across reconnects. Never raises."""
-        self.contrast = max(0, min(255, int(level)))
-
-    def set_power(self, on: bool) -> None:
-        """Switch the panel on or off (burn-in care when idle)."""
-        self.powered = bool(on)
-
-    def set_idle(self, state: str) -> None:
-        """The panel's idle state (awake, dim, off): an OLED shows it by its contrast and power alone."""
-
-    def tick(self) -> None:
-        """Periodic housekeeping (reconnecting a lost panel)."""
-
-    def close(self, blank: bool | None = None) -> None:
-        """Release the display. `blank`: clear the panel and switch it off
-        first; None means the sink's own choice (a real OLED blanks)."""
 
 
 class LumaSink(DisplaySink):

@@ -7,7 +7,7 @@ import os
 import re
 from typing import Any
 
-from companion.hw.display import DisplaySink
+from companion.hw.sink import DisplaySink
 
 log = logging.getLogger("companion.hw.display")
 

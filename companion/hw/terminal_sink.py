@@ -12,7 +12,7 @@ import sys
 from typing import Any, Callable, TextIO
 
 from companion.hw import terminal_screen as screen_text
-from companion.hw.display import DisplaySink
+from companion.hw.sink import DisplaySink
 
 log = logging.getLogger("companion.hw.display")
 
