@@ -25,8 +25,9 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Callable
 
 from companion.config_base import (BOT_NAMES, KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OLED_ADDRESSES,  # noqa: F401
-                                   STAND_IN_DRIVERS, WATCHDOG_SEC, DisplayConfig, display_drivers,
+                                   WATCHDOG_SEC, DisplayConfig, display_drivers,
                                    is_display_driver, is_oled, oled_drivers)
+from companion.hw.sinks import stand_ins, writes_frames
 from companion.i18n import LANGUAGES, N_, _
 from companion.table.bounded import BoundedInputError, clip, load_yaml, read_text, shorten
 from companion.table.keys import KEYS
@@ -215,11 +216,11 @@ class Config:
     def describe(self) -> str:
         """One line for the log: what hardware and timings are in use."""
         d = self.display
-        if d.driver not in STAND_IN_DRIVERS:
+        if is_oled(d.driver):
             where = "auto (0x3C, 0x3D)" if d.address is None else f"0x{d.address:02X}"
             disp = f"{d.driver} i2c-{d.port}@{where}"
-        elif d.driver == "png":
-            disp = f"png -> {d.frames_dir}"
+        elif writes_frames(d.driver):
+            disp = f"{d.driver} -> {d.frames_dir}"
         else:
             disp = d.driver
         disp += f" {d.width}x{d.height} rotate={d.rotate} contrast={d.contrast}"
@@ -492,7 +493,7 @@ def _display_driver(ctx: _Ctx, path: str, v: Any) -> str:
         raise ctx.fail(path, _("{value} is not a luma.oled driver ({examples} ... {n} in all: luma.oled.device) "
                                "nor {others}").format(value=clip(v, 30), examples="ssd1306, sh1106, ssd1309, "
                                                       "ssd1315, sh1107", n=len(oled_drivers()),
-                                                      others=", ".join(STAND_IN_DRIVERS)))
+                                                      others=", ".join(stand_ins())))
     return v
 
 
@@ -673,8 +674,8 @@ def from_mapping(raw: Any, source: str) -> Config:
 
 def _cross_checks(ctx: _Ctx, cfg: Config) -> None:
     d = cfg.display
-    if d.driver == "png" and not d.frames_dir:
-        raise ctx.fail("display.frames_dir", _("is required for driver {driver}").format(driver="png"))
+    if writes_frames(d.driver) and not d.frames_dir:
+        raise ctx.fail("display.frames_dir", _("is required for driver {driver}").format(driver=d.driver))
     b = cfg.buttons
     if b is not None and b.long_press_s >= b.power_press_s:
         raise ctx.fail("buttons.power_press_s",

@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from companion.hw.sinks import stand_ins
+
 # The unit's WatchdogSec= (systemd/companion.service; a test keeps them equal).
 # A bot may think for at most MAX_BOT_MOVE_TIME seconds per move, a third of
 # the watchdog, so a move can never look like a hung daemon.
@@ -24,7 +26,6 @@ MAX_BOT_MOVE_TIME = 10.0
 KNOWN_OLED_DRIVERS = ("ssd1305", "ssd1306", "ssd1309", "ssd1315", "ssd1316", "ssd1322",
                       "ssd1322_nhd", "ssd1325", "ssd1327", "ssd1331", "ssd1351", "ssd1362",
                       "ssd1363", "sh1106", "sh1107", "ws0010", "winstar_weh", "ch1115")
-STAND_IN_DRIVERS = ("dummy", "terminal", "png")
 
 # An OLED with no address configured is looked for at these, in this order.
 OLED_ADDRESSES = (0x3C, 0x3D)
@@ -43,19 +44,20 @@ def oled_drivers() -> tuple[str, ...]:
 
 
 def display_drivers() -> tuple[str, ...]:
-    """Every accepted `display.driver`: luma.oled's devices, then dummy, terminal, png."""
-    return oled_drivers() + STAND_IN_DRIVERS
+    """Every accepted `display.driver`: luma.oled's devices, then the stand-ins (dummy, terminal,
+    png: companion.hw.sinks)."""
+    return oled_drivers() + stand_ins()
 
 
 def is_display_driver(name: object) -> bool:
     """True for an accepted `display.driver`; asks luma.oled's list (an import of luma.oled.device)
     only for a name that is not a stand-in, so a headless start never imports it."""
-    return isinstance(name, str) and (name in STAND_IN_DRIVERS or name in oled_drivers())
+    return isinstance(name, str) and (name in stand_ins() or name in oled_drivers())
 
 
 def is_oled(driver: str) -> bool:
     """True for a driver that is a real I2C OLED (not a stand-in)."""
-    return driver not in STAND_IN_DRIVERS
+    return driver not in stand_ins()
 
 
 @dataclass

@@ -30,6 +30,7 @@ from companion.announce import Announcer
 from companion.config_base import BOT_NAMES, MAX_BOT_MOVE_TIME, display_drivers, is_display_driver
 from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
+from companion.hw.sinks import fixed_size, needs_config, on_terminal, writes_frames
 from companion.i18n import LANGUAGES
 from companion.hw.platform import is_raspberry_pi
 from companion.loop import EOF, Daemon, rebuild  # noqa: F401  (tests and tools drive the Daemon from here)
@@ -140,7 +141,7 @@ def route_logs(driver: str, log_file: str | None, screen: Any = None, errors: An
     writes to; returns the file's path, None when stderr keeps them."""
     screen = sys.stdout if screen is None else screen
     errors = sys.stderr if errors is None else errors
-    if log_file is None and not (driver == "terminal" and same_terminal(screen, errors)):
+    if log_file is None and not (on_terminal(driver) and same_terminal(screen, errors)):
         return None
     import tempfile  # only when the log goes to a file
 
@@ -183,8 +184,9 @@ def open_sink(driver: str, cfg: Any, frames_dir: str | None = None) -> Any:
 
     dcfg = cfg.display if cfg is not None else DisplayConfig()
     dcfg = replace(dcfg, driver=driver, frames_dir=frames_dir or dcfg.frames_dir)
-    if driver == "dummy":
-        dcfg = replace(dcfg, width=128, height=64, rotate=0)
+    size = fixed_size(driver)
+    if size is not None:
+        dcfg = replace(dcfg, width=size[0], height=size[1], rotate=0)
     return open_display(dcfg)
 
 
@@ -210,9 +212,9 @@ def build(args: argparse.Namespace) -> Daemon:
     """Everything `main` sets up before the loop (tests drive the returned Daemon)."""
     headless = args.keys is not None
     script = read_key_script(args.keys) if headless else None
-    cfg = load_config(args.config) if (args.config or not headless or args.display != "dummy") else None
+    cfg = load_config(args.config) if (args.config or not headless or needs_config(args.display)) else None
     driver = choose_driver(args, cfg)
-    if not headless and driver == "terminal":
+    if not headless and on_terminal(driver):
         from companion.hw.terminal import read_piped_keys, stdin_is_tty
 
         if not stdin_is_tty():  # `echo 12#13# | companion run`: the keys as with --keys, then exit
@@ -224,11 +226,11 @@ def build(args: argparse.Namespace) -> Daemon:
 
         journal = open_journal(find_state_dir(args.state_dir, cfg, on_box=is_raspberry_pi()))
     guard = crash_guard(journal)
-    shell = start_table(args, journal, rng, cfg, say_resumed=driver == "terminal")
+    shell = start_table(args, journal, rng, cfg, say_resumed=on_terminal(driver))
     route_logs(driver, args.log_file)
-    sink = open_sink(driver, cfg, args.save_frames if driver == "png" else None)
+    sink = open_sink(driver, cfg, args.save_frames if writes_frames(driver) else None)
     panel = Panel.from_config(sink, cfg, headless=headless, brightness=shell.brightness)
-    on_frame = FrameSaver(args.save_frames) if args.save_frames and driver != "png" else None
+    on_frame = FrameSaver(args.save_frames) if args.save_frames and not writes_frames(driver) else None
     announcer = open_announcer(args.announce_log, cfg, shell.sound.settings, outputs=not headless)
     daemon = Daemon(shell, panel, headless=headless, journal=journal, record_out=args.record_out,
                     on_frame=on_frame, search_options=search_options(args, cfg), announcer=announcer)
@@ -240,7 +242,7 @@ def build(args: argparse.Namespace) -> Daemon:
             daemon.put_script(token)
         daemon.put_script(EOF)
     else:
-        open_inputs(daemon, cfg, emulated=driver == "terminal")
+        open_inputs(daemon, cfg, emulated=on_terminal(driver))
     key_socket = args.key_socket or (cfg.web.resolved_key_socket() if cfg is not None and cfg.web.enabled else None)
     if key_socket:
         from companion.hw.keysocket import KeySocket  # sockets only for a table with its page

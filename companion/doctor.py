@@ -41,6 +41,7 @@ from typing import Any, Callable, Sequence
 from companion.config import (OLED_ADDRESSES, Config, ConfigError, display_drivers, is_display_driver, is_oled,
                               load_config)
 from companion import i18n
+from companion.hw.sinks import writes_frames
 from companion.i18n import N_, _, ngettext
 from companion.table.keys import KEYPAD, POWER, QUIT, normalize_token
 
@@ -566,7 +567,7 @@ def main_keys(args: argparse.Namespace) -> int:
     if driver is None and cfg.source == "<defaults>" and not is_raspberry_pi():
         driver = "dummy"     # a laptop without config: the lines printed here are the screen
     dcfg = cfg.display if driver is None else replace(cfg.display, driver=driver)
-    if dcfg.driver == "png" and not dcfg.frames_dir:
+    if writes_frames(dcfg.driver) and not dcfg.frames_dir:
         dcfg = replace(dcfg, driver="dummy")
     sink = open_display(dcfg)
     try:

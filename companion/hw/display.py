@@ -43,6 +43,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from companion.config_base import OLED_ADDRESSES, DisplayConfig, is_oled
+from companion.hw.sinks import sink_entry
 from companion.hw.sink import DisplaySink
 
 if TYPE_CHECKING:
@@ -317,35 +318,30 @@ class LumaFactory:
         return dev
 
 
+def open_luma(dcfg: DisplayConfig, *, device_factory: DeviceFactory | None = None,
+              serial_factory: SerialFactory | None = None,
+              clock: Callable[[], float] = time.monotonic, **_: Any) -> DisplaySink:
+    """The luma sink (an OLED, or luma's `dummy`): never raises for a missing panel."""
+    factory = device_factory or LumaFactory(dcfg, serial_factory)
+    # Until a device exists, report the size it will have (luma swaps
+    # width and height for a quarter-turn rotation).
+    w, h = (dcfg.height, dcfg.width) if dcfg.rotate % 2 else (dcfg.width, dcfg.height)
+    return LumaSink(factory, name=dcfg.driver, width=w, height=h,
+                    contrast=dcfg.contrast, retry_seconds=dcfg.retry_seconds, clock=clock,
+                    blank_on_close=is_oled(dcfg.driver))
+
+
 def open_display(cfg: Config | DisplayConfig, *, device_factory: DeviceFactory | None = None,
                  serial_factory: SerialFactory | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  stream: TextIO | None = None) -> DisplaySink:
-    """The display sink for the configured driver. Never raises for a
-    missing panel (the sink keeps retrying); `device_factory` replaces the
+    """The display sink for the configured driver (companion.hw.sinks names them). Never raises
+    for a missing panel (the sink keeps retrying); `device_factory` replaces the
     luma device construction (tests), `stream` is the terminal driver's
     output (default stdout)."""
     dcfg = getattr(cfg, "display", cfg)  # a Config's display part, or a DisplayConfig itself
-    if dcfg.driver == "terminal":
-        from companion.hw.terminal_sink import TerminalSink
-
-        sink: DisplaySink = TerminalSink(dcfg.width, dcfg.height, stream)
-    elif dcfg.driver == "png":
-        if not dcfg.frames_dir:
-            raise ValueError("display driver png needs frames_dir")
-        from companion.hw.png_sink import PngSink
-
-        sink = PngSink(dcfg.width, dcfg.height, dcfg.frames_dir)
-    elif dcfg.driver == "dummy" or is_oled(dcfg.driver):
-        factory = device_factory or LumaFactory(dcfg, serial_factory)
-        # Until a device exists, report the size it will have (luma swaps
-        # width and height for a quarter-turn rotation).
-        w, h = (dcfg.height, dcfg.width) if dcfg.rotate % 2 else (dcfg.width, dcfg.height)
-        sink = LumaSink(factory, name=dcfg.driver, width=w, height=h,
-                        contrast=dcfg.contrast, retry_seconds=dcfg.retry_seconds, clock=clock,
-                        blank_on_close=dcfg.driver != "dummy")
-    else:
-        raise ValueError(f"unknown display driver {dcfg.driver!r}")
+    sink: DisplaySink = sink_entry(dcfg.driver).open(dcfg, device_factory=device_factory,
+                                                     serial_factory=serial_factory, clock=clock, stream=stream)
     if not isinstance(sink, LumaSink):
         sink.contrast = dcfg.contrast
     return sink

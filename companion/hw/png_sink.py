@@ -39,3 +39,10 @@ class PngSink(DisplaySink):
         self._failed = False
         self._next += 1
         return True
+
+
+def open_sink(dcfg: Any, **_: Any) -> PngSink:
+    """The `png` sink of a DisplayConfig (companion.hw.sinks)."""
+    if not dcfg.frames_dir:
+        raise ValueError(f"display driver {dcfg.driver} needs frames_dir")
+    return PngSink(dcfg.width, dcfg.height, dcfg.frames_dir)

@@ -108,3 +108,8 @@ class TerminalSink(DisplaySink):
             return False
         self._lines_drawn = drawn
         return True
+
+
+def open_sink(dcfg: Any, stream: TextIO | None = None, **_: Any) -> TerminalSink:
+    """The `terminal` sink of a DisplayConfig (companion.hw.sinks); `stream` defaults to stdout."""
+    return TerminalSink(dcfg.width, dcfg.height, stream)
