@@ -20,7 +20,8 @@ import sys
 from pathlib import Path
 
 from companion.history.bgstats import LOCATION
-from companion.history.export import FORMATS, file_text, record_of, write_reason
+from companion.history import formats
+from companion.history.export import file_text, record_of, write_reason
 from companion.history.safe_text import json_text
 
 __all__ = ["export", "import_", "REASONS"]
@@ -42,9 +43,7 @@ def export(argv: list[str]) -> int:
 
     ap = argparse.ArgumentParser(prog="companion export", description=export.__doc__)
     ap.add_argument("--state-dir", default=None, help="the table's state directory (its journal)")
-    ap.add_argument("--format", required=True, choices=FORMATS,
-                    help="bgstats: a BG Stats play file (.bgsplay); bgg: BoardGameGeek plays XML; csv: one row per player "
-                         "per game; json: the game records (companion import takes them)")
+    ap.add_argument("--format", required=True, choices=formats.names(), help=formats.help_text())
     ap.add_argument("--game-id", type=int, default=None, help="only this game (its id in `companion history`)")
     ap.add_argument("--location", default=None, help="where the games were played (BG Stats, BGG)")
     ap.add_argument("--out", default=None, help="the file to write (default: standard output)")
@@ -72,9 +71,10 @@ def export(argv: list[str]) -> int:
         if not plays:
             print(f"companion export: no finished game {args.game_id} in the history", file=sys.stderr)
             return 1
-    if args.format == "json":
+    records = formats.FORMATS[args.format].records
+    if records:
         plays = [p for p in plays if isinstance(p.record, dict)]
-    if args.format == "json" and args.game_id is not None and plays:
+    if records and args.game_id is not None and plays:
         text = json_text(record_of(plays[0]), indent=1) + "\n"  # one record: what `companion replay` reads
     else:
         text = file_text(plays, args.format, args.location or LOCATION, bgg_ids)

@@ -38,6 +38,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from companion.history import formats
 from companion.history.bgstats import LOCATION, bgstats_json, start_positions
 from companion.history.gamefacts import game_info
 from companion.history.plays import History, Play
@@ -48,12 +49,9 @@ __all__ = ["FORMATS", "ExportError", "render", "file_text", "records", "records_
            "record_of", "copy_to_folder", "usb_mounts", "write_reason", "FOLDER_FILES", "CSV_COLUMNS", "BOM",
            "spreadsheet_text", "sheet_time"]
 
-FORMATS = ("bgstats", "bgg", "csv", "json")
 CSV_COLUMNS = ("game_id", "game", "started", "finished", "duration_min", "seat", "name", "total", "winner",
                "first_player", "color")
 BOM = "\ufeff"
-FOLDER_FILES = {"bgstats": "companion-plays.bgsplay", "bgg": "companion-bgg-plays.xml",
-                "csv": "companion-plays.csv", "json": "companion-records.json"}
 REMOVABLE_FS = frozenset({"vfat", "msdos", "exfat", "ntfs", "ntfs3", "fuseblk", "ext2", "ext3", "ext4", "btrfs",
                           "f2fs", "xfs", "hfsplus", "udf"})
 
@@ -164,26 +162,44 @@ def plays_csv(plays: History | Iterable[Play]) -> str:
     return buf.getvalue()
 
 
+# The writers of the formats in companion.history.formats: writer(plays, location, bgg_ids) -> str.
+def write_bgstats(plays: History | Iterable[Play], location: str, bgg_ids: Mapping[str, int] | None) -> str:
+    box = plays.box if isinstance(plays, History) else None
+    return bgstats_json(_finished(plays), location, box=box or None, bgg_ids=bgg_ids)
+
+
+def write_bgg(plays: History | Iterable[Play], location: str, bgg_ids: Mapping[str, int] | None) -> str:
+    return bgg_xml(plays, location, bgg_ids)
+
+
+def write_csv(plays: History | Iterable[Play], location: str, bgg_ids: Mapping[str, int] | None) -> str:
+    return plays_csv(plays)
+
+
+def write_json(plays: History | Iterable[Play], location: str, bgg_ids: Mapping[str, int] | None) -> str:
+    return records_json(plays)
+
+
 def render(plays: History | Iterable[Play], fmt: str, location: str = LOCATION,
            bgg_ids: Mapping[str, int] | None = None) -> str:
-    """The text of one export format (`FORMATS`)."""
-    if fmt == "bgstats":
-        box = plays.box if isinstance(plays, History) else None
-        return bgstats_json(_finished(plays), location, box=box or None, bgg_ids=bgg_ids)
-    if fmt == "bgg":
-        return bgg_xml(plays, location, bgg_ids)
-    if fmt == "csv":
-        return plays_csv(plays)
-    if fmt == "json":
-        return records_json(plays)
-    raise ValueError(f"unknown export format {fmt!r} (one of {', '.join(FORMATS)})")
+    """The text of one export format (companion.history.formats)."""
+    return formats.export_format(fmt).render(plays, location, bgg_ids)
 
 
 def file_text(plays: History | Iterable[Play], fmt: str, location: str = LOCATION,
               bgg_ids: Mapping[str, int] | None = None) -> str:
     """`render` as a file's text: the CSV with a byte order mark (Excel then reads it as UTF-8)."""
     text = render(plays, fmt, location, bgg_ids)
-    return BOM + text if fmt == "csv" else text
+    return BOM + text if formats.export_format(fmt).bom else text
+
+
+def __getattr__(name: str) -> Any:
+    """FORMATS (the formats' names) and FOLDER_FILES (name -> file in a USB copy), as registered now."""
+    if name == "FORMATS":
+        return formats.names()
+    if name == "FOLDER_FILES":
+        return {n: f.folder_file for n, f in formats.FORMATS.items()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ----- USB copy --------------------------------------------------------------------------
@@ -205,7 +221,7 @@ def copy_to_folder(history: History | Iterable[Play], base_dir: str | Path, now:
     half-made folder is left."""
     when = now if isinstance(now, dt.datetime) else dt.datetime.fromtimestamp(now)
     plays = _finished(history)
-    texts = {fmt: file_text(plays, fmt) for fmt in FORMATS}  # before touching the stick
+    texts = {fmt: file_text(plays, fmt) for fmt in formats.names()}  # before touching the stick
     base = Path(base_dir)
     try:
         folder = _new_folder(base, when)
@@ -214,8 +230,8 @@ def copy_to_folder(history: History | Iterable[Play], base_dir: str | Path, now:
     except OSError as exc:
         raise ExportError(write_reason(exc)) from None
     try:
-        for fmt in FORMATS:
-            atomic_write_text(folder / FOLDER_FILES[fmt], texts[fmt])
+        for fmt, text in texts.items():
+            atomic_write_text(folder / formats.FORMATS[fmt].folder_file, text)
     except OSError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         raise ExportError(write_reason(exc)) from None

@@ -23,7 +23,7 @@ from typing import Any
 
 from aiohttp import web
 
-from companion.history import export, stats
+from companion.history import export, formats, stats
 from companion.history.bgstats import create_play_link
 from companion.history.plays import History, Play, read_history
 from companion.history.reader import JournalUnavailable
@@ -47,16 +47,6 @@ WINNER = N_("winner")
 REPLAY = N_("Replay")
 # NOTE: the table's page: the heading of the downloads of the whole history
 DOWNLOADS = N_("Download the history")
-EXPORT_NAMES = {
-    # NOTE: the table's page: a download link of the whole history (a file for the BG Stats app)
-    "bgstats": N_("BG Stats file"),
-    # NOTE: the table's page: a download link of the whole history (for BoardGameGeek)
-    "bgg": N_("BoardGameGeek plays (XML)"),
-    # NOTE: the table's page: a download link of the whole history (a spreadsheet)
-    "csv": N_("Spreadsheet (CSV)"),
-    # NOTE: the table's page: a download link of the whole history (the games' records)
-    "json": N_("Game records (JSON)"),
-}
 # NOTE: the table's page: statistics: heading of the table per player; column heading of the head-to-head pairs
 PER_PLAYER = N_("Players")
 # NOTE: the table's page: statistics: heading of the table per game and number of players
@@ -120,8 +110,6 @@ ROSTER_READ_ONLY = N_("Changing the names needs the PIN set in the box's config.
 
 # each download as `companion export` writes it (export.file_text): the BG Stats play file as .bgsplay
 # (octet-stream, so a phone keeps the name the app opens it by), the CSV with its byte order mark
-EXPORTS = {"bgstats": ("bgsplay", "application/octet-stream"), "bgg": ("xml", "application/xml"),
-           "csv": ("csv", "text/csv"), "json": ("json", "application/json")}
 PALETTE = ("#1e63c6", "#d32f2f", "#2e9e44", "#ef6c00", "#7b1fa2", "#00838f", "#6d4c41", "#c2185b", "#558b2f",
            "#37474f")
 
@@ -205,7 +193,8 @@ def history_html(hist: History) -> str:
                    + tag("ul", "".join(tag("li", esc(why)) for why in hist.damaged)), cls="note damaged")
     if not plays:
         return tag("p", esc(_(NO_GAMES)), cls="empty") + out
-    downloads = " ".join(tag("a", esc(_(EXPORT_NAMES[f])), href=f"/export/{f}", download="") for f in EXPORTS)
+    downloads = " ".join(tag("a", esc(_(f.label)), href=f"/export/{name}", download="")
+                         for name, f in formats.FORMATS.items())
     out = tag("nav", tag("h2", esc(_(DOWNLOADS))) + downloads, cls="downloads") + out
     return out + "".join(play_html(p) for p in plays)
 
@@ -357,15 +346,16 @@ async def api_stats(request: web.Request) -> web.Response:
 
 async def export_file(request: web.Request) -> web.Response:
     fmt = request.match_info["fmt"]
-    if fmt not in EXPORTS:
-        raise web.HTTPNotFound(text=f"exports: {', '.join(EXPORTS)}\n")
+    if fmt not in formats.FORMATS:
+        raise web.HTTPNotFound(text=f"exports: {', '.join(formats.FORMATS)}\n")
     hist = await _history(request, full=True)
     if isinstance(hist, str):
         return _html(pages.message_page(_(FINISHED_GAMES), [hist]), status=503)
     plays = hist.finished
-    if fmt == "json":  # only games that kept a record can be restored
+    entry = formats.FORMATS[fmt]
+    if entry.records:  # only games that kept a record can be restored
         plays = [p for p in plays if isinstance(p.record, dict)]
-    ext, content_type = EXPORTS[fmt]
+    ext, content_type = entry.extension, entry.mime
     name = f"companion-history-{dt.date.today():%Y-%m-%d}.{ext}"
     body = export.file_text(plays, fmt).encode("utf-8")
     if content_type.startswith(("text/", "application/json", "application/xml")):
