@@ -71,22 +71,26 @@ class JournalReader:
         try:
             if not self.writer_files():
                 raise sqlite3.OperationalError("no -wal/-shm: read a snapshot")  # never make them
-            db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=0.5)
-            db.text_factory = _text
-            db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
-            return db
+            return self._connect(uri + "?mode=ro", timeout=0.5)
         except sqlite3.DatabaseError as exc:
-            if "no such table" in str(exc) or "not a database" in str(exc):
-                raise JournalUnavailable(f"{self.path.name} is not a companion journal ({exc})") from None
+            self._not_a_journal(exc)
         try:  # no -wal/-shm (or no right to use them): nobody writes now, read a snapshot
-            db = sqlite3.connect(uri + "?immutable=1", uri=True)
-            db.text_factory = _text
-            db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
-            return db
+            return self._connect(uri + "?immutable=1")
         except sqlite3.DatabaseError as exc:
-            if "no such table" in str(exc) or "not a database" in str(exc):
-                raise JournalUnavailable(f"{self.path.name} is not a companion journal ({exc})") from None
+            self._not_a_journal(exc)
             raise JournalUnavailable(f"the journal cannot be read ({exc})") from None
+
+    @staticmethod
+    def _connect(uri: str, **options: float) -> sqlite3.Connection:
+        db = sqlite3.connect(uri, uri=True, **options)
+        db.text_factory = _text
+        db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
+        return db
+
+    def _not_a_journal(self, exc: sqlite3.DatabaseError) -> None:
+        """Raise JournalUnavailable when `exc` says the file is no companion journal at all."""
+        if "no such table" in str(exc) or "not a database" in str(exc):
+            raise JournalUnavailable(f"{self.path.name} is not a companion journal ({exc})") from None
 
     def writer_files(self) -> bool:
         """True when the journal's -wal and -shm both exist (a daemon has it open, or was stopped

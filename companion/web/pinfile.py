@@ -18,20 +18,11 @@ from pathlib import Path
 
 from companion.table.effects import PIN_FILE
 from companion.web.guard import PinGuard, read_pin, short_pin_warning
+from companion.web.watch import FilesWatch
 
 log = logging.getLogger(__name__)
 
 LOOK_S = 0.25
-
-
-def _look(path: Path | None) -> tuple | None:
-    if path is None:
-        return None
-    try:
-        st = os.stat(path)
-    except OSError as exc:
-        return ("missing", exc.errno)
-    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 class PinSource:
@@ -40,10 +31,7 @@ class PinSource:
     def __init__(self, state_dir: str | Path, pin_file: str | None) -> None:
         self.box = Path(state_dir) / PIN_FILE
         self.pin_file = Path(pin_file) if pin_file else None
-        self.seen = self._looks()
-
-    def _looks(self) -> list[tuple | None]:
-        return [_look(self.box), _look(self.pin_file)]
+        self.files = FilesWatch([self.box, self.pin_file])
 
     def path(self) -> Path | None:
         """The file the PIN comes from now: the box's when it exists, else the config's."""
@@ -62,11 +50,7 @@ class PinSource:
 
     def moved(self) -> bool:
         """True when either file changed (made, replaced, edited, removed) since the last look."""
-        looks = self._looks()
-        if looks == self.seen:
-            return False
-        self.seen = looks
-        return True
+        return self.files.moved()
 
     def warn_if_short(self, pin: str | None, where: Path | None) -> None:
         warning = short_pin_warning(pin, str(where)) if pin is not None else None

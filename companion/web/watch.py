@@ -18,23 +18,26 @@ SETTLE_S = 0.25
 POLL_S = 1.0
 
 
-def _look(path: Path) -> tuple | None:
+def look(path: Path | None) -> tuple | None:
+    """A file's identity and times (one `stat`); what the stat said when it failed; None for no file."""
+    if path is None:
+        return None
     try:
         st = os.stat(path)
-    except OSError:
-        return None
+    except OSError as exc:
+        return ("missing", exc.errno)
     return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-class JournalWatch:
-    """The journal's files at `path` (the database, -wal, -shm): `moved()` says when any changed."""
+class FilesWatch:
+    """Some files (None: no file): `moved()` says when any changed (made, replaced, edited, removed)."""
 
-    def __init__(self, path: Path) -> None:
-        self.paths = [path, Path(f"{path}-wal"), Path(f"{path}-shm")]
+    def __init__(self, paths: list[Path | None]) -> None:
+        self.paths = paths
         self.seen = self._looks()
 
     def _looks(self) -> list[tuple | None]:
-        return [_look(p) for p in self.paths]
+        return [look(p) for p in self.paths]
 
     def moved(self) -> bool:
         looks = self._looks()
@@ -42,3 +45,10 @@ class JournalWatch:
             return False
         self.seen = looks
         return True
+
+
+class JournalWatch(FilesWatch):
+    """The journal's files at `path` (the database, -wal, -shm): `moved()` says when any changed."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__([path, Path(f"{path}-wal"), Path(f"{path}-shm")])
