@@ -26,6 +26,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import types
 from pathlib import Path
 
@@ -105,7 +106,7 @@ SPECS: list[tuple[str, list[str], str | None, list[str]]] = [
     ("export", EXPORT, "--out", NEW_FILE),
     ("import", ["@record"], "--state-dir", ["@file", "@file/sub", "@unreadable"]),
     ("import", ["--state-dir", "@dir"], None, READ),
-    ("install-service", [], "--config", ["relative.yaml", "", "/tmp/companion.yaml", "/home/x/config.yaml"]),
+    ("install-service", [], "--config", ["relative.yaml", "", "@tmp/companion.yaml", "@home/config.yaml"]),
     ("install-service", [], "--unit-dir", ["@file", "@file/sub", "@unreadable"]),
     ("install-service", [], "--polkit-dir", ["@file", "@file/sub"]),
     ("install-service", [], "--avahi-dir", ["@file", "@file/sub"]),
@@ -199,7 +200,9 @@ def files(tmp_path_factory) -> dict[str, Path]:
     (top / "unreadable").chmod(0)
     return {"dir": top / "dir", "file": top / "file", "junk": top / "junk", "empty": top / "empty",
             "binary": top / "binary", "big": top / "big", "unreadable": top / "unreadable",
-            "missing": top / "missing", "record": RECORD}
+            "missing": top / "missing", "record": RECORD,
+            # where systemd's PrivateTmp / ProtectHome hide a file from the service
+            "tmp": Path(tempfile.gettempdir()), "home": Path.home()}
 
 
 def resolve(value: str, files: dict[str, Path]) -> str:
@@ -419,10 +422,10 @@ def test_a_file_the_user_named_is_bad_input_other_os_errors_are_failures(command
     assert call("boom") == (2, "", "companion boom: /nowhere/x.json: No such file or directory\n")
 
     def odd_name(argv):
-        raise FileNotFoundError(errno.ENOENT, "No such file or directory", "/tmp/\x1b[2J\nx")
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", "/nowhere/\x1b[2J\nx")
 
     command(odd_name)
-    assert call("boom") == (2, "", "companion boom: /tmp/\\x1b[2J\\nx: No such file or directory\n")
+    assert call("boom") == (2, "", "companion boom: /nowhere/\\x1b[2J\\nx: No such file or directory\n")
 
     def full(argv):
         raise OSError(errno.ENOSPC, "No space left on device", "/var/lib/companion/x")

@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.web.realweb import ROOT, RealWeb, post_json
+from tests.web.realweb import ROOT, RealWeb, post_json, wait_until
 from tests.web.test_hostile_small import PIN, closed_journal
 
 
@@ -55,19 +55,22 @@ def test_the_right_pin_gets_in_while_13_addresses_guess_and_guessing_stays_slow(
     state_dir = closed_journal(tmp_path, moves=1)
     (tmp_path / "pin").write_text(PIN + "\n")
     with RealWeb(state_dir, "--pin-file", str(tmp_path / "pin")) as web, Guessers(web.port) as crowd:
-        while sum(1 for _t, s in crowd.answers if s == 403) < 13:  # every address has failed once
-            time.sleep(0.05)
+        wait_until("every address failed once", lambda: sum(1 for _t, s in crowd.answers if s == 403) >= 13,
+                   timeout=60)
         t0 = time.monotonic()
         status, headers, answer = post_json(web.port, "/api/login", {"pin": PIN}, timeout=40)
         took = time.monotonic() - t0
         window_start = time.monotonic()
-        while time.monotonic() - window_start < 8:  # watch the guessing rate for a while longer
-            time.sleep(0.2)
-        window = [s for t, s in crowd.answers if window_start <= t <= window_start + 8]
+        # watch the guessing rate over the next 8 checked guesses (answers, not a fixed time)
+        wait_until("8 more checked guesses", lambda: sum(1 for t, s in list(crowd.answers)
+                                                         if t >= window_start and s == 403) >= 8, timeout=60)
+        window_end = time.monotonic()
+        window = [s for t, s in list(crowd.answers) if window_start <= t <= window_end]
     assert status == 200 and "csrf" in answer and "companion_session=" in headers.get("set-cookie", ""), answer
     assert took <= 30, took
     checked = window.count(403)
-    assert checked <= 8 / 1.0 + 2, (checked, len(window))  # about one checked guess a second in all
+    span = window_end - window_start
+    assert checked <= span / 1.0 + 2, (checked, span, len(window))  # about one checked guess a second in all
     assert window.count(403) + window.count(429) == len(window)
 
 

@@ -33,14 +33,23 @@ class Commits(logging.Handler):
             Commits.last = time.monotonic()
 
 
-async def listen(session: aiohttp.ClientSession, url: str, arrivals: dict, ready: asyncio.Event, n: list) -> None:
+def everyone(done: dict, actions: int) -> asyncio.Event:
+    """Set once every stream got the state after `actions` actions."""
+    return done.setdefault(actions, asyncio.Event())
+
+
+async def listen(session: aiohttp.ClientSession, url: str, arrivals: dict, ready: asyncio.Event, n: list,
+                 done: dict) -> None:
     async with session.get(url) as r:
         async for line in r.content:
             if line.startswith(b"data:"):
                 data = json.loads(line[5:])
                 if data.get("actions") is None:
                     continue
-                arrivals.setdefault(data["actions"], []).append(time.monotonic())
+                got = arrivals.setdefault(data["actions"], [])
+                got.append(time.monotonic())
+                if len(got) >= STREAMS:
+                    everyone(done, data["actions"]).set()
                 n[0] += 1
                 if n[0] >= STREAMS:
                     ready.set()
@@ -60,9 +69,10 @@ def test_every_stream_gets_each_move_within_100_ms_of_its_commit(tmp_path: Path)
                 arrivals: dict = {}
                 ready = asyncio.Event()
                 count = [0]
+                done: dict = {}
                 async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=STREAMS + 5)) as s:
                     url = f"http://127.0.0.1:{web.port}/api/events"
-                    tasks = [asyncio.create_task(listen(s, url, arrivals, ready, count)) for _ in range(STREAMS)]
+                    tasks = [asyncio.create_task(listen(s, url, arrivals, ready, count, done)) for _ in range(STREAMS)]
                     await asyncio.wait_for(ready.wait(), 30)
                     commits = {}
                     loop = asyncio.get_running_loop()
@@ -71,10 +81,10 @@ def test_every_stream_gets_each_move_within_100_ms_of_its_commit(tmp_path: Path)
                         actions = d.journal.journal.db.execute(
                             "SELECT count(*) FROM actions WHERE game=(SELECT max(id) FROM games)").fetchone()[0]
                         commits[actions] = Commits.last
-                        end = time.monotonic() + 5
-                        while len(arrivals.get(actions, ())) < STREAMS and time.monotonic() < end:
-                            await asyncio.sleep(0.01)
-                        await asyncio.sleep(rnd.uniform(0.05, 0.2))  # a table's pace, off the poll's beat
+                        try:  # every stream has it (a stream that never gets it fails the count below)
+                            await asyncio.wait_for(everyone(done, actions).wait(), 5)
+                        except asyncio.TimeoutError:
+                            pass
                     for t in tasks:
                         t.cancel()
                     return [(a - commits[k]) * 1000 for k in commits for a in arrivals.get(k, ())]
