@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import queue
 import random
 import time
@@ -262,7 +263,7 @@ class Daemon:
             log.error("new PIN not kept: this run has no state directory (--state-dir)")
             self.shell.tell(T.NEW_PIN, [T.pin_not_saved("--state-dir")], "pin-not-saved")
             return
-        path = f"{where.rstrip('/')}/{PIN_FILE}"
+        path = os.path.join(where, PIN_FILE)
         try:
             atomic_write_text(path, pin + "\n", mode=0o600)
         except OSError as exc:

@@ -82,7 +82,7 @@ class Rollback:
                 self.actions = []
             self.kind = kind
             self.actions += actions
-        self.last_saved = len(actions) if not new_game else max(1, len(actions))
+        self.last_saved = len(actions)
         self.unsaved_keys = 0
 
     def key(self) -> None:

@@ -135,6 +135,7 @@ class Repeat:
 
 
 PIN_FILE = "web-pin"  # in the state directory, beside the journal: the page's PIN while it exists
+PIN_DIGITS = 10  # what New PIN makes: 10**10 PINs, at one guess a second a day's guesses find it with p < 1e-5
 
 
 @dataclass(frozen=True)

@@ -39,8 +39,8 @@ from companion import i18n
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.table import seatnames
-from companion.table.effects import CopyHistory, Effect, NewPin, Persist, PowerOff, Repeat, SetBrightness, \
-    SetLanguage, SwitchGame
+from companion.table.effects import PIN_DIGITS, CopyHistory, Effect, NewPin, Persist, PowerOff, Repeat, \
+    SetBrightness, SetLanguage, SwitchGame
 from companion.table.info import InfoPager
 from companion.table.naming import SeatNaming
 from companion.table.phone import phone_screen
@@ -51,7 +51,6 @@ from companion.table.sound import SoundMenu, SoundSettings
 BRIGHTNESS_LEVELS = 5
 DEFAULT_BRIGHTNESS = 4
 LEGACY_BRIGHTNESS = "brightness"  # journals before the shell kept brightness among a game's actions
-PIN_DIGITS = 10  # the menu's New PIN (companion.web.guard.PIN_DIGITS: what the page wants)
 
 
 def make_pin(digits: int = PIN_DIGITS) -> str:

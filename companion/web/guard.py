@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from companion.table.effects import PIN_DIGITS
 from companion.web.lograte import RateLimitedLog
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,6 @@ CSRF_HEADER = "X-CSRF-Token"
 SESSION_TTL_S = 4 * 3600
 MAX_SESSIONS = 64
 BACKOFF_MAX_S = 60.0
-PIN_DIGITS = 10  # what the box makes: 10**10 PINs, at one guess a second a day's guesses find it with p < 1e-5
 PIN_MIN_DIGITS = 4  # shorter PINs than PIN_DIGITS are accepted with a warning (older boxes have 4-12)
 PIN_MAX_DIGITS = 16
 
@@ -121,11 +121,6 @@ def short_pin_warning(pin: str, where: str) -> str | None:
     return (f"web: the PIN in {where} has {len(pin)} digits: at one guess a second, guessing tries every "
             f"{len(pin)}-digit PIN within {guessing_time(len(pin))} (half that on average); make a "
             f"{PIN_DIGITS}-digit one at the box: D (menu), New PIN")
-
-
-def new_pin(digits: int = PIN_DIGITS) -> str:
-    """A random PIN (what the box's menu, New PIN, makes)."""
-    return "".join(secrets.choice("0123456789") for _ in range(digits))
 
 
 @dataclass
