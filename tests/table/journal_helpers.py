@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import sqlite3
+import subprocess
+import threading
 from pathlib import Path
+from typing import Callable
 
 from companion.table.journal import Journal
 
@@ -108,3 +113,23 @@ def kept_rows(state: Path) -> tuple[list[dict], list[dict]]:
     finally:
         db.close()
     return play, aside
+
+
+def kill_after(proc: subprocess.Popen, n: int, counts: Callable[[str], bool] = lambda line: True) -> str:
+    """Read `proc`'s output until its `n`th line that `counts` (an event, never a time), SIGKILL it
+    there, and return everything it wrote. A writer that ends first, or hangs, fails the test."""
+    seen, lines = 0, []
+    timer = threading.Timer(300, proc.kill)  # a hung writer fails the test, never the run
+    timer.start()
+    try:
+        for line in proc.stdout:
+            lines.append(line)
+            seen += counts(line)
+            if seen == n:
+                os.kill(proc.pid, signal.SIGKILL)
+                break
+        out, _ = proc.communicate()
+    finally:
+        timer.cancel()
+    assert seen == n, "the writer ended before it was killed"
+    return "".join(lines) + out

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 
 from companion.config import Config
 from companion.table.effects import GameOver, Persist, SetBrightness, SwitchGame
 from companion.table.journal import Journal, JournalWriter, find_state_dir
+
+from tests.table.journal_helpers import kill_after
 
 
 def test_append_and_resume(tmp_path):
@@ -147,21 +146,8 @@ def test_sigkill_while_appending_never_loses_or_invents_actions(tmp_path):
         proc = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path)], stdout=subprocess.PIPE, text=True)
         # Kill after a random number of new confirmations (an event, not a time: on a slow
         # machine a fixed sleep ends before the writer has even imported the journal).
-        kill_after, seen, lines = rng.randint(1, 40), 0, []
-        timer = threading.Timer(300, proc.kill)  # a hung writer fails the test, never the run
-        timer.start()
-        try:
-            for line in proc.stdout:
-                lines.append(line)
-                seen += line.startswith("confirmed")
-                if seen == kill_after:
-                    os.kill(proc.pid, signal.SIGKILL)
-                    break
-            out, _ = proc.communicate()
-        finally:
-            timer.cancel()
-        assert seen == kill_after, "the writer ended before it was killed"
-        lines = [ln for ln in "".join(lines).splitlines() + out.splitlines() if ln.startswith("confirmed")]
+        written = kill_after(proc, rng.randint(1, 40), lambda line: line.startswith("confirmed"))
+        lines = [ln for ln in written.splitlines() if ln.startswith("confirmed")]
         if lines:
             confirmed = int(lines[-1].split()[1])
         r = Journal(tmp_path).resume()

@@ -8,9 +8,7 @@ and a start that finds it without the WAL says saves were lost."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -24,7 +22,7 @@ from companion.table import journal as journal_mod
 from companion.table.effects import Persist
 from companion.table.journal import Journal, JournalWriter
 
-from tests.table.journal_helpers import files, journal_with, moves, power_cut_copy
+from tests.table.journal_helpers import files, journal_with, kill_after, moves, power_cut_copy
 
 WAIT = 60.0  # an upper bound for any one event; a passing run never waits it out
 
@@ -190,21 +188,7 @@ def test_kill_9_mid_game_then_the_wal_lost_keeps_every_confirmed_move(tmp_path):
     confirmed = torn = 0
     for round_ in range(6):
         proc = subprocess.Popen([sys.executable, "-c", WRITER, str(state)], stdout=subprocess.PIPE, text=True)
-        kill_after, seen, lines = rng.randint(1, 30), 0, []
-        timer = threading.Timer(300, proc.kill)  # a hung writer fails the test, never the run
-        timer.start()
-        try:
-            for line in proc.stdout:  # an event (its confirmation), never a time
-                lines.append(line)
-                seen += 1
-                if seen == kill_after:
-                    os.kill(proc.pid, signal.SIGKILL)
-                    break
-            out, _ = proc.communicate()
-        finally:
-            timer.cancel()
-        assert seen == kill_after, "the writer ended before it was killed"
-        confirmed = int(("".join(lines) + out).split()[-1])
+        confirmed = int(kill_after(proc, rng.randint(1, 30)).split()[-1])
         for suffix in ("-wal",) + (("-shm",) if round_ % 2 else ()):
             (state / f"journal.sqlite3{suffix}").unlink()
         j = Journal(state)
