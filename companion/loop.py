@@ -313,6 +313,9 @@ class Daemon:
         from companion.table.render import render
 
         built, screen = self.failures.contain("screen", self.shell.screen)
+        if built and screen == self.last_screen:  # drawn already: nothing to render
+            self.failed = False
+            return
         drawn, image = self.failures.contain("drawing", lambda: render(screen)) if built else (False, None)
         self.failed = not drawn
         if not drawn:
@@ -322,8 +325,6 @@ class Daemon:
             ok, image = self.failures.contain("drawing the failure screen", lambda: render(screen))
             if not ok:
                 return
-        elif screen == self.last_screen:
-            return
         self.last_screen = screen
         self.shown_at = self.clock()
         self.confirm_shown = screen.confirm
