@@ -18,6 +18,8 @@
 #
 # Internal, for the tests: ./install.sh --firmware-only CONFIG_TXT MODULES_CONF
 # runs only the firmware step against those two files (no root needed).
+# Internal, for tools/image/build.sh: ./install.sh --image runs inside the image's root
+# (a chroot, no systemd running): the same steps as on a Pi, lgpio from PyPI's wheel.
 set -euo pipefail
 umask 022
 
@@ -109,8 +111,10 @@ if [ "${1:-}" = --firmware-only ]; then
   echo "reboot=$REBOOT"
   exit 0
 fi
+IMAGE=0
 case ${1:-} in
   -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  --image) IMAGE=1 ;;
   "") ;;
   *) die "unknown argument $1 (see --help)" ;;
 esac
@@ -118,7 +122,7 @@ esac
 # --- checks ---------------------------------------------------------------------------------
 [ "$(id -u)" = 0 ] || die "run it as root: sudo $0"
 command -v apt-get >/dev/null || die "apt-get not found: install.sh is for Debian / Raspberry Pi OS"
-if ! command -v systemctl >/dev/null || [ ! -d /run/systemd/system ]; then
+if [ $IMAGE = 0 ] && { ! command -v systemctl >/dev/null || [ ! -d /run/systemd/system ]; }; then
   die "systemd is not running here: the companion is a systemd service"
 fi
 # shellcheck disable=SC1091
@@ -130,6 +134,9 @@ PI=0
 if [ -r /proc/device-tree/model ] && tr -d '\0' < /proc/device-tree/model | grep -q '^Raspberry Pi'; then
   PI=1
   MODEL=$(tr -d '\0' < /proc/device-tree/model)
+elif [ $IMAGE = 1 ]; then
+  PI=1
+  MODEL="the SD-card image (Raspberry Pi 3, 4, Zero 2 W)"
 fi
 ARCH=$(uname -m)
 PIP_EXTRA=()
@@ -151,7 +158,8 @@ esac
 # puts the phone view's announcement into /etc/avahi/services when that directory exists;
 # elsewhere `apt-get install avahi-daemon` and run this again.
 PKGS=(python3 python3-venv i2c-tools polkitd espeak-ng)
-[ $PI = 1 ] && PKGS+=(python3-lgpio)
+# (Debian has no python3-lgpio: the image takes lgpio's aarch64 wheel from PyPI, as pip does off a Pi.)
+[ $PI = 1 ] && [ $IMAGE = 0 ] && PKGS+=(python3-lgpio)
 [ "$ARCH" != x86_64 ] && PKGS+=(python3-evdev)
 MISSING=()
 for p in "${PKGS[@]}"; do

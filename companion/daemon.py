@@ -227,6 +227,8 @@ def build(args: argparse.Namespace) -> Daemon:
         journal = open_journal(find_state_dir(args.state_dir, cfg, on_box=is_raspberry_pi()))
     guard = crash_guard(journal)
     shell = start_table(args, journal, rng, cfg, say_resumed=on_terminal(driver))
+    if not headless:
+        tell_card_problems(shell)
     route_logs(driver, args.log_file)
     sink = open_sink(driver, cfg, args.save_frames if writes_frames(driver) else None)
     panel = Panel.from_config(sink, cfg, headless=headless, brightness=shell.brightness)
@@ -288,6 +290,25 @@ def tell_resumed(shell: Shell, started: float | None) -> None:
     # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page)
     text = _("Your game of {date} goes on. D: menu for a new game.")
     shell.tell(title, [text.format(date=date)], "resumed")
+
+
+def tell_card_problems(shell: Shell, path: str | None = None) -> None:
+    """On the SD-card image: what the settings card (companion.txt) got wrong at this boot, on
+    the first screen unless a message of the journal's is showing; the serial console has it too."""
+    from companion.box.card import PROBLEMS_FILE, read_problems
+    from companion.i18n import _
+
+    problems = read_problems(path or PROBLEMS_FILE)
+    if not problems or shell.notice.shown:
+        return
+    first = problems[0]
+    # NOTE: max 25 characters
+    title = _("Settings card")
+    # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page). {key} is a setting's name
+    text = _("companion.txt line {line}: {key} is wrong and was left out.").format(line=first.line, key=first.key)
+    # NOTE: body text, wraps at 21 characters; at most 2 lines
+    more = [_("Wrong lines in all: {n}. The serial console lists them.").format(n=len(problems))] if len(problems) > 1 else []
+    shell.tell(title, [text] + more, "card")
 
 
 def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: random.Random,

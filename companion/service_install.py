@@ -234,6 +234,16 @@ def _run(cmd: list[str]) -> None:
         raise InstallError(f"{' '.join(cmd)} failed with exit status {result.returncode}")
 
 
+def offline() -> bool:
+    """Installing into a root that is not running (the SD-card image's chroot): systemd's own
+    switch, SYSTEMD_OFFLINE=1, under which systemctl enables units but starts nothing."""
+    return os.environ.get("SYSTEMD_OFFLINE") == "1"
+
+
+def _enable(unit: str) -> None:
+    _run(["systemctl", "enable", unit] if offline() else ["systemctl", "enable", "--now", unit])
+
+
 def _ensure_user(accounts: install_checks.Accounts | None = None) -> None:
     """Reuse a safe existing account, refuse an unsafe one, else create a locked system user."""
     if install_checks.check_account(SERVICE_USER, accounts):
@@ -330,7 +340,7 @@ def _web_service(unit_dir: Path, avahi_dir: Path, config: Path, executable: Path
               "(Raspberry Pi OS has avahi-daemon; elsewhere: sudo apt-get install avahi-daemon)")
     if replaced:
         _run(["systemctl", "try-restart", service_web.WEB_SERVICE])
-    _run(["systemctl", "enable", "--now", service_web.WEB_SERVICE])
+    _enable(service_web.WEB_SERVICE)
     print(f"phone view on: http://{os.uname().nodename}.local:{web['port']}/ (systemctl status "
           f"{service_web.WEB_SERVICE}; after editing its config: sudo systemctl restart {service_web.WEB_SERVICE})")
 
@@ -397,8 +407,9 @@ def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff
     if replaced:
         # try-restart: only if it is running, so it runs the unit just written.
         _run(["systemctl", "try-restart", "companion"])
-    _run(["systemctl", "enable", "--now", "companion"])
-    print("companion is running: systemctl status companion, journalctl -u companion -f")
+    _enable("companion")
+    print("companion is enabled and starts at boot" if offline() else
+          "companion is running: systemctl status companion, journalctl -u companion -f")
     _web_service(unit_dir, avahi_dir or service_web.DEFAULT_AVAHI_DIR, config, executable, web,
                  web_written.changed and web_written.backup is not None)
     return unit_dir / UNIT_NAME

@@ -174,3 +174,14 @@ def test_no_enable_says_how_to_restart_on_the_new_unit(tmp_path: Path, monkeypat
     assert service_install.main(["--unit-dir", str(units), "--no-enable"]) == 0
     assert "try-restart companion" in capsys.readouterr().out
     assert len(list(units.glob("companion.service.bak-*"))) == 1
+
+
+def test_offline_it_enables_without_starting(tmp_path: Path, monkeypatch, capsys) -> None:
+    """The SD-card image installs into a chroot (SYSTEMD_OFFLINE=1): enable, never --now, which
+    systemctl refuses there with no systemd running."""
+    fake_venv(tmp_path)
+    monkeypatch.setenv("SYSTEMD_OFFLINE", "1")
+    ran = run_install(tmp_path, monkeypatch, tmp_path / "units")
+    assert ["systemctl", "enable", "companion"] in ran
+    assert not [cmd for cmd in ran if "--now" in cmd]
+    assert "companion is enabled and starts at boot" in capsys.readouterr().out

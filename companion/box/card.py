@@ -1,0 +1,437 @@
+"""The settings card: `companion.txt` on the image's FAT boot partition, read and applied at boot.
+
+A table writes it from any computer (Wi-Fi, host name, language, the page's PIN, time zone,
+an SSH key); `companion-card.service` runs `python -m companion.box.card` as root before the
+network, the kiosk and the page start. Each line is `key = value`; `#` starts a comment line.
+A key that is absent (or commented out) leaves what the box has; a key with an empty value
+clears it (no Wi-Fi, no PIN, no SSH key). The secrets (the Wi-Fi passphrase, the PIN) are
+saved on the data partition and then commented out on the card, their old bytes overwritten
+first, so the card does not keep them readable.
+
+A wrong value is left out (the rest applies) and gives one line on the serial console and in
+`PROBLEMS_FILE`, which the kiosk shows on the OLED; the box always boots on.
+
+Everything writes under a `Box` of paths, so tests run it on temporary directories.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from companion.i18n import LANGUAGES
+from companion.table.effects import PIN_FILE
+from companion.web.guard import PIN_MAX_DIGITS, PIN_MIN_DIGITS
+
+PROBLEMS_FILE = "/run/companion-box/problems.json"
+SECRET_KEYS = ("wifi_password", "page_pin")
+KEYS = ("wifi_country", "wifi_name", "wifi_password", "hostname", "language", "page_pin", "timezone", "ssh_key")
+SSH_KEY_TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
+                 "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com")
+HOSTNAME_RE = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
+ZONE_RE = re.compile(r"^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$")
+
+
+@dataclasses.dataclass(frozen=True)
+class Box:
+    """Where the settings go: the card's file, the data partition, the OS files they feed."""
+
+    card: Path = Path("/boot/firmware/companion.txt")
+    data: Path = Path("/data/box")  # the box's own settings, on the data partition
+    state: Path = Path("/var/lib/companion")  # the kiosk's state directory (the PIN file)
+    config: Path = Path("/etc/companion/config.yaml")  # bound from the data partition
+    zoneinfo: Path = Path("/usr/share/zoneinfo")
+    problems: Path = Path(PROBLEMS_FILE)
+    console: Path | None = Path("/dev/console")
+    service_user: str = "companion"
+
+
+@dataclasses.dataclass
+class Problem:
+    line: int
+    key: str
+    message: str
+
+    def text(self) -> str:
+        where = f"companion.txt line {self.line}" if self.line else "companion.txt"
+        return f"{where}: {self.key}: {self.message}"
+
+
+@dataclasses.dataclass
+class Entry:
+    line: int
+    key: str
+    value: str
+
+
+def decode(raw: bytes) -> str:
+    """The card's text: UTF-8 (a BOM and CRLF line ends, as Windows writes them, are fine), else Latin-1."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def parse(text: str) -> tuple[dict[str, Entry], list[Problem]]:
+    """`key = value` lines into entries (the last of a repeated key wins); the rest are problems."""
+    entries: dict[str, Entry] = {}
+    problems: list[Problem] = []
+    for number, line in enumerate(text.split("\n"), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        key, sep, value = stripped.partition("=")
+        key = key.strip().lower()
+        if not sep:
+            problems.append(Problem(number, clip(key), "not a 'key = value' line; left out"))
+            continue
+        if key not in KEYS:
+            problems.append(Problem(number, clip(key), f"unknown setting (the settings are {', '.join(KEYS)})"))
+            continue
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1]  # quotes keep spaces at either end
+        entries[key] = Entry(number, key, value)
+    return entries, problems
+
+
+def clip(value: str, n: int = 24) -> str:
+    value = "".join(c if c.isprintable() else "?" for c in value)
+    return value if len(value) <= n else value[: n - 1] + "…"
+
+
+def iso_countries(zoneinfo: Path) -> set[str] | None:
+    try:
+        text = (zoneinfo / "iso3166.tab").read_text("utf-8")
+    except OSError:
+        return None
+    return {line.split("\t")[0] for line in text.splitlines() if line and not line.startswith("#")}
+
+
+# ---- checks: each returns the value to apply, or raises ValueError with the reason ----------
+
+def check_country(value: str, box: Box) -> str:
+    code = value.upper()
+    known = iso_countries(box.zoneinfo)
+    if not re.fullmatch(r"[A-Z]{2}", code) or (known is not None and code not in known):
+        raise ValueError(f"{clip(value)!r} is not a two-letter country code (IT, ES, FR, DE, GB, US ...)")
+    return code
+
+
+def check_ssid(value: str, box: Box) -> str:
+    if not 1 <= len(value.encode("utf-8")) <= 32 or not value.isprintable():
+        raise ValueError("a network name has 1 to 32 bytes and no control characters")
+    return value
+
+
+def check_passphrase(value: str, box: Box) -> str:
+    if re.fullmatch(r"[0-9a-fA-F]{64}", value):
+        return value.lower()  # already the hashed key
+    if not (8 <= len(value) <= 63 and value.isascii() and value.isprintable()):
+        raise ValueError("a WPA passphrase has 8 to 63 printable ASCII characters")
+    return value
+
+
+def check_hostname(value: str, box: Box) -> str:
+    name = value.lower()
+    if not HOSTNAME_RE.match(name):
+        raise ValueError(f"{clip(value)!r} is not a host name (letters a-z, digits and '-', at most 63)")
+    return name
+
+
+def check_language(value: str, box: Box) -> str:
+    code = value.lower()
+    if code not in LANGUAGES:
+        raise ValueError(f"{clip(value)!r} is not one of {', '.join(LANGUAGES)}")
+    return code
+
+
+def check_pin(value: str, box: Box) -> str:
+    if not (value.isascii() and value.isdigit() and PIN_MIN_DIGITS <= len(value) <= PIN_MAX_DIGITS):
+        raise ValueError(f"the PIN has {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits and nothing else")
+    return value
+
+
+def check_timezone(value: str, box: Box) -> str:
+    if not ZONE_RE.match(value) or ".." in value or not (box.zoneinfo / value).is_file():
+        raise ValueError(f"{clip(value)!r} is not a time zone (Europe/Rome, America/New_York, UTC ...)")
+    return value
+
+
+def check_ssh_key(value: str, box: Box) -> str:
+    parts = value.split()
+    if len(parts) < 2 or parts[0] not in SSH_KEY_TYPES:
+        raise ValueError("not an SSH public key (one line: ssh-ed25519 AAAA... comment, from a .pub file)")
+    try:
+        blob = base64.b64decode(parts[1], validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError("the key's base64 part is damaged") from None
+    n = int.from_bytes(blob[:4], "big") if len(blob) >= 4 else -1
+    if blob[4:4 + n] != parts[0].encode():
+        raise ValueError("the key's base64 part does not match its type")
+    return " ".join(parts[:2] + ([clip(" ".join(parts[2:]), 64)] if len(parts) > 2 else []))
+
+
+CHECKS: dict[str, Callable[[str, Box], str]] = {
+    "wifi_country": check_country, "wifi_name": check_ssid, "wifi_password": check_passphrase,
+    "hostname": check_hostname, "language": check_language, "page_pin": check_pin,
+    "timezone": check_timezone, "ssh_key": check_ssh_key,
+}
+
+
+def checked(entries: dict[str, Entry], box: Box) -> tuple[dict[str, str], list[Problem]]:
+    """The values that pass their check ("" clears a setting); one problem per value that does not."""
+    good: dict[str, str] = {}
+    problems = []
+    for key, entry in entries.items():
+        if entry.value == "":
+            good[key] = ""
+            continue
+        try:
+            good[key] = CHECKS[key](entry.value, box)
+        except ValueError as exc:
+            problems.append(Problem(entry.line, key, f"{exc}; left as it was"))
+    return good, problems
+
+
+# ---- applying ---------------------------------------------------------------------------------
+
+def write_private(path: Path, text: str, mode: int = 0o600, owner: tuple[int, int] | None = None) -> None:
+    """`text` into `path` through a synced temporary file, so a power cut leaves the old or the new."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        os.write(fd, text.encode("utf-8"))
+        os.fchmod(fd, mode)
+        if owner is not None:
+            os.fchown(fd, *owner)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def wpa_psk(passphrase: str, ssid: str) -> str:
+    """WPA2's pre-shared key (IEEE 802.11i: PBKDF2-SHA1, the SSID as salt, 4096 rounds), as wpa_passphrase prints it."""
+    if re.fullmatch(r"[0-9a-f]{64}", passphrase):
+        return passphrase
+    return hashlib.pbkdf2_hmac("sha1", passphrase.encode(), ssid.encode("utf-8"), 4096, 32).hex()
+
+
+def wpa_conf(saved: dict[str, str]) -> str:
+    lines = ["# Written at boot from companion.txt by companion-card.service; edit companion.txt instead.",
+             "ctrl_interface=DIR=/run/wpa_supplicant", "update_config=0"]
+    if saved.get("wifi_country"):
+        lines.append(f"country={saved['wifi_country']}")
+    if saved.get("wifi_name"):
+        ssid_hex = saved["wifi_name"].encode("utf-8").hex()  # any byte is safe in hex form
+        lines.append("network={")
+        lines.append(f"\tssid={ssid_hex}")
+        lines.append("\tscan_ssid=1")
+        if saved.get("wifi_psk"):
+            lines.append(f"\tpsk={saved['wifi_psk']}")
+        else:
+            lines.append("\tkey_mgmt=NONE")
+        lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def set_config_language(text: str, code: str) -> str:
+    """The config file's top-level `language:` line set to `code`, or added."""
+    line = f"language: {code}"
+    new, n = re.subn(r"(?m)^language:.*$", line, text, count=1)
+    return new if n else text.rstrip("\n") + ("\n" if text else "") + line + "\n"
+
+
+def load_saved(box: Box) -> dict[str, str]:
+    try:
+        saved = json.loads((box.data / "settings.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in saved.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(saved, dict) else {}
+
+
+def merge(saved: dict[str, str], good: dict[str, str]) -> dict[str, str]:
+    """The box's settings after this card: the saved ones, each key on the card replacing its own.
+    A new network name without a passphrase is an open network, never the old network's passphrase."""
+    new = dict(saved)
+    for key, value in good.items():
+        if key == "wifi_password":
+            continue
+        new[key] = value
+    if "wifi_password" in good:
+        new["wifi_psk"] = wpa_psk(good["wifi_password"], new.get("wifi_name", "")) if good["wifi_password"] else ""
+    elif new.get("wifi_name") != saved.get("wifi_name"):
+        new["wifi_psk"] = ""
+    new.pop("page_pin", None)  # the PIN lives in the state directory's PIN file only
+    return {k: v for k, v in new.items() if v != ""}
+
+
+def service_owner(box: Box) -> tuple[int, int] | None:
+    try:
+        import pwd
+
+        entry = pwd.getpwnam(box.service_user)
+    except (ImportError, KeyError):
+        return None
+    return entry.pw_uid, entry.pw_gid
+
+
+def apply(saved: dict[str, str], good: dict[str, str], box: Box,
+          sethostname: Callable[[str], None] = socket.sethostname) -> list[str]:
+    """Write what the box runs on from the merged settings; returns what it did, one line each."""
+    new = merge(saved, good)
+    done = []
+    write_private(box.data / "settings.json", json.dumps(new, sort_keys=True, indent=1) + "\n")
+    write_private(box.data / "wpa_supplicant-wlan0.conf", wpa_conf(new))
+    if new.get("wifi_name"):
+        done.append(f"Wi-Fi: network {clip(new['wifi_name'], 32)!r}" +
+                    (f", country {new['wifi_country']}" if new.get("wifi_country") else ""))
+    hostname = new.get("hostname", "clans")
+    write_private(box.data / "hostname", hostname + "\n", 0o644)
+    try:
+        sethostname(hostname)
+        done.append(f"host name {hostname} (the page: http://{hostname}.local:8080)")
+    except OSError as exc:
+        done.append(f"host name {hostname} not set: {exc.strerror or exc}")
+    zone = new.get("timezone", "UTC")
+    link = box.data / "localtime"
+    tmp = link.with_name("localtime.tmp")
+    tmp.unlink(missing_ok=True)
+    tmp.symlink_to(box.zoneinfo / zone)
+    os.replace(tmp, link)
+    write_private(box.data / "timezone", zone + "\n", 0o644)
+    done.append(f"time zone {zone}")
+    if "language" in good and box.config.exists():
+        code = new.get("language")
+        text = box.config.read_text("utf-8")
+        write_private(box.config, set_config_language(text, code or "null"), 0o644)
+        done.append(f"language {code or 'from the locale'}")
+    if "page_pin" in good:
+        pin = box.state / PIN_FILE
+        if good["page_pin"]:
+            write_private(pin, good["page_pin"] + "\n", 0o600, service_owner(box))
+            done.append("the page's PIN set")
+        else:
+            pin.unlink(missing_ok=True)
+            done.append("the page's PIN removed (the page is read-only)")
+    keys = box.data / "ssh" / "authorized_keys"
+    if new.get("ssh_key"):
+        write_private(keys, new["ssh_key"] + "\n")
+        os.chmod(keys.parent, 0o700)
+        done.append("SSH on, for the key on the card")
+    else:
+        keys.unlink(missing_ok=True)
+    return done
+
+
+def scrub_card(path: Path, raw: bytes, entries: dict[str, Entry], good: dict[str, str], when: str) -> bool:
+    """Comment out the secrets the box saved: first overwrite their bytes in place (the same
+    clusters, so the FAT does not keep them in a freed one), then write the tidy file."""
+    lines = decode(raw).split("\n")
+    secret_lines = [entries[k].line for k in SECRET_KEYS if k in entries and good.get(k)]
+    if not secret_lines:
+        return False
+    blanked = bytearray(raw)
+    for key in SECRET_KEYS:
+        if key in entries and good.get(key):
+            value = entries[key].value.encode("utf-8")
+            start = blanked.find(value, blanked.find(key.encode()))
+            while start >= 0:
+                blanked[start:start + len(value)] = b"*" * len(value)
+                start = blanked.find(value, start + len(value))
+    with open(path, "r+b") as f:
+        f.write(bytes(blanked))
+        f.flush()
+        os.fsync(f.fileno())
+    for number in secret_lines:
+        key = lines[number - 1].split("=", 1)[0].strip()
+        lines[number - 1] = f"# {key} = (saved on the box {when}; write a new one here to change it)"
+    text = "\n".join(lines)
+    with open(path, "r+b") as f:
+        f.truncate(0)
+        f.write(text.encode("utf-8"))
+        f.flush()
+        os.fsync(f.fileno())
+    return True
+
+
+def report(problems: list[Problem], done: list[str], box: Box) -> None:
+    """Each problem on stdout (the system journal) and the serial console; the list for the kiosk."""
+    lines = [f"companion-card: {p.text()}" for p in problems] + [f"companion-card: {d}" for d in done]
+    for line in lines:
+        print(line, flush=True)
+    if box.console is not None and problems:
+        try:
+            with open(box.console, "w", encoding="utf-8", errors="replace") as console:
+                for p in problems:
+                    console.write(f"companion-card: {p.text()}\r\n")
+        except OSError:
+            pass
+    box.problems.parent.mkdir(parents=True, exist_ok=True)
+    write_private(box.problems, json.dumps([dataclasses.asdict(p) for p in problems]) + "\n", 0o644)
+
+
+def run(box: Box, sethostname: Callable[[str], None] = socket.sethostname) -> list[Problem]:
+    """Read the card, apply what is right, report what is not. Never raises on a bad card."""
+    missing: list[Problem] = []
+    try:
+        raw = box.card.read_bytes()[:65536]
+    except FileNotFoundError:
+        raw = b""
+    except OSError as exc:
+        raw = b""
+        missing = [Problem(0, "companion.txt", f"cannot be read ({exc.strerror or exc}); the saved settings apply")]
+    entries, problems = parse(decode(raw))
+    good, bad = checked(entries, box)
+    problems = missing + problems + bad
+    done = apply(load_saved(box), good, box, sethostname)
+    try:
+        if scrub_card(box.card, raw, entries, good, time.strftime("%Y-%m-%d")):
+            done.append("the passphrase and PIN are commented out on the card")
+    except OSError as exc:
+        problems.append(Problem(0, "companion.txt", f"could not comment out the secrets: {exc.strerror or exc}"))
+    report(problems, done, box)
+    return problems
+
+
+def read_problems(path: str = PROBLEMS_FILE) -> list[Problem]:
+    """What the last boot's card got wrong (for the kiosk's first screen); [] when nothing or no file."""
+    try:
+        items = json.loads(Path(path).read_text("utf-8"))
+        return [Problem(int(i["line"]), str(i["key"]), str(i["message"])) for i in items]
+    except (OSError, ValueError, TypeError, KeyError):
+        return []
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m companion.box.card [CARD]`: apply the settings card; exit 0 even when values are wrong."""
+    argv = sys.argv[1:] if argv is None else argv
+    box = Box(card=Path(argv[0])) if argv else Box()
+    try:
+        run(box)
+    except OSError as exc:  # the data partition missing or full: say so, the box boots on
+        print(f"companion-card: could not apply the settings: {exc}", flush=True)
+        return 0
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,222 @@
+"""A booted copy of the SD-card image in qemu-system-aarch64, driven from outside.
+
+`Card` is a copy of the image (decompressed from the .img.xz as Raspberry Pi Imager would,
+grown to a bigger card) whose FAT partition is read and written with mtools, as any computer
+would write the settings card. `Machine` boots it (`-M virt`, the image's own kernel and
+initrd from that FAT partition), reads the serial console line by line in a thread, runs
+commands in the root shell the serial console logs into, and forwards a loopback port to the
+page (port 8080 inside). Everything waits for what it reads, with generous deadlines: QEMU's
+emulation is slow and its speed varies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+FAT_OFFSET = "@@4M"  # build.sh starts the boot partition 4 MiB into the card
+VIRT_CMDLINE = "root=LABEL=clans-root ro rootwait console=ttyAMA0 net.ifnames=0 fsck.repair=yes"
+
+
+class Card:
+    """A card holding the image, and its FAT boot partition through mtools."""
+
+    def __init__(self, image_xz: Path, path: Path, size: str = "4G") -> None:
+        self.path = path
+        with open(path, "wb") as out:
+            subprocess.run(["xz", "-dc", str(image_xz)], stdout=out, check=True)
+        subprocess.run(["truncate", "-s", size, str(path)], check=True)
+
+    def fat(self) -> str:
+        return f"{self.path}{FAT_OFFSET}"
+
+    def listing(self) -> list[str]:
+        out = subprocess.run(["mdir", "-b", "-i", self.fat(), "::/"], capture_output=True, text=True, check=True)
+        return [line.rsplit("/", 1)[-1] for line in out.stdout.split()]
+
+    def read(self, name: str) -> bytes:
+        return subprocess.run(["mtype", "-i", self.fat(), f"::/{name}"], capture_output=True, check=True).stdout
+
+    def write(self, name: str, data: bytes, scratch: Path) -> None:
+        scratch.write_bytes(data)
+        subprocess.run(["mcopy", "-o", "-i", self.fat(), str(scratch), f"::/{name}"], check=True)
+
+    def take(self, name: str, dest: Path) -> Path:
+        subprocess.run(["mcopy", "-o", "-i", self.fat(), f"::/{name}", str(dest)], check=True)
+        return dest
+
+    def fat_bytes(self) -> bytes:
+        """The whole FAT partition, free clusters included (what stays readable on the card)."""
+        with open(self.path, "rb") as f:
+            f.seek(4 << 20)
+            return f.read(256 << 20)
+
+    def kernel_and_initrd(self, into: Path) -> tuple[Path, Path]:
+        names = self.listing()
+        kernel = next(n for n in names if n.startswith("vmlinuz-"))
+        initrd = next(n for n in names if n.startswith("initrd.img-"))
+        return self.take(kernel, into / "vmlinuz"), self.take(initrd, into / "initrd.img")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Machine:
+    """qemu-system-aarch64 -M virt on a card; the serial console as lines, the page on `port`."""
+
+    def __init__(self, card: Card, kernel: Path, initrd: Path, log: Path, memory: str = "1024") -> None:
+        self.port = free_port()
+        self.lines: list[str] = []
+        self.cond = threading.Condition()
+        self.log = open(log, "a", encoding="utf-8", errors="replace")
+        cmd = ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a53", "-smp", "2", "-m", memory,
+               "-kernel", str(kernel), "-initrd", str(initrd), "-append", VIRT_CMDLINE,
+               "-drive", f"if=none,file={card.path},format=raw,id=card", "-device", "virtio-blk-pci,drive=card",
+               "-netdev", f"user,id=net,hostfwd=tcp:127.0.0.1:{self.port}-:8080",
+               "-device", "virtio-net-pci,netdev=net,romfile=",  # no boot ROM: QEMU boots the kernel itself
+               "-display", "none", "-monitor", "none", "-serial", "stdio", "-no-reboot"]
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        self.marks = 0
+
+    def _read(self) -> None:
+        buf = b""
+        assert self.proc.stdout is not None
+        while True:
+            chunk = self.proc.stdout.read1(4096)
+            if not chunk:
+                break
+            buf += chunk
+            *done, buf = re.split(rb"\r?\n", buf)
+            with self.cond:
+                for raw in done:
+                    line = raw.decode("utf-8", "replace").replace("\r", "")
+                    self.lines.append(line)
+                    self.log.write(line + "\n")
+                if buf:  # a prompt has no line end: keep it visible as a partial line
+                    self.partial = buf.decode("utf-8", "replace")
+                self.log.flush()
+                self.cond.notify_all()
+        with self.cond:
+            self.lines.append("<qemu exited>")
+            self.cond.notify_all()
+
+    partial = ""
+
+    def wait_for(self, pattern: str, timeout: float, since: int = 0) -> re.Match:
+        """The first serial line from index `since` that matches `pattern`."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            i = since
+            while True:
+                while i < len(self.lines):
+                    m = rx.search(self.lines[i])
+                    if m:
+                        return m
+                    if self.lines[i] == "<qemu exited>":
+                        raise AssertionError(f"QEMU exited before {pattern!r}; the console: {self.lines[-30:]}")
+                    i += 1
+                if rx.search(self.partial):
+                    return rx.search(self.partial)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"no {pattern!r} on the serial console in {timeout:.0f} s; "
+                                         f"its last lines: {self.lines[-30:]}")
+                self.cond.wait(left)
+
+    def shell(self, timeout: float) -> None:
+        """Wait for the serial console's root shell (it logs in by itself) and quiet the kernel."""
+        self.wait_for(r"login: root \(automatic login\)|root@[\w-]+:", timeout)
+        self.run("dmesg -n 1; stty -echo cols 200", timeout=120)
+
+    def send(self, text: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(text.encode())
+        self.proc.stdin.flush()
+
+    def run(self, command: str, timeout: float = 120) -> str:
+        """`command`'s output in the serial root shell, between two marker lines."""
+        self.marks += 1
+        tag = f"M{self.marks}X{os.getpid()}"
+        with self.cond:
+            since = len(self.lines)
+        # The markers are printed by the shell, so the echoed command line never matches them.
+        self.send(f"echo {tag[:1]}''{tag[1:]}-begin; {command}; echo {tag[:1]}''{tag[1:]}-end $?\n")
+        self.wait_for(rf"^{tag}-end \d+", timeout, since)
+        with self.cond:
+            out = self.lines[since:]
+        begin = next(i for i, line in enumerate(out) if line == f"{tag}-begin")
+        end = next(i for i, line in enumerate(out) if line.startswith(f"{tag}-end"))
+        return "\n".join(out[begin + 1:end]).strip()
+
+    def get(self, path: str, timeout: float = 10) -> tuple[int, bytes]:
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}")
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+
+    def state(self) -> dict | None:
+        try:
+            status, body = self.get("/api/state")
+        except OSError:
+            return None
+        return json.loads(body) if status == 200 else None
+
+    def wait_state(self, ok, timeout: float) -> dict:
+        """Poll the page until its /api/state passes `ok` (the page is reached through QEMU's port)."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"QEMU exited ({self.proc.returncode}); the console: {self.lines[-30:]}")
+            last = self.state()
+            if last is not None and ok(last):
+                return last
+            with self.cond:  # between polls, wake early on anything the console says
+                self.cond.wait(1.0)
+        raise AssertionError(f"the page's state never passed the check in {timeout:.0f} s; last: {last}")
+
+    def post(self, path: str, body: dict, headers: dict) -> tuple[int, dict, str]:
+        data = json.dumps(body).encode()
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "Origin": f"http://127.0.0.1:{self.port}", **headers})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.loads(r.read() or b"{}"), r.headers.get("Set-Cookie", "")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"{}"), ""
+
+    def kill(self) -> None:
+        """Pull the plug: SIGKILL, no shutdown."""
+        self.proc.kill()
+        self.proc.wait(timeout=30)
+        self.reader.join(timeout=10)
+        self.log.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.kill()
+
+
+def tools_missing() -> str | None:
+    for tool in ("qemu-system-aarch64", "xz", "mcopy", "mtype", "mdir"):
+        if shutil.which(tool) is None:
+            return tool
+    return None
