@@ -35,6 +35,13 @@ class Card:
             subprocess.run(["xz", "-dc", str(image_xz)], stdout=out, check=True)
         subprocess.run(["truncate", "-s", size, str(path)], check=True)
 
+    @classmethod
+    def existing(cls, path: Path) -> "Card":
+        """A disk image already in place (no FAT partition needed: the kernel comes from elsewhere)."""
+        card = cls.__new__(cls)
+        card.path = path
+        return card
+
     def fat(self) -> str:
         return f"{self.path}{FAT_OFFSET}"
 
@@ -75,13 +82,14 @@ def free_port() -> int:
 class Machine:
     """qemu-system-aarch64 -M virt on a card; the serial console as lines, the page on `port`."""
 
-    def __init__(self, card: Card, kernel: Path, initrd: Path, log: Path, memory: str = "1024") -> None:
+    def __init__(self, card: Card, kernel: Path, initrd: Path, log: Path, memory: str = "1024",
+                 cmdline: str = VIRT_CMDLINE) -> None:
         self.port = free_port()
         self.lines: list[str] = []
         self.cond = threading.Condition()
         self.log = open(log, "a", encoding="utf-8", errors="replace")
         cmd = ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a53", "-smp", "2", "-m", memory,
-               "-kernel", str(kernel), "-initrd", str(initrd), "-append", VIRT_CMDLINE,
+               "-kernel", str(kernel), "-initrd", str(initrd), "-append", cmdline,
                "-drive", f"if=none,file={card.path},format=raw,id=card", "-device", "virtio-blk-pci,drive=card",
                "-netdev", f"user,id=net,hostfwd=tcp:127.0.0.1:{self.port}-:8080",
                "-device", "virtio-net-pci,netdev=net,romfile=",  # no boot ROM: QEMU boots the kernel itself

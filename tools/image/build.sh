@@ -66,6 +66,8 @@ unmount_all() {
 trap unmount_all EXIT
 
 # --- 1. the root ------------------------------------------------------------------------------
+# A build stopped half-way can leave its chroot's mounts behind: unmount them before removing.
+grep -o " $work/[^ ]*" /proc/mounts | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
 rm -rf "$work"
 mkdir -p "$work"
 pkgs=$(grep -v '^#' "$here/packages.txt" | grep . | paste -sd, -)
