@@ -94,7 +94,7 @@ def _daemon(kind: str, state_dir: str, sink: Any, seed: int, bots: tuple[int, ..
     from companion.games import GAMES, find_game
     from companion.hw.panel import Panel
     from companion.loop import Daemon
-    from companion.table.journal import Journal, JournalWriter
+    from companion.journal.store import Journal, JournalWriter
     from companion.table.shell import Shell
 
     rng = random.Random(seed)
@@ -203,7 +203,7 @@ def memory_over_games(games: int, seed: int, state_root: str | None = None) -> d
     in a fresh process (`python -m companion.bench_path memory GAMES SEED`): its peak is then the
     daemon's own."""
     from companion.hw.fake_oled import FakeOledBus
-    from companion.table.journal import Journal, JournalWriter
+    from companion.journal.store import Journal, JournalWriter
 
     sink = _sink(FakeOledBus("ssd1306", model=False))
     rss: list[float] = []

@@ -41,7 +41,7 @@ from companion.table.shell import Shell
 from companion.table.sound import SoundSettings
 
 if TYPE_CHECKING:
-    from companion.table.journal import JournalWriter
+    from companion.journal.store import JournalWriter
 
 log = logging.getLogger("companion.run")
 
@@ -222,7 +222,7 @@ def build(args: argparse.Namespace) -> Daemon:
     rng = random.Random(args.seed)
     journal = None
     if not args.no_journal and (args.state_dir is not None or not headless):
-        from companion.table.journal import find_state_dir  # a headless run without --state-dir has none
+        from companion.journal.store import find_state_dir  # a headless run without --state-dir has none
 
         journal = open_journal(find_state_dir(args.state_dir, cfg, on_box=is_raspberry_pi()))
     guard = crash_guard(journal)
@@ -257,7 +257,7 @@ def crash_guard(journal: Any) -> Any:
     """The start marker against crash loops (companion.crashguard), for a journal that opened."""
     if journal is None:  # a headless run without --state-dir loads no journal code at all
         return None
-    from companion.table.journal import JournalWriter
+    from companion.journal.store import JournalWriter
 
     if not isinstance(journal, JournalWriter):
         return None
@@ -348,7 +348,7 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     shell.bot_level = args.bot or getattr(getattr(cfg, "game", None), "bot", None) or "mcts"
     shell.roster = roster(journal, cfg)
     if journal is not None:  # (imported only with a journal: a headless run has none)
-        from companion.table.journal import JournalWriter
+        from companion.journal.store import JournalWriter
 
         if isinstance(journal, JournalWriter):  # the table's memory reads the journal it can open
             from companion.history.kiosk import KioskMemory
@@ -417,8 +417,8 @@ def search_options(args: argparse.Namespace, cfg: Any) -> dict:
 def open_journal(state_dir: str) -> Any:
     """The journal's writer; when the journal cannot be opened, a stand-in that refuses every
     write (the table shows why) and opens it as soon as the storage works again."""
-    from companion.table.journal import Journal, JournalWriter
-    from companion.table.journal_late import LateJournal
+    from companion.journal.store import Journal, JournalWriter
+    from companion.journal.late import LateJournal
 
     try:
         return JournalWriter(Journal(state_dir))

@@ -39,7 +39,7 @@ from companion.recovery import Failures, Rollback, fallback_screen
 if TYPE_CHECKING:  # imported where used: a run without a journal or a search never loads them
     from concurrent.futures import ThreadPoolExecutor
 
-    from companion.table.journal import JournalWriter, Resumed
+    from companion.journal.store import JournalWriter, Resumed
 
 log = logging.getLogger("companion.run")
 

@@ -113,6 +113,6 @@ class Rollback:
             return self.journal.journal.resume(include_finished=True)
         if self.kind is None:
             return None
-        from companion.table.journal import Resumed
+        from companion.journal.store import Resumed
 
         return Resumed(0, self.kind, list(self.actions), [], False, None)

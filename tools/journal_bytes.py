@@ -32,7 +32,7 @@ from pathlib import Path
 
 from companion.games.clans.controller import Controller
 from companion.table.effects import Persist
-from companion.table.journal import Journal, JournalWriter
+from companion.journal.store import Journal, JournalWriter
 
 
 def io_counters() -> dict[str, int]:

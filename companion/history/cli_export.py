@@ -39,7 +39,7 @@ def export(argv: list[str]) -> int:
     """`companion export`: the finished games (or one) for BG Stats, BoardGameGeek, a spreadsheet, or records."""
     from companion.history.plays import read_history
     from companion.table.fsutil import atomic_write_text
-    from companion.history.reader import JournalUnavailable
+    from companion.journal.reader import JournalUnavailable
 
     ap = argparse.ArgumentParser(prog="companion export", description=export.__doc__)
     ap.add_argument("--state-dir", default=None, help="the table's state directory (its journal)")
@@ -96,7 +96,7 @@ def export(argv: list[str]) -> int:
 def import_(argv: list[str]) -> int:
     """`companion import`: bring exported game records (one, or a JSON list) into this table's history."""
     from companion.history.importer import ImportRefused, import_file
-    from companion.table.journal import JournalError
+    from companion.journal.store import JournalError
 
     ap = argparse.ArgumentParser(prog="companion import", description=import_.__doc__)
     ap.add_argument("--state-dir", default=None,

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.history import stats as st
 from companion.history.plays import History, Play, read_history
-from companion.history.reader import JournalUnavailable
+from companion.journal.reader import JournalUnavailable
 from companion.history.safe_text import json_text, line_text
 
 

@@ -235,7 +235,7 @@ def _free_start(kind: str, started: float, starts: list[tuple[str, float]]) -> f
 def import_records(state_dir: str | Path, records: list[Any], now: float | None = None) -> ImportReport:
     """Check `records` and add their finished games to the journal of `state_dir` in one transaction,
     each under a new positive id after every game already there."""
-    from companion.table.journal import Journal
+    from companion.journal.store import Journal
 
     ready, notes = prepare(records, now)
     report = ImportReport(notes=notes)

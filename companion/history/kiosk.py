@@ -44,7 +44,7 @@ class KioskMemory:
         Kept until another game finishes: thousands of games take a moment to read on a Pi."""
         from companion.history.plays import read_history
         from companion.history.stats import stats_pages
-        from companion.history.reader import JournalReader
+        from companion.journal.reader import JournalReader
 
         try:
             signature = JournalReader(self.state_dir).query(

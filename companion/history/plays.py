@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.table.journal_repair import json_or_none
+from companion.journal.repair import json_or_none
 from companion.table.seatnames import default_name, names_problem
 
 __all__ = ["Play", "History", "read_history", "iso_time", "play_from_row", "seat_names", "box_of"]
@@ -141,8 +141,8 @@ def read_history(state_dir: str | Path, include_abandoned: bool = False, full: b
     lacks its setup and moves (statistics and lists need neither; exports do). `game_id`: that
     game only."""
     from companion.games import GAMES
-    from companion.table.journal import BOX_SETTING
-    from companion.history.reader import JournalReader
+    from companion.journal.store import BOX_SETTING
+    from companion.journal.reader import JournalReader
 
     reader = JournalReader(state_dir)
     only = "AND g.id = ? " if game_id is not None else ""

@@ -21,7 +21,7 @@ def table_state_dir(explicit: str | None) -> str:
     from companion import config
     from companion.hw.platform import is_raspberry_pi
     from companion.table.errors import UsageError
-    from companion.table.journal import find_state_dir
+    from companion.journal.store import find_state_dir
 
     try:
         cfg = config.load_config(None)
@@ -34,8 +34,8 @@ def ensure_box_id(state_dir: str | Path) -> None:
     """Give the journal in `state_dir` its box id (`Journal.box_id`) if it has none yet. Nothing is
     created where there is no journal, and a journal that cannot be written to is left as it is
     (the exports then use one made from the directory's path: `plays.box_of`)."""
-    from companion.table.journal import BOX_SETTING, Journal, JournalError
-    from companion.history.reader import JournalReader, JournalUnavailable
+    from companion.journal.store import BOX_SETTING, Journal, JournalError
+    from companion.journal.reader import JournalReader, JournalUnavailable
 
     if not (Path(state_dir) / "journal.sqlite3").is_file():
         return

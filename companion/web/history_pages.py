@@ -26,7 +26,7 @@ from aiohttp import web
 from companion.history import export, formats, stats
 from companion.history.bgstats import create_play_link
 from companion.history.plays import History, Play, read_history
-from companion.history.reader import JournalUnavailable
+from companion.journal.reader import JournalUnavailable
 from companion.i18n import N_, _, ngettext
 from companion.table.gameweb import esc, name_text, table, tag
 from companion.table.seatnames import check_roster

@@ -12,7 +12,7 @@ import time
 
 from companion import i18n
 from companion.games import GAMES
-from companion.history.reader import GameRows
+from companion.journal.reader import GameRows
 from companion.i18n import N_, _
 from companion.table.gameweb import esc, table, tag
 

@@ -102,7 +102,7 @@ def phone_url(bind: str, port: int, hostname: str | None = None) -> str:
 def settings(args: argparse.Namespace) -> dict:
     """Options over the config's web section; ValueError/ConfigError with a clear message."""
     from companion.config import ConfigError, load_config
-    from companion.table.journal import find_state_dir
+    from companion.journal.store import find_state_dir
     from companion.hw.platform import is_raspberry_pi
 
     try:
@@ -189,7 +189,7 @@ def main(argv: list[str]) -> int:
     from companion.web.app import make_app
     from companion.web.guard import HostCheck, PinGuard
     from companion.web.keylink import KeyLink
-    from companion.history.reader import JournalReader
+    from companion.journal.reader import JournalReader
     from companion.web.views import Views
 
     language = i18n.choose(s["language"])

@@ -11,7 +11,7 @@ import random
 from companion import daemon
 from companion.games.clans.controller import Controller
 from companion.table import keys as K
-from companion.table.journal import Journal, JournalWriter
+from companion.journal.store import Journal, JournalWriter
 
 from tests.support import full_game_script, headless_daemon
 

@@ -17,7 +17,7 @@ import pytest
 from companion import daemon
 from companion.games.clans.controller import Controller
 from companion.games.clans.record import Record
-from companion.table.journal import Journal
+from companion.journal.store import Journal
 
 from support import full_game_script, headless_daemon
 

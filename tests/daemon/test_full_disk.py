@@ -12,7 +12,7 @@ from pathlib import Path
 
 from companion import daemon
 from companion.games.clans.record import Record
-from companion.table.journal import JOURNAL_EFFECTS, Journal, JournalWriter
+from companion.journal.store import JOURNAL_EFFECTS, Journal, JournalWriter
 
 from support import full_game_script
 

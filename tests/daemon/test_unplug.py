@@ -33,7 +33,7 @@ from companion import daemon  # noqa: E402
 from companion import loop as loop_mod  # noqa: E402
 from companion.games.clans.controller import Controller  # noqa: E402
 from companion.table.effects import Persist  # noqa: E402
-from companion.table.journal import Journal  # noqa: E402
+from companion.journal.store import Journal  # noqa: E402
 from companion.table.render import render  # noqa: E402
 
 from support import full_game_script  # noqa: E402

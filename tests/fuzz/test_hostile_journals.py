@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.table.journal import Journal, JournalError
+from companion.journal.store import Journal, JournalError
 from tests.table.journal_helpers import moves, plain_read
 
 CASES = int(os.environ.get("COMPANION_FUZZ_CASES", "300"))

@@ -1,7 +1,7 @@
 """A hand-written journal for the history and statistics tests.
 
 `GAMES` is the table of games, one row per journal entry, in id (and time) order;
-`build_journal(state_dir)` makes an empty journal with `companion.table.journal.Journal`,
+`build_journal(state_dir)` makes an empty journal with `companion.journal.store.Journal`,
 closes it, and inserts these rows with sqlite3 directly, in the shapes the kiosk writes.
 The numbers the tests expect are worked out by hand from this table (see test_stats.py).
 
@@ -26,8 +26,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from companion.table.journal import Journal
-from companion.table.journal_repair import crc
+from companion.journal.store import Journal
+from companion.journal.repair import crc
 
 BASE = 1_700_000_000  # 2023-11-14 22:13:20 UTC; game N starts N days later
 DAY = 86_400

@@ -110,7 +110,7 @@ def test_no_journal_is_one_line_and_exit_1(capsys, tmp_path, command):
 
 
 def test_an_empty_journal_lists_nothing(capsys, tmp_path):
-    from companion.table.journal import Journal
+    from companion.journal.store import Journal
     Journal(tmp_path / "state").close()
     assert run(capsys, "history", "--state-dir", str(tmp_path / "state"), "--json")[:2] == (0, "[]\n")
     assert run(capsys, "stats", "--state-dir", str(tmp_path / "state"), "--json")[:2] == (0, "{}\n")

@@ -180,7 +180,7 @@ def test_a_record_without_metadata_is_dated_now(tmp_path):
 def test_imported_games_take_positive_ids_and_a_game_in_progress_still_resumes(tmp_path):
     """Imported games take the next ids (never 0 or below); the table's own game in progress stays
     the one the daemon resumes, and the history lists every game in play order (by its start)."""
-    from companion.table.journal import Journal
+    from companion.journal.store import Journal
 
     state = tmp_path / "state"
     journal = Journal(state)
@@ -207,7 +207,7 @@ def test_imported_games_take_positive_ids_and_a_game_in_progress_still_resumes(t
 
 def test_a_finished_last_game_is_still_the_one_shown_after_an_import(tmp_path):
     """resume(include_finished) (the final screen after a restart) never takes an imported game."""
-    from companion.table.journal import Journal
+    from companion.journal.store import Journal
 
     state = tmp_path / "state"
     journal = Journal(state)

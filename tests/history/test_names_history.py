@@ -23,7 +23,7 @@ import pytest
 from companion.history.bgstats import LINK, create_play_link
 from companion.history.export import render
 from companion.history.plays import read_history
-from companion.table.journal import Journal
+from companion.journal.store import Journal
 from companion.table.seatnames import check_name
 from tests.history.fixture import clans
 from tests.history.test_import import clans_record, mammut_extinct_record, run_cli, write

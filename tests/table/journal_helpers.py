@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from companion.table.journal import Journal
+from companion.journal.store import Journal
 
 
 def moves(n: int, pad: int = 0) -> list[dict]:
@@ -82,7 +82,7 @@ def files(state: Path) -> dict[str, bytes]:
 
 def plain_read(state: Path, scratch: Path) -> int:
     """How many valid actions plain SQLite reads from a copy of the journal: one scan, up to the first error."""
-    from companion.table.journal_repair import valid_action
+    from companion.journal.repair import valid_action
 
     scratch.mkdir(parents=True, exist_ok=True)
     for suffix in ("", "-wal"):

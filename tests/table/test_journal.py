@@ -9,7 +9,7 @@ import sys
 
 from companion.config import Config
 from companion.table.effects import GameOver, Persist, SetBrightness, SwitchGame
-from companion.table.journal import Journal, JournalWriter, find_state_dir
+from companion.journal.store import Journal, JournalWriter, find_state_dir
 
 from tests.table.journal_helpers import kill_after
 
@@ -125,7 +125,7 @@ def test_writer_opens_entries_finishes_and_keeps_settings(tmp_path, caplog):
 
 WRITER = """
 import sys
-from companion.table.journal import Journal
+from companion.journal.store import Journal
 j = Journal(sys.argv[1])
 r = j.resume()
 n = len(r.actions) if r else 0

@@ -1,4 +1,4 @@
-"""A journal that could not be opened (`journal_late`): the table reads nothing from it, may ask
+"""A journal that could not be opened (`companion.journal.late`): the table reads nothing from it, may ask
 it to set actions aside (nothing to do), and it opens at the first write that finds room."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from companion.table.effects import Persist
-from companion.table.journal import Journal, JournalWriteError
-from companion.table.journal_late import LateJournal
+from companion.journal.store import Journal, JournalWriteError
+from companion.journal.late import LateJournal
 
 
 def test_a_journal_that_cannot_be_opened_answers_like_an_empty_one_until_it_opens(tmp_path):

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.table import journal as journal_mod
+from companion.journal import store as journal_mod
 from companion.table.effects import Persist
-from companion.table.journal import Journal, JournalWriter
+from companion.journal.store import Journal, JournalWriter
 
 from tests.table.journal_helpers import files, journal_with, kill_after, moves, power_cut_copy
 
@@ -164,7 +164,7 @@ def test_the_checkpoint_waits_for_a_reader_of_an_older_snapshot(tmp_path, monkey
 WRITER = """
 import sys
 from companion.table.effects import Persist
-from companion.table.journal import Journal, JournalWriter
+from companion.journal.store import Journal, JournalWriter
 j = Journal(sys.argv[1])
 w = JournalWriter(j)
 r = j.resume()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 
-from companion.table import journal_repair
-from companion.table.journal import Journal
+from companion.journal import repair as journal_repair
+from companion.journal.store import Journal
 
 from tests.table.journal_helpers import (files, journal_with, kept_rows, moves, overwrite, page_size, plain_read,
                                          power_cut_copy, root_page)

@@ -10,8 +10,8 @@ import sqlite3
 from pathlib import Path
 
 from companion import daemon
-from companion.table import journal as journal_mod
-from companion.table.journal import Journal
+from companion.journal import store as journal_mod
+from companion.journal.store import Journal
 
 from tests.table.journal_helpers import journal_with
 from tests.table.test_journal_writes import FailingDb

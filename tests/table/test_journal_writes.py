@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from companion.table.effects import Announce, GameOver, Persist, SetBrightness
-from companion.table.journal import Journal, JournalError, JournalWriteError, JournalWriter
+from companion.journal.store import Journal, JournalError, JournalWriteError, JournalWriter
 
 
 class FailingDb:
@@ -58,7 +58,7 @@ def test_a_failed_batch_is_rolled_back_whole_and_writing_works_again(tmp_path, c
 POWER_CUT = """
 import sys
 from companion.table.effects import GameOver, Persist
-from companion.table.journal import Journal, JournalWriter
+from companion.journal.store import Journal, JournalWriter
 sys.path.insert(0, sys.argv[2])
 from test_journal_writes import FailingDb
 j = Journal(sys.argv[1])
@@ -99,7 +99,7 @@ def test_power_cut_on_the_final_screen_brings_the_finished_game_back(tmp_path):
 
 DISK_FULL = """
 import json, os, resource, signal, sys
-from companion.table.journal import Journal, JournalWriteError, JournalWriter
+from companion.journal.store import Journal, JournalWriteError, JournalWriter
 from companion.table.effects import Persist
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a full disk: write() fails with EFBIG
 j = Journal(sys.argv[1])

@@ -150,7 +150,7 @@ def test_statistics_and_the_copy_to_a_usb_stick_from_the_menu(tmp_path):
 def test_a_copy_to_a_stick_that_went_away_says_so(tmp_path):
     from companion.history.kiosk import KioskMemory
 
-    from companion.table.journal import Journal
+    from companion.journal.store import Journal
 
     Journal(tmp_path).close()
     done, message = KioskMemory(tmp_path).copy(tmp_path / "gone")

@@ -14,7 +14,7 @@ import stat
 
 from companion.games.clans.words import color, player
 from companion.hw.keysocket import KeySocket, PhoneUrl
-from companion.table.journal import Journal
+from companion.journal.store import Journal
 from companion.web.server import phone_url
 from tests.hw.waiting import wait_until
 from companion.web.http import STATE

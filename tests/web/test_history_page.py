@@ -80,7 +80,7 @@ def test_an_empty_or_missing_journal_says_no_finished_game_yet(tmp_path):
     state_dir = tmp_path / "state"
     state_dir.mkdir()
     missing = run(fetch_all(app_for(state_dir), ("/history", "/stats", "/api/history")))
-    from companion.table.journal import Journal
+    from companion.journal.store import Journal
 
     Journal(state_dir).close()
     empty = run(fetch_all(app_for(state_dir), ("/history", "/stats", "/api/history", "/export/csv")))

@@ -44,8 +44,8 @@ def test_an_import_while_a_game_is_in_progress_leaves_the_page_on_that_game(tmp_
 
 
 def test_the_reader_never_takes_an_imported_game_for_the_current_one(tmp_path):
-    from companion.table.journal import Journal
-    from companion.history.reader import JournalReader
+    from companion.journal.store import Journal
+    from companion.journal.reader import JournalReader
 
     state_dir = tmp_path / "state"
     journal = Journal(state_dir)

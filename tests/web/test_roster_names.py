@@ -137,7 +137,7 @@ def test_a_live_game_with_old_names_shows_them_as_codes(tmp_path):
 
 
 def test_a_roster_an_old_journal_kept_shows_as_codes(tmp_path):
-    from companion.table.journal import Journal
+    from companion.journal.store import Journal
 
     state_dir = tmp_path / "state"
     journal = Journal(state_dir)

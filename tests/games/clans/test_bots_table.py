@@ -35,7 +35,7 @@ from companion.games.clans.screens import final_pages
 from companion.table import screen as S
 from companion.table.effects import GameOver, Hint, Persist
 from companion.table.shell import Shell
-from companion.table.journal import Journal
+from companion.journal.store import Journal
 from support import quiet
 
 ROOT = Path(__file__).resolve().parents[3]

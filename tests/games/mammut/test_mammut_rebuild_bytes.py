@@ -15,7 +15,7 @@ from test_mammut_controller import Driver, new_game, to_phase
 
 
 def as_journaled(actions: list[dict]) -> list[dict]:
-    """The actions as the journal gives them back (companion.table.journal: sort_keys)."""
+    """The actions as the journal gives them back (companion.journal.store: sort_keys)."""
     return [json.loads(json.dumps(a, separators=(",", ":"), sort_keys=True)) for a in actions]
 
 

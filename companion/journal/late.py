@@ -10,10 +10,10 @@ import logging
 from typing import Any, Callable
 
 from companion.table.effects import Effect
-from companion.table.journal import Journal, JournalWriter
-from companion.table.journal_repair import JournalWriteError
+from companion.journal.store import Journal, JournalWriter
+from companion.journal.repair import JournalWriteError
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("companion.table.journal_late")  # the name the box's log has always shown
 
 
 class NoJournal:

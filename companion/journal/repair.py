@@ -42,7 +42,7 @@ from typing import Any, Iterable
 
 from companion.table.errors import CompanionError
 
-log = logging.getLogger("companion.table.journal")
+log = logging.getLogger("companion.table.journal")  # the journal's one name in the box's log (store.py)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

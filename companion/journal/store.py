@@ -1,4 +1,5 @@
-"""The write-ahead journal: every accepted move and decision is on disk before the screen confirms it.
+"""The write-ahead journal (its schema, `Journal`) and the kiosk's writer (`JournalWriter`):
+every accepted move and decision is on disk before the screen confirms it.
 
 SQLite (WAL, synchronous=FULL) gives atomic commits through power loss. Each commit is
 then checkpointed (copied into the database file, synced) before it is confirmed, so a
@@ -7,7 +8,7 @@ reader of an older snapshot holds a checkpoint back, the `journal.sqlite3-behind
 says so until one completes, and a start that finds it without the WAL says saves were
 lost. Rows carry a CRC32 of their JSON payload so that a damaged row (a torn sector, a
 bad SD card) is detected. Every start checks the journal on a copy first
-(`journal_repair`): a damaged journal is kept aside byte for byte under a fresh name,
+(`companion.journal.repair`): a damaged journal is kept aside byte for byte under a fresh name,
 every readable action is salvaged into a fresh journal, and `Journal.repairs` says what
 happened in short sentences for the OLED. Actions a game refuses are set aside
 (`truncate_to`), the journal's files first copied under such a name too. Finished games
@@ -35,13 +36,13 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from companion.table.effects import Effect, GameOver, Persist, SetBrightness, SetLanguage, SetSound
-from companion.table.journal_repair import (BEHIND, SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
+from companion.journal.repair import (BEHIND, SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
                                             fsync_dir, json_or_none, keep_aside, readable_prefix)
 
 __all__ = ["Journal", "JournalWriter", "Resumed", "JournalError", "JournalWriteError", "find_state_dir", "PLAYED_HERE",
            "BOX_SETTING"]
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("companion.table.journal")  # the name the box's log has always shown
 
 BUSY_MS = 5000  # how long a write waits for another writer (sqlite3.connect's default)
 CHECKPOINT_WAIT_MS = 200  # how long a checkpoint waits for a reader of an older snapshot (the page)
@@ -190,7 +191,7 @@ class Journal:
         """Keep the marker `journal.sqlite3-behind` exactly while confirmed saves live in the WAL only.
 
         Made (and synced) before the save is confirmed, removed once a checkpoint has copied them:
-        a start that finds it without the WAL says saves were lost (`journal_repair.inspect`).
+        a start that finds it without the WAL says saves were lost (`repair.inspect`).
         It costs nothing while checkpoints complete (one stat a commit)."""
         marker = Path(f"{self.path}{BEHIND}")
         try:
@@ -283,7 +284,7 @@ class Journal:
         What it keeps: the later actions move to the `set_aside` table with `reason` and the
         time (never deleted, never replayed); before they move, the journal's files as they
         were (database and WAL, byte for byte) are copied to `journal-damaged-N.sqlite3`
-        (`journal_repair.keep_aside`, the name a repair uses; `last_copy` holds it), in the
+        (`repair.keep_aside`, the name a repair uses; `last_copy` holds it), in the
         same write-locked transaction. A sentence for the table joins `repairs`:
         "Game replays 3 actions: 3 later set aside (reason). Saved as journal-damaged-1.sqlite3".
         Later appends continue from action `n_actions` (when it is the current game).

@@ -12,7 +12,7 @@ is created beside it.
 
 `signature()` is the cheap question asked a few times a second: which game is newest,
 how many actions it has, whether it is finished, the table's language. The newest game is
-the newest played at this table (`journal.PLAYED_HERE`): games brought in by `companion
+the newest played at this table (`store.PLAYED_HERE`): games brought in by `companion
 import` take the next ids but are never the page's current game (they are in the list of
 games, in play order, and replay like any other). Any change means
 "rebuild the view". Damaged rows end a game's actions at the last good one, like the
@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from companion.table.journal import PLAYED_HERE
-from companion.table.journal_repair import json_or_none, readable_prefix
+from companion.journal.store import PLAYED_HERE
+from companion.journal.repair import json_or_none, readable_prefix
 
 JOURNAL_FILE = "journal.sqlite3"
 
