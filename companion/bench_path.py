@@ -93,7 +93,7 @@ def _daemon(kind: str, state_dir: str, sink: Any, seed: int, bots: tuple[int, ..
             journal: Any = None) -> Any:
     from companion.games import GAMES, find_game
     from companion.hw.panel import Panel
-    from companion.loop import Daemon
+    from companion.kiosk.loop import Daemon
     from companion.journal.store import Journal, JournalWriter
     from companion.table.shell import Shell
 

@@ -47,7 +47,7 @@ from companion.games import commands as game_commands
 
 # name -> ("module:function", one-line help): the table's own commands, then every game's
 COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("companion.daemon:main", "the companion at the table (keys in, screens out)"),
+    "run": ("companion.kiosk.daemon:main", "the companion at the table (keys in, screens out)"),
     "install-service": ("companion.service_install:main", "write and enable the systemd unit for this install"),
     "bench": ("companion.bench:main", "benchmarks of the daemon: key-to-frame latency, cold start"),
     "web": ("companion.web.server:main", "serve the table's page to the phones at the table (spec section 7)"),

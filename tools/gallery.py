@@ -32,7 +32,8 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion import daemon, i18n  # noqa: E402
+from companion import i18n  # noqa: E402
+from companion.kiosk import daemon  # noqa: E402
 from companion.games import GAMES  # noqa: E402
 from companion.games.clans.board import COLORS  # noqa: E402
 from companion.games.clans.controller import Controller  # noqa: E402

@@ -74,7 +74,7 @@ def play(state_dir: Path, seed: int, games: int, commits: dict[str, float], paus
          moves: int | None = None) -> list[float]:
     """Key-to-frame times (ms) of `games` random games played into `state_dir` (the first `moves`
     moves only when given, `pause` seconds after each: a table's pace, for the event latency)."""
-    from companion import daemon
+    from companion.kiosk import daemon
 
     empty = state_dir.parent / "no-keys"
     empty.write_text("")

@@ -15,7 +15,7 @@ compare them and a log can print them (secrets are kept out of `repr`).
     PowerOff     the table asked to shut the box down safely
     SetSound     the table's sound settings: speech, buzzer, volume, speed (kept across games and restarts)
     Announce     something the table should hear: a message id of a game's (or the table's) speech
-                 texts and its fields, never finished text; spoken or beeped by companion.announce
+                 texts and its fields, never finished text; spoken or beeped by companion.kiosk.announce
     Repeat       say the last announcement again (menu item, a long press)
     NewPin       the table made a new PIN for its page: write it where the page reads it (`PIN_FILE`)
 """

@@ -165,7 +165,7 @@ class Shell:
             self.open_menu()
 
     def open_menu(self) -> None:
-        """The D menu, over whatever shows (also from the failure screen: companion.recovery)."""
+        """The D menu, over whatever shows (also from the failure screen: companion.kiosk.recovery)."""
         self.notice.clear()
         self.phone_shown, self.pin_shown = False, None
         self.question, self.menu_sel = "menu", 0

@@ -145,7 +145,7 @@ def test_no_card_and_an_unreadable_card_still_apply_the_saved_settings(tmp_path)
 
 
 def test_the_kiosk_shows_the_first_problem_on_its_first_screen(tmp_path):
-    from companion import daemon
+    from companion.kiosk import daemon
 
     class Shell:
         class notice:

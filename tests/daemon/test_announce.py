@@ -11,7 +11,8 @@ import threading
 
 import pytest
 
-from companion import daemon, i18n
+from companion import i18n
+from companion.kiosk import daemon
 from companion.hw import sound
 from companion.table.errors import UsageError
 from companion.table.screen import overflows

@@ -1,4 +1,4 @@
-"""Nothing that fails inside the loop ends the daemon (companion.recovery): the failure screen,
+"""Nothing that fails inside the loop ends the daemon (companion.kiosk.recovery): the failure screen,
 C and D from it, the traceback logged once; keys typed ahead confirm nothing unseen; the
 first key after idle counts unless the panel was dark."""
 
@@ -8,7 +8,7 @@ import itertools
 import logging
 import random
 
-from companion import daemon
+from companion.kiosk import daemon
 from companion.games.clans.controller import Controller
 from companion.table import keys as K
 from companion.journal.store import Journal, JournalWriter

@@ -1,4 +1,4 @@
-"""No crash loop (companion.crashguard): a process that dies while showing a move, and dies
+"""No crash loop (companion.kiosk.crashguard): a process that dies while showing a move, and dies
 again at every start after it, gets that move set aside once two starts in a row died there.
 
 The crash is injected into screen building with os._exit, which no containment can catch

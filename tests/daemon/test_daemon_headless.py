@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import daemon
+from companion.kiosk import daemon
 from companion.table.render import render
 
 from support import full_game_script

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import daemon
+from companion.kiosk import daemon
 from companion.games.clans.controller import Controller
 from companion.games.clans.record import Record
 from companion.journal.store import Journal

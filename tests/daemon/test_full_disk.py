@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion import daemon
+from companion.kiosk import daemon
 from companion.games.clans.record import Record
 from companion.journal.store import JOURNAL_EFFECTS, Journal, JournalWriter
 

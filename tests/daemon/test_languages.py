@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import daemon, i18n
+from companion import i18n
+from companion.kiosk import daemon
 from companion.table.render import font
 from companion.table.screen import overflows
 

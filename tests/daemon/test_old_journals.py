@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import daemon
+from companion.kiosk import daemon
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "journals"
 EXPECTED = json.loads((DATA / "expected.json").read_text())

@@ -3,7 +3,7 @@ power-off (no polkit rule, an inhibitor) is said on the screen and the game goes
 
 from __future__ import annotations
 
-from companion import daemon
+from companion.kiosk import daemon
 
 
 def kiosk(tmp_path, answer: tuple[int, str]):

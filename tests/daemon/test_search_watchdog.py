@@ -7,7 +7,7 @@ import os
 import socket
 import threading
 
-from companion import daemon
+from companion.kiosk import daemon
 from companion.games.clans.game import Move
 
 

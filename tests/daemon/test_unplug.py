@@ -29,8 +29,8 @@ pytest.importorskip("luma.core")
 import luma.core.device  # noqa: E402
 from luma.core.error import DeviceNotFoundError  # noqa: E402
 
-from companion import daemon  # noqa: E402
-from companion import loop as loop_mod  # noqa: E402
+from companion.kiosk import daemon  # noqa: E402
+from companion.kiosk import loop as loop_mod  # noqa: E402
 from companion.games.clans.controller import Controller  # noqa: E402
 from companion.table.effects import Persist  # noqa: E402
 from companion.journal.store import Journal  # noqa: E402

@@ -113,9 +113,9 @@ def test_every_junk_byte_is_dropped_and_named_in_one_short_line(tmp_path, caplog
 
 
 def test_the_daemon_reads_key_scripts_with_this_module():
-    import companion.daemon
+    import companion.kiosk.daemon
 
-    assert companion.daemon.read_key_script is read_key_script
+    assert companion.kiosk.daemon.read_key_script is read_key_script
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:

@@ -3,7 +3,7 @@
 A table that presses keys at random: every key the keypad and the buttons have, the menu
 and its long press (REPEAT) included, the power button excluded. Each storm is one
 `companion run --keys FILE --state-dir DIR` built and run in-process (as `companion run`
-builds it: companion.daemon.build), and the next storm starts from the same state dir, so
+builds it: companion.kiosk.daemon.build), and the next storm starts from the same state dir, so
 every storm begins with a restart. After each storm: the run returned 0, nothing logged a
 traceback, and the restarted table holds the same game the stopped one held.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import daemon
+from companion.kiosk import daemon
 from companion.table import keys as K
 
 STORMS = int(os.environ.get("COMPANION_STORMS", "300"))

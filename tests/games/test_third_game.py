@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import daemon, games
+from companion import games
+from companion.kiosk import daemon
 from companion.table.protocol import GameEntry
 
 PACKAGE = Path(games.__file__).resolve().parents[1]
@@ -80,7 +81,7 @@ def imports_of(path: Path) -> set[str]:
 def test_the_table_and_the_daemon_know_no_game():
     for path in sorted((PACKAGE / "table").glob("*.py")):
         assert not any(m.startswith("companion.games") for m in imports_of(path)), path
-    for name in ("daemon.py", "loop.py", "cli.py"):
+    for name in ("kiosk/daemon.py", "kiosk/loop.py", "cli.py"):
         text = (PACKAGE / name).read_text().lower()
         assert "clans" not in text and "mammut" not in text, name
         assert not any(m.startswith("companion.games.") for m in imports_of(PACKAGE / name)), name

@@ -11,7 +11,7 @@ import random
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from companion import daemon
+from companion.kiosk import daemon
 from companion.config import DisplayConfig
 from companion.games import GAMES
 from companion.games.clans.controller import Controller

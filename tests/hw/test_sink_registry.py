@@ -7,7 +7,8 @@ import textwrap
 
 import pytest
 
-from companion import config_base, daemon
+from companion import config_base
+from companion.kiosk import daemon
 from companion.hw import sinks
 from companion.hw.display import LumaSink, open_display
 

@@ -55,7 +55,7 @@ def test_read_piped_keys_mapping_and_bound():
 
 
 def test_a_game_resumed_in_the_terminal_says_so(tmp_path, monkeypatch):
-    from companion import daemon
+    from companion.kiosk import daemon
 
     state = tmp_path / "state"
     keys = tmp_path / "k"

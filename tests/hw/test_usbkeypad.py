@@ -111,7 +111,7 @@ def adapter(put=None, **kw) -> UsbKeypad:
 # ----- the module stays importable without evdev -----------------------------------------
 
 def test_importing_the_adapter_does_not_import_evdev():
-    code = ("import sys, companion.hw.usbkeypad, companion.daemon, companion.config; "
+    code = ("import sys, companion.hw.usbkeypad, companion.kiosk.daemon, companion.config; "
             "assert 'evdev' not in sys.modules, 'evdev imported at module level'")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr

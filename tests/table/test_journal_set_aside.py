@@ -9,7 +9,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from companion import daemon
+from companion.kiosk import daemon
 from companion.journal import store as journal_mod
 from companion.journal.store import Journal
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import daemon
+from companion.kiosk import daemon
 from companion.config import ConfigError, load_config
 from companion.games.clans.record import Record
 from companion.table.naming import SeatNaming

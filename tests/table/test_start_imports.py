@@ -35,7 +35,7 @@ def test_a_headless_first_frame_imports_only_what_it_needs(tmp_path):
     keys.write_text("")
     loaded = loaded_after(f"from companion import cli; cli.main(['run', '--display', 'dummy', '--keys', {str(keys)!r},"
                           " '--players', '2', '--seed', '1'])")
-    assert "companion.loop" in loaded  # it did run
+    assert "companion.kiosk.loop" in loaded  # it did run
     assert sorted(loaded & set(HEAVY_FOR_RUN)) == []
 
 

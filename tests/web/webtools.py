@@ -11,7 +11,7 @@ from typing import Any, AsyncIterator
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from companion import daemon
+from companion.kiosk import daemon
 from companion.journal.reader import JournalReader
 from companion.web.app import make_app
 from companion.web.guard import HostCheck, PinGuard

@@ -3,7 +3,7 @@
 The controller puts `Announce` values in its outbox with the builders below (a move's
 result, whose turn, an epoch change, the order question, the end, a refusal); the
 fields are numbers and codes only. `say(event, fields)` turns one into a sentence in
-the table's language when it is spoken (companion.announce finds it through the
+the table's language when it is spoken (companion.kiosk.announce finds it through the
 registry). Sentences are for a listener: short, in the order the table acts on the
 pieces ("Village on 14, epoch 1, forest plus 1. Remove the single green, yellow and
 blue huts. Black and red score 6."), numbers as digits, no abbreviations.

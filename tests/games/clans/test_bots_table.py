@@ -22,7 +22,7 @@ from hypothesis import given, settings, strategies as st
 
 from clans_helpers import (EXAMPLES, actions_of, answer, feed, persisted, random_answers, searches_of,
                            shell_of)
-from companion import daemon
+from companion.kiosk import daemon
 from companion.games import find_game
 from companion.games.clans import keys_setup
 from companion.games.clans.bots import RandomBot

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import daemon
+from companion.kiosk import daemon
 from companion.games.mammut import speech as S
 from companion.games.mammut import texts as T
 from companion.games.mammut.help_texts import phase_help

@@ -5,11 +5,11 @@
              before anything is shown), Search / Hint -> the game's searcher (on a worker
              thread while this one keeps the watchdog and the panel alive), SetBrightness ->
              panel, PowerOff -> stop and power off, Announce / SetSound / Repeat -> the announcer
-             (companion.announce: the announce log, the voice and the buzzer, on their own threads),
+             (companion.kiosk.announce: the announce log, the voice and the buzzer, on their own threads),
              NewPin -> the page's PIN file in the state directory (companion.web.pinfile reads it)
           -> render the screen -> panel (brightness, idle dim, pixel shift) -> display sink
 
-Set-up (arguments, config, adapters, the first game) is `companion.daemon`; this
+Set-up (arguments, config, adapters, the first game) is `companion.kiosk.daemon`; this
 module names no game either.
 """
 
@@ -28,13 +28,13 @@ from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
 from companion.table import keys as K
 from companion.table import texts as T
-from companion.announce import Announcer
+from companion.kiosk.announce import Announcer
 from companion.table.effects import PIN_FILE, Announce, CopyHistory, Effect, GameOver, Hint, NewPin, Persist, \
     PowerOff, Repeat, Search, SetBrightness, SetLanguage, SetSound, SwitchGame
 from companion.table.bounded import clip
 from companion.table.protocol import TableGame
 from companion.table.shell import Shell
-from companion.recovery import Failures, Rollback, fallback_screen
+from companion.kiosk.recovery import Failures, Rollback, fallback_screen
 
 if TYPE_CHECKING:  # imported where used: a run without a journal or a search never loads them
     from concurrent.futures import ThreadPoolExecutor
@@ -80,7 +80,7 @@ class Daemon:
         self.run_command: Callable[[list[str]], tuple[int, str]] = run_command
         self.worker: ThreadPoolExecutor | None = None  # runs the searches, made on the first one
         self.on_started: Callable[[], None] | None = None  # called once the first screens showed
-        self.failures = Failures()  # what failed is contained and logged once (companion.recovery)
+        self.failures = Failures()  # what failed is contained and logged once (companion.kiosk.recovery)
         self.rollback = Rollback(journal, shell.rng)
         self.failed = False  # the game's screen could not be built or drawn: the fallback shows
         self.shown_at = clock()  # when the screen on the panel first showed
@@ -111,7 +111,7 @@ class Daemon:
     # one step of the loop ---------------------------------------------------------------
     def step(self, key: Any, pressed_at: float | None = None) -> bool:
         """Handle one queued item (pressed at `pressed_at`, None: now); False when the loop should end.
-        Nothing that fails in here ends the loop (companion.recovery)."""
+        Nothing that fails in here ends the loop (companion.kiosk.recovery)."""
         if key is EOF or key == K.QUIT:
             return False
         if not isinstance(key, str):
@@ -143,7 +143,7 @@ class Daemon:
         return True
 
     def recover(self, key: str) -> None:
-        """A key on the fallback screen: C takes back the last key (companion.recovery), D opens the menu."""
+        """A key on the fallback screen: C takes back the last key (companion.kiosk.recovery), D opens the menu."""
         if key == K.MENU:
             self.shell.open_menu()
             return
@@ -348,7 +348,7 @@ class Daemon:
         self.show()
         self.failures.contain("announcement", self.announcer.flush)  # whose turn it is, after a power cut too
         if self.on_started is not None:
-            self.on_started()  # the start went through: companion.crashguard's marker says so
+            self.on_started()  # the start went through: companion.kiosk.crashguard's marker says so
         for adapter in self.inputs:
             adapter.start()
         notify.ready("refereeing")

@@ -1,6 +1,6 @@
 """No crash loop: a start that dies twice at the same journal position sets the last action aside.
 
-Failures inside the loop are contained (companion.recovery), but a process can still die:
+Failures inside the loop are contained (companion.kiosk.recovery), but a process can still die:
 a bug outside it, memory, a kill. systemd then restarts the daemon, which resumes the
 journal into the same state, and it could die the same way for ever. So each start leaves
 a marker in the state dir, `starting.json` (the game's id, its number of journaled actions,

@@ -1,7 +1,7 @@
 """`companion run`: the set-up of the loop at the table. It names no game: it asks the registry.
 
 Arguments, the config, the journal, the display and the inputs, and the first game
-(a record, a quick start, the journal's game, or a new one); then `companion.loop.Daemon`
+(a record, a quick start, the journal's game, or a new one); then `companion.kiosk.loop.Daemon`
 runs. Headless (spec section 5):
     companion run --display dummy --keys FILE [--load RECORD] [--record-out OUT]
 FILE is read as if typed on the serial keypad; the run ends when every key is
@@ -26,14 +26,14 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from companion import i18n
-from companion.announce import Announcer
+from companion.kiosk.announce import Announcer
 from companion.config_base import BOT_NAMES, MAX_BOT_MOVE_TIME, display_drivers, is_display_driver
 from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
 from companion.hw.sinks import fixed_size, needs_config, on_terminal, writes_frames
 from companion.i18n import LANGUAGES
 from companion.hw.platform import is_raspberry_pi
-from companion.loop import EOF, Daemon, rebuild  # noqa: F401  (tests and tools drive the Daemon from here)
+from companion.kiosk.loop import EOF, Daemon, rebuild  # noqa: F401  (tests and tools drive the Daemon from here)
 from companion.table import texts as T
 from companion.table.keyscript import read_key_script
 from companion.table.errors import UsageError
@@ -254,14 +254,14 @@ def build(args: argparse.Namespace) -> Daemon:
 
 
 def crash_guard(journal: Any) -> Any:
-    """The start marker against crash loops (companion.crashguard), for a journal that opened."""
+    """The start marker against crash loops (companion.kiosk.crashguard), for a journal that opened."""
     if journal is None:  # a headless run without --state-dir loads no journal code at all
         return None
     from companion.journal.store import JournalWriter
 
     if not isinstance(journal, JournalWriter):
         return None
-    from companion.crashguard import CrashGuard
+    from companion.kiosk.crashguard import CrashGuard
 
     guard = CrashGuard(journal)
     guard.before_start()
