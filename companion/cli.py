@@ -48,14 +48,14 @@ from companion.games import commands as game_commands
 # name -> ("module:function", one-line help): the table's own commands, then every game's
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("companion.kiosk.daemon:main", "the companion at the table (keys in, screens out)"),
-    "install-service": ("companion.service_install:main", "write and enable the systemd unit for this install"),
+    "install-service": ("companion.box.service_install:main", "write and enable the systemd unit for this install"),
     "bench": ("companion.bench:main", "benchmarks of the daemon: key-to-frame latency, cold start"),
     "web": ("companion.web.server:main", "serve the table's page to the phones at the table (spec section 7)"),
     "history": ("companion.history.cli_stats:history", "the table's finished games, oldest first (spec section 8)"),
     "stats": ("companion.history.cli_stats:stats", "statistics per player, game, seat and colour (spec section 8)"),
     "export": ("companion.history.cli_export:export", "finished games for BG Stats, BoardGameGeek, a spreadsheet"),
     "import": ("companion.history.cli_export:import_", "bring exported JSON records into this table's history"),
-    "doctor": ("companion.doctor:main", "check the box's set-up (I2C, OLED, groups, GPIO, keypad, service); --keys"),
+    "doctor": ("companion.box.doctor:main", "check the box's set-up (I2C, OLED, groups, GPIO, keypad, service); --keys"),
 } | game_commands()
 
 EXIT_FAILURE = 1

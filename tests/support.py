@@ -38,7 +38,7 @@ def full_game_script(players: int, seed: int) -> tuple[str, list[tuple[int, int]
 def headless_daemon(game: TableGame, kind: str = "clans") -> Any:
     """A daemon around `game` as `companion run --display dummy` builds it (no journal, no key script)."""
     from companion.kiosk import daemon
-    from companion.config import DisplayConfig
+    from companion.box.config import DisplayConfig
     from companion.games import GAMES
     from companion.hw.display import open_display
     from companion.hw.panel import Panel

@@ -18,7 +18,7 @@ def table_state_dir(explicit: str | None) -> str:
     """`explicit`, else the state directory `companion run` would use (UsageError for a bad config)."""
     if explicit:
         return explicit
-    from companion import config
+    from companion.box import config
     from companion.hw.platform import is_raspberry_pi
     from companion.table.errors import UsageError
     from companion.journal.store import find_state_dir

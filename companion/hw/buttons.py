@@ -25,7 +25,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from companion.config import ButtonsConfig, Config, EncoderConfig
+from companion.box.config import ButtonsConfig, Config, EncoderConfig
 from companion.hw.platform import is_raspberry_pi
 from companion.table.keys import BACK, DOWN, MENU, OK, POWER, REPEAT, UP
 

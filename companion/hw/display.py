@@ -4,7 +4,7 @@
 ``set_power()``, ``tick()``, ``close()``, ``size`` and ``device``:
 
 - any luma.oled device name (``ssd1306``, ``sh1106``, ``ssd1309``,
-  ``ssd1315``, ``sh1107``, ``ssd1322`` ...: ``companion.config.oled_drivers()``):
+  ``ssd1315``, ``sh1107``, ``ssd1322`` ...: ``companion.box.config.oled_drivers()``):
   a real OLED through luma.oled over I2C (``luma.core.interface.serial.i2c``).
   With no ``address`` configured, 0x3C then 0x3D are probed and the one that
   answered is remembered (``sink.address``) and tried first on a reconnect.
@@ -42,12 +42,12 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
-from companion.config_base import OLED_ADDRESSES, DisplayConfig, is_oled
+from companion.box.config_base import OLED_ADDRESSES, DisplayConfig, is_oled
 from companion.hw.sinks import sink_entry
 from companion.hw.sink import DisplaySink
 
 if TYPE_CHECKING:
-    from companion.config import Config
+    from companion.box.config import Config
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from companion.config import Config, KeypadConfig
+from companion.box.config import Config, KeypadConfig
 from companion.table.keys import KeyFilter
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion import i18n
 from companion.kiosk.announce import Announcer
-from companion.config_base import BOT_NAMES, MAX_BOT_MOVE_TIME, display_drivers, is_display_driver
+from companion.box.config_base import BOT_NAMES, MAX_BOT_MOVE_TIME, display_drivers, is_display_driver
 from companion.games import DEFAULT_GAME, GAMES, find_game
 from companion.hw.panel import Panel
 from companion.hw.sinks import fixed_size, needs_config, on_terminal, writes_frames
@@ -160,7 +160,7 @@ def route_logs(driver: str, log_file: str | None, screen: Any = None, errors: An
 
 
 def load_config(path: str | None) -> Any:
-    from companion import config
+    from companion.box import config
 
     try:
         return config.load_config(path)
@@ -179,7 +179,7 @@ def choose_driver(args: argparse.Namespace, cfg: Any) -> str:
 def open_sink(driver: str, cfg: Any, frames_dir: str | None = None) -> Any:
     from dataclasses import replace
 
-    from companion.config_base import DisplayConfig
+    from companion.box.config_base import DisplayConfig
     from companion.hw.display import open_display
 
     dcfg = cfg.display if cfg is not None else DisplayConfig()

@@ -101,7 +101,7 @@ def phone_url(bind: str, port: int, hostname: str | None = None) -> str:
 
 def settings(args: argparse.Namespace) -> dict:
     """Options over the config's web section; ValueError/ConfigError with a clear message."""
-    from companion.config import ConfigError, load_config
+    from companion.box.config import ConfigError, load_config
     from companion.journal.store import find_state_dir
     from companion.hw.platform import is_raspberry_pi
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import service_install, service_web
+from companion.box import service_install, service_web
 
 
 def fake_venv(tmp_path: Path) -> Path:
@@ -74,7 +74,7 @@ def no_such_user(name: str):
 def trust_tmp(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fake venvs live in pytest's /tmp, which the real unit hides (PrivateTmp), and belong
     to whoever runs the tests, who stands in for root here; no real account lookups."""
-    from companion import install_checks
+    from companion.box import install_checks
 
     monkeypatch.setattr(service_install, "_HIDDEN_PREFIXES", (Path("/home"), Path("/root"), Path("/run/user")))
     monkeypatch.setattr(install_checks, "TRUSTED_UIDS", (0, os.getuid()))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion import config as config_mod
-from companion.config import (EXAMPLE_YAML, Config, ConfigError, load_config,
+from companion.box import config as config_mod
+from companion.box.config import (EXAMPLE_YAML, Config, ConfigError, load_config,
                               load_config_text)
 
 
@@ -178,7 +178,7 @@ def test_describe_mentions_the_hardware():
 # --- usb_keypad (issue 12): the shape the evdev adapter reads ------------------
 
 def test_usb_keypad_defaults_and_shape():
-    from companion.config import UsbKeypadConfig
+    from companion.box.config import UsbKeypadConfig
 
     cfg = load_config_text("usb_keypad: {}")
     assert cfg.usb_keypad == UsbKeypadConfig(device="auto", grab=True, keymap={})

@@ -6,9 +6,9 @@ import io
 import threading
 from pathlib import Path
 
-from companion import doctor
-from companion.config import Config, load_config_text
-from companion.doctor import FAIL, OK, WARN, Probe, Result, run_checks
+from companion.box import doctor
+from companion.box.config import Config, load_config_text
+from companion.box.doctor import FAIL, OK, WARN, Probe, Result, run_checks
 
 
 def pi_tree(root: Path) -> Path:
@@ -216,7 +216,7 @@ def test_the_summary_counts_each_kind_in_its_own_plural():
 # --- the key test, headless ------------------------------------------------------
 
 def test_expected_keys_follow_the_inputs():
-    from companion.doctor import expected_keys
+    from companion.box.doctor import expected_keys
 
     assert expected_keys(load_config_text("keypad: null")) == list("#*ABD")   # keypad order
     assert expected_keys(load_config_text("buttons: {menu: null}")) == list("#*AB")
@@ -227,9 +227,9 @@ def test_expected_keys_follow_the_inputs():
 
 
 def test_key_test_ticks_keys_off_on_the_dummy_oled():
-    from companion.doctor import KeyTest
+    from companion.box.doctor import KeyTest
     from companion.hw.display import open_display
-    from companion.config import DisplayConfig
+    from companion.box.config import DisplayConfig
 
     sink = open_display(DisplayConfig(driver="dummy"))
     out = io.StringIO()
@@ -248,7 +248,7 @@ def test_key_test_ticks_keys_off_on_the_dummy_oled():
 
 
 def test_key_test_times_out_naming_the_missing_keys():
-    from companion.doctor import KeyTest
+    from companion.box.doctor import KeyTest
 
     t = [0.0]
     test = KeyTest(list("AB"), None, timeout=5, clock=lambda: t[0])
@@ -264,9 +264,9 @@ def test_key_test_times_out_naming_the_missing_keys():
 
 def test_key_test_with_gpio_buttons_through_the_adapters_queue(factory):
     """The whole path: gpiozero's MockFactory pins -> the Buttons adapter -> KeyTest.put -> dummy OLED."""
-    from companion.doctor import run_key_test
+    from companion.box.doctor import run_key_test
     from companion.hw.display import open_display
-    from companion.config import DisplayConfig
+    from companion.box.config import DisplayConfig
 
     from companion.hw.buttons import open_buttons
     from conftest import Clock

@@ -15,8 +15,8 @@ from types import SimpleNamespace
 import pytest
 from install_helpers import fake_venv
 
-from companion import install_checks, service_install
-from companion.install_checks import Accounts, InstallError, check_account
+from companion.box import install_checks, service_install
+from companion.box.install_checks import Accounts, InstallError, check_account
 
 
 # Plain namespaces with the pwd/grp attribute names (CPython 3.11 complains at exit

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import install_checks, service_install
-from companion.install_checks import InstallError, unit_path_value
-from companion.service_install import main, render_unit
+from companion.box import install_checks, service_install
+from companion.box.install_checks import InstallError, unit_path_value
+from companion.box.service_install import main, render_unit
 
 
 @pytest.mark.parametrize("config, words", [

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import install_checks, service_install
-from companion.install_checks import InstallError, check_venv
+from companion.box import install_checks, service_install
+from companion.box.install_checks import InstallError, check_venv
 
 ME = os.getuid()
 STRANGER = 4242 if ME != 4242 else 4243

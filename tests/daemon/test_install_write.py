@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from install_helpers import fake_venv, pretend_root
 
-from companion import install_checks, service_install
-from companion.install_checks import InstallError, write_file
+from companion.box import install_checks, service_install
+from companion.box.install_checks import InstallError, write_file
 
 
 @pytest.fixture(autouse=True)

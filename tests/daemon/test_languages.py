@@ -134,7 +134,7 @@ def test_config_then_locale_then_english(tmp_path):
 
 
 def test_a_bad_language_in_the_config_says_what_to_write(tmp_path):
-    from companion.config import ConfigError, load_config_text
+    from companion.box.config import ConfigError, load_config_text
     with pytest.raises(ConfigError, match="language"):
         load_config_text("language: klingon\n")
 

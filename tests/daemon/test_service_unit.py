@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from install_helpers import fake_venv, no_such_user, parse_unit, pretend_root, trust_tmp
 
-from companion import install_checks, service_install
-from companion.service_install import main, render_unit
+from companion.box import install_checks, service_install
+from companion.box.service_install import main, render_unit
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_HIDDEN_PREFIXES = service_install._HIDDEN_PREFIXES
@@ -229,7 +229,7 @@ def test_enable_runs_systemctl_in_order(tmp_path: Path, monkeypatch: pytest.Monk
     assert ran == [["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "companion"]]
     # The unit passes --config, so a fresh install must get a file; all
     # commented out, it gives the defaults.
-    from companion.config import Config, load_config
+    from companion.box.config import Config, load_config
 
     assert load_config(str(config)).describe() == Config(source=str(config)).describe()
     assert "display:" in config.read_text()

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from install_helpers import fake_venv, parse_unit, pretend_root, security_score, trust_tmp
 
-from companion import service_install, service_web
-from companion.service_install import main
-from companion.service_web import render_avahi, render_web_unit, web_settings
+from companion.box import service_install, service_web
+from companion.box.service_install import main
+from companion.box.service_web import render_avahi, render_web_unit, web_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_WEB_UNIT = ROOT / "systemd" / "companion-web.service"

@@ -15,7 +15,7 @@ import pytest
 
 import mutation
 
-from companion.config import EXAMPLE_YAML, ConfigError, load_config
+from companion.box.config import EXAMPLE_YAML, ConfigError, load_config
 
 CASES = int(os.environ.get("COMPANION_FUZZ_CASES", "300"))
 MAX_LINE = 200

@@ -466,7 +466,7 @@ def test_the_commands_default_to_the_state_dir_run_uses(tmp_path, monkeypatch):
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setattr("companion.hw.platform.is_raspberry_pi", lambda: False)
-    monkeypatch.setattr("companion.config.DEFAULT_PATH", str(tmp_path / "no-config.yaml"))
+    monkeypatch.setattr("companion.box.config.DEFAULT_PATH", str(tmp_path / "no-config.yaml"))
     assert where.table_state_dir(None) == str(tmp_path / "xdg" / "companion")
     path = tmp_path / "in.json"
     path.write_text(json.dumps([clans_record(75, 2, ["Anna", "Ben"])]))

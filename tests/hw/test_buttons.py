@@ -8,7 +8,7 @@ import pytest
 
 gpiozero = pytest.importorskip("gpiozero")
 
-from companion.config import ButtonsConfig, Config, EncoderConfig  # noqa: E402
+from companion.box.config import ButtonsConfig, Config, EncoderConfig  # noqa: E402
 from companion.hw.buttons import buttons_wanted, open_buttons  # noqa: E402
 from conftest import Clock  # noqa: E402
 

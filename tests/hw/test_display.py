@@ -15,7 +15,7 @@ from luma.core.interface.serial import noop  # noqa: E402
 import luma.oled.device  # noqa: E402
 from PIL import Image, ImageDraw  # noqa: E402
 
-from companion.config import Config, DisplayConfig  # noqa: E402
+from companion.box.config import Config, DisplayConfig  # noqa: E402
 from companion.hw.display import open_display  # noqa: E402
 
 SETCONTRAST = 0x81

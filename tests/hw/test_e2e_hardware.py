@@ -13,7 +13,7 @@ import pytest
 from companion.games.clans.controller import Controller
 from companion.games.clans.board import COLORS
 from companion.games.clans.record import Record
-from companion.config import ButtonsConfig, Config, KeypadConfig
+from companion.box.config import ButtonsConfig, Config, KeypadConfig
 
 from support import full_game_script, headless_daemon
 from conftest import Clock  # noqa: E402

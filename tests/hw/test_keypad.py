@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("serial")
 
-from companion.config import Config, KeypadConfig  # noqa: E402
+from companion.box.config import Config, KeypadConfig  # noqa: E402
 from companion.hw.keypad import open_keypad  # noqa: E402
 from waiting import WAIT, Backoff, take, wait_until  # noqa: E402
 

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from companion.kiosk import daemon
-from companion.config import DisplayConfig
+from companion.box.config import DisplayConfig
 from companion.games import GAMES
 from companion.games.clans.controller import Controller
 from companion.hw.display import open_display

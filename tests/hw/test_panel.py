@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from companion.config import load_config_text
+from companion.box.config import load_config_text
 from companion.hw.panel import CONTRAST, SHIFT_EVERY_S, Panel, shift_image
 
 from conftest import Clock

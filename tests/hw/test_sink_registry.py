@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from companion import config_base
+from companion.box import config_base
 from companion.kiosk import daemon
 from companion.hw import sinks
 from companion.hw.display import LumaSink, open_display

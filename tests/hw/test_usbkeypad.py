@@ -111,7 +111,7 @@ def adapter(put=None, **kw) -> UsbKeypad:
 # ----- the module stays importable without evdev -----------------------------------------
 
 def test_importing_the_adapter_does_not_import_evdev():
-    code = ("import sys, companion.hw.usbkeypad, companion.kiosk.daemon, companion.config; "
+    code = ("import sys, companion.hw.usbkeypad, companion.kiosk.daemon, companion.box.config; "
             "assert 'evdev' not in sys.modules, 'evdev imported at module level'")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
@@ -229,7 +229,7 @@ def test_put_failure_is_counted_and_reading_goes_on(ec):
 
 def test_open_usb_keypad_takes_the_config_section():
     pytest.importorskip("evdev", reason="python-evdev is not installed here (a Pi takes apt's python3-evdev)")
-    from companion.config import Config, UsbKeypadConfig
+    from companion.box.config import Config, UsbKeypadConfig
 
     cfg = Config(usb_keypad=UsbKeypadConfig(device="/dev/input/by-id/usb-pad-event-kbd", grab=False,
                                             keymap={"KEY_KPDOT": "#"}))
@@ -486,7 +486,7 @@ def test_uinput_unplug_and_replug_is_found_again(ec, uinput, tmp_path):
 def test_without_python_evdev_the_message_says_what_to_install(monkeypatch):
     import importlib.util
 
-    from companion.config import UsbKeypadConfig
+    from companion.box.config import UsbKeypadConfig
     from companion.hw import usbkeypad
 
     real = importlib.util.find_spec

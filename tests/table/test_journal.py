@@ -7,7 +7,7 @@ import sqlite3
 import subprocess
 import sys
 
-from companion.config import Config
+from companion.box.config import Config
 from companion.table.effects import GameOver, Persist, SetBrightness, SwitchGame
 from companion.journal.store import Journal, JournalWriter, find_state_dir
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from companion.kiosk import daemon
-from companion.config import ConfigError, load_config
+from companion.box.config import ConfigError, load_config
 from companion.games.clans.record import Record
 from companion.table.naming import SeatNaming
 from companion.table.render import drawable, render

@@ -12,7 +12,7 @@ import sys
 from companion.games.clans import board
 
 # (socket and multiprocessing are not listed for a run: luma.core, which the dummy display is, imports them)
-HEAVY_FOR_RUN = ("yaml", "companion.config", "luma.oled.device", "companion.journal.store", "companion.journal.repair",
+HEAVY_FOR_RUN = ("yaml", "companion.box.config", "luma.oled.device", "companion.journal.store", "companion.journal.repair",
                  "companion.hw.keysocket", "concurrent.futures", "sqlite3", "segno")
 HEAVY_FOR_REPLAY = HEAVY_FOR_RUN + ("companion.table.protocol", "companion.table.screen", "PIL.Image", "socket",
                                     "multiprocessing", "luma.core.device")

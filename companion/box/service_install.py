@@ -6,7 +6,7 @@ the hardware groups the unit names that this OS lacks (gpio and i2c
 on plain Debian) and a starter config file if there is none, and runs `systemctl daemon-reload` and `systemctl enable --now companion`.
 It also writes the phone view's unit, companion-web.service, and enables it (with
 the avahi file that announces it on the LAN) only when the config has
-`web: {enabled: true}` (companion/service_web.py).
+`web: {enabled: true}` (companion/box/service_web.py).
 `--dry-run` only prints the kiosk unit. The template is embedded here because an
 installed wheel does not carry the repository's systemd/ folder; the shipped
 systemd/companion.service must stay identical (tests/daemon/test_service_unit.py).
@@ -14,7 +14,7 @@ systemd/companion.service must stay identical (tests/daemon/test_service_unit.py
 Before writing anything it refuses an unsafe existing `companion` account, a
 venv anyone but root can change, and paths systemd would misread; files are
 written atomically, never through a symlink, with fixed modes, and a replaced
-unit is kept as a backup (companion/install_checks.py has the details).
+unit is kept as a backup (companion/box/install_checks.py has the details).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion import install_checks, service_web
-from companion.install_checks import InstallError
-from companion.service_web import WEB_UNIT_TEMPLATE, render_web_unit, web_settings
+from companion.box import install_checks, service_web
+from companion.box.install_checks import InstallError
+from companion.box.service_web import WEB_UNIT_TEMPLATE, render_web_unit, web_settings
 
 __all__ = ["WEB_UNIT_TEMPLATE", "InstallError", "install", "main", "render_unit", "render_web_unit",
            "starter_config", "web_settings"]
@@ -47,7 +47,7 @@ HARDWARE_GROUPS = ("gpio", "i2c", "dialout", "input", "audio")
 UNIT_TEMPLATE = """# The Clans companion kiosk: referees the game beside the board.
 # Installed by `companion install-service`, which fills in the venv it runs
 # from and the config file path. Keep this file identical to UNIT_TEMPLATE in
-# companion/service_install.py (a test checks it).
+# companion/box/service_install.py (a test checks it).
 
 [Unit]
 Description=Clans companion (board game referee, buttons in, OLED out)
@@ -300,7 +300,7 @@ def _write(path: Path, text: str, mode: int = 0o644, *, backup: bool = False) ->
 def starter_config() -> str:
     """A config file whose settings are all commented out: the defaults apply until edited."""
     try:
-        from companion.config import EXAMPLE_YAML
+        from companion.box.config import EXAMPLE_YAML
     except ImportError:  # the config module is optional for installing the unit
         EXAMPLE_YAML = ""
     lines = [

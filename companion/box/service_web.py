@@ -20,8 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion import install_checks
-from companion.install_checks import InstallError
+from companion.box import install_checks
+from companion.box.install_checks import InstallError
 
 __all__ = ["AVAHI_TEMPLATE", "WEB_UNIT_TEMPLATE", "avahi_is_ours", "enable_hint", "render_avahi",
            "render_web_unit", "web_settings"]
@@ -41,7 +41,7 @@ WEB_UNIT_TEMPLATE = """# The Clans companion phone view: a read-only web page fo
 # Installed by `companion install-service`, which fills in the venv it runs
 # from and the config file path, and enables it only when the config says
 # `web: {enabled: true}`. Keep this file identical to WEB_UNIT_TEMPLATE in
-# companion/service_web.py (a test checks it).
+# companion/box/service_web.py (a test checks it).
 
 [Unit]
 Description=Clans companion phone view (read-only web page on the LAN)
@@ -144,7 +144,7 @@ AVAHI_TEMPLATE = """<?xml version="1.0" standalone='no'?><!--*-nxml-*-->
      `companion install-service` installs it as /etc/avahi/services/companion.service
      (when that directory exists and the config has web: {enabled: true}),
      with @PORT@ replaced by web.port (default 8080). Keep this file identical
-     to AVAHI_TEMPLATE in companion/service_web.py (a test checks it). -->
+     to AVAHI_TEMPLATE in companion/box/service_web.py (a test checks it). -->
 <service-group>
   <name replace-wildcards="yes">Clans companion on %h</name>
   <service>
@@ -177,7 +177,7 @@ def web_settings(config_path: str | Path) -> dict[str, Any]:
     """`{"enabled": bool, "port": int}` from the config's `web:` section, with the defaults
     (off, 8080) for a missing file, a missing section or missing keys.
 
-    Read here with yaml.safe_load, not through companion.config, so that installing the
+    Read here with yaml.safe_load, not through companion.box.config, so that installing the
     unit does not depend on the config schema. A file that is not valid YAML, or a
     `web:` that is not a mapping, leaves the phone view off; a port the unit cannot
     bind (not an integer, outside 1024-65535) is an InstallError.

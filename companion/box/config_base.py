@@ -1,7 +1,7 @@
 """What a start needs of the config before (or without) a config file: the display's settings
 (`DisplayConfig`, the driver names, the OLED's addresses) and the bots' limits.
 
-`companion.config` re-exports everything here; it is a module of its own so a headless run
+`companion.box.config` re-exports everything here; it is a module of its own so a headless run
 (`companion run --display dummy --keys FILE`) starts without the rest of the config (its
 dataclasses, checks and example) and without luma.oled, whose driver list `oled_drivers()`
 asks only when a driver name has to be checked.

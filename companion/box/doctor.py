@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from companion.config import (OLED_ADDRESSES, Config, ConfigError, display_drivers, is_display_driver, is_oled,
+from companion.box.config import (OLED_ADDRESSES, Config, ConfigError, display_drivers, is_display_driver, is_oled,
                               load_config)
 from companion import i18n
 from companion.hw.sinks import writes_frames

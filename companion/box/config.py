@@ -13,7 +13,7 @@ paths, values and commands are placeholders).
 
 `EXAMPLE_YAML` is a commented example config; the tests load it, so the
 documented example always validates. The constants and `DisplayConfig` that a start
-needs without a config file live in `companion.config_base` (re-exported here), so a
+needs without a config file live in `companion.box.config_base` (re-exported here), so a
 headless run does not pay for the rest.
 """
 
@@ -24,7 +24,7 @@ import re
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Callable
 
-from companion.config_base import (BOT_NAMES, KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OLED_ADDRESSES,  # noqa: F401
+from companion.box.config_base import (BOT_NAMES, KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OLED_ADDRESSES,  # noqa: F401
                                    WATCHDOG_SEC, DisplayConfig, display_drivers,
                                    is_display_driver, is_oled, oled_drivers)
 from companion.hw.sinks import stand_ins, writes_frames
@@ -706,7 +706,7 @@ def _cross_checks(ctx: _Ctx, cfg: Config) -> None:
     for pin, where in sorted(used.items(), key=lambda item: item[1]):
         if pin in RESERVED_PINS:
             spare = [p for p in SPARE_PINS if p not in used][:4]
-            # NOTE: {reason} says what the pin is for (English, from companion/config.py)
+            # NOTE: {reason} says what the pin is for (English, from companion/box/config.py)
             raise ctx.fail(where, _("pin {pin}: {reason}; use a free pin instead, e.g. {pins}").format(
                 pin=pin, reason=RESERVED_PINS[pin], pins=", ".join(map(str, spare))))
     if (cfg.idle_dim_seconds is not None and cfg.idle_off_seconds is not None
