@@ -57,7 +57,10 @@ Type=exec
 Restart=on-failure
 RestartSec=2
 TimeoutStopSec=15
-ExecStart=@VENV@/bin/companion web --config @CONFIG@
+# The kiosk's key socket, in its RuntimeDirectory= (%t is /run): this unit has no runtime
+# directory of its own, so without the option the page would find no socket and answer every
+# PIN holder's keys with 503 "the table is not running".
+ExecStart=@VENV@/bin/companion web --config @CONFIG@ --key-socket %t/companion/keys.sock
 Environment=PYTHONUNBUFFERED=1
 
 # The kiosk's static user: the journal directory is companion:companion 0700

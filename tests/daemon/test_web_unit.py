@@ -48,7 +48,8 @@ def test_rendered_unit_is_the_shipped_file_filled_in(tmp_path: Path) -> None:
         "@CONFIG@", "/etc/companion/c.yaml")
     rendered = render_web_unit(venv, "/etc/companion/c.yaml")
     assert rendered == expected
-    assert f"ExecStart={venv}/bin/companion web --config /etc/companion/c.yaml\n" in rendered
+    assert f"ExecStart={venv}/bin/companion web --config /etc/companion/c.yaml --key-socket %t/companion/keys.sock\n" \
+        in rendered
     assert "@VENV@" not in rendered and "@CONFIG@" not in rendered
     assert "ExecStart=/opt/50%%/venv/bin/companion web" in render_web_unit(Path("/opt/50%/venv"))
     with pytest.raises(service_install.InstallError, match="contains ' '"):
@@ -63,7 +64,7 @@ def test_independent_of_the_kiosk() -> None:
         assert binding not in unit, f"{binding}= would tie the phone view to the kiosk"
     service = shipped()["Service"]
     assert service["Restart"] == ["on-failure"]
-    assert service["ExecStart"] == ["@VENV@/bin/companion web --config @CONFIG@"]
+    assert service["ExecStart"] == ["@VENV@/bin/companion web --config @CONFIG@ --key-socket %t/companion/keys.sock"]
     assert shipped()["Install"]["WantedBy"] == ["multi-user.target"]
 
 
@@ -306,3 +307,16 @@ def test_kiosk_unit_is_untouched_by_the_phone_view() -> None:
     kiosk = parse_unit(SHIPPED_KIOSK_UNIT.read_text(encoding="utf-8"))["Service"]
     assert kiosk["PrivateNetwork"] == ["yes"] and kiosk["RestrictAddressFamilies"] == ["AF_UNIX"]
     assert "IPAddressAllow" not in kiosk
+
+
+def test_the_page_finds_the_kiosks_key_socket(monkeypatch) -> None:
+    """The page's unit names the socket the kiosk makes in its RuntimeDirectory= (/run/companion
+    under systemd): without it a PIN holder's keys got 503 "the table is not running" on a box."""
+    from companion.box.config import WebConfig
+    from companion.box.service_install import UNIT_TEMPLATE
+
+    kiosk_runtime = [line.split("=", 1)[1] for line in UNIT_TEMPLATE.splitlines() if line.startswith("RuntimeDirectory=")]
+    monkeypatch.setenv("RUNTIME_DIRECTORY", f"/run/{kiosk_runtime[0]}")
+    kiosk_socket = WebConfig(enabled=True).resolved_key_socket()
+    page_socket = shipped()["Service"]["ExecStart"][0].split("--key-socket ", 1)[1].replace("%t", "/run")
+    assert page_socket == kiosk_socket == "/run/companion/keys.sock"

@@ -23,6 +23,7 @@ import urllib.request
 from pathlib import Path
 
 FAT_OFFSET = "@@4M"  # build.sh starts the boot partition 4 MiB into the card
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # colours, bracketed paste: not part of what a command printed
 VIRT_CMDLINE = "root=LABEL=clans-root ro rootwait console=ttyAMA0 net.ifnames=0 fsck.repair=yes"
 
 
@@ -31,8 +32,11 @@ class Card:
 
     def __init__(self, image_xz: Path, path: Path, size: str = "4G") -> None:
         self.path = path
-        with open(path, "wb") as out:
-            subprocess.run(["xz", "-dc", str(image_xz)], stdout=out, check=True)
+        if image_xz.suffix != ".xz":  # a raw image (a developer's quicker loop)
+            shutil.copyfile(image_xz, path)
+        else:
+            with open(path, "wb") as out:
+                subprocess.run(["xz", "-dc", str(image_xz)], stdout=out, check=True)
         subprocess.run(["truncate", "-s", size, str(path)], check=True)
 
     @classmethod
@@ -111,7 +115,7 @@ class Machine:
             *done, buf = re.split(rb"\r?\n", buf)
             with self.cond:
                 for raw in done:
-                    line = raw.decode("utf-8", "replace").replace("\r", "")
+                    line = ANSI.sub("", raw.decode("utf-8", "replace").replace("\r", ""))
                     self.lines.append(line)
                     self.log.write(line + "\n")
                 if buf:  # a prompt has no line end: keep it visible as a partial line
@@ -124,8 +128,9 @@ class Machine:
 
     partial = ""
 
-    def wait_for(self, pattern: str, timeout: float, since: int = 0) -> re.Match:
-        """The first serial line from index `since` that matches `pattern`."""
+    def wait_for(self, pattern: str, timeout: float, since: int = 0, partial: bool = True) -> re.Match:
+        """The first serial line from index `since` that matches `pattern` (with `partial`, also
+        the line being printed, a prompt that has no line end yet)."""
         rx = re.compile(pattern)
         deadline = time.monotonic() + timeout
         with self.cond:
@@ -138,7 +143,7 @@ class Machine:
                     if self.lines[i] == "<qemu exited>":
                         raise AssertionError(f"QEMU exited before {pattern!r}; the console: {self.lines[-30:]}")
                     i += 1
-                if rx.search(self.partial):
+                if partial and rx.search(self.partial):
                     return rx.search(self.partial)
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -164,7 +169,7 @@ class Machine:
             since = len(self.lines)
         # The markers are printed by the shell, so the echoed command line never matches them.
         self.send(f"echo {tag[:1]}''{tag[1:]}-begin; {command}; echo {tag[:1]}''{tag[1:]}-end $?\n")
-        self.wait_for(rf"^{tag}-end \d+", timeout, since)
+        self.wait_for(rf"^{tag}-end \d+", timeout, since, partial=False)
         with self.cond:
             out = self.lines[since:]
         begin = next(i for i, line in enumerate(out) if line == f"{tag}-begin")
@@ -179,21 +184,35 @@ class Machine:
         except urllib.error.HTTPError as e:
             return e.code, e.read()
 
-    def state(self) -> dict | None:
+    def answer(self) -> tuple[int, dict] | None:
+        """The page's /api/state: (200, the state) or (503, {"problem": ...}) before a game; None
+        while nothing answers."""
         try:
             status, body = self.get("/api/state")
         except OSError:
             return None
-        return json.loads(body) if status == 200 else None
+        try:
+            return status, json.loads(body)
+        except ValueError:
+            return None
 
-    def wait_state(self, ok, timeout: float) -> dict:
+    def state(self) -> dict | None:
+        got = self.answer()
+        return got[1] if got is not None and got[0] == 200 else None
+
+    def wait_page(self, timeout: float) -> dict:
+        """Poll until the page answers at all (a fresh box: 503 and "no game in the journal yet")."""
+        return self.wait_state(lambda s: True, timeout, answered=True)
+
+    def wait_state(self, ok, timeout: float, answered: bool = False) -> dict:
         """Poll the page until its /api/state passes `ok` (the page is reached through QEMU's port)."""
         deadline = time.monotonic() + timeout
         last = None
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError(f"QEMU exited ({self.proc.returncode}); the console: {self.lines[-30:]}")
-            last = self.state()
+            got = self.answer()
+            last = got[1] if got is not None and (got[0] == 200 or answered) else None
             if last is not None and ok(last):
                 return last
             with self.cond:  # between polls, wake early on anything the console says

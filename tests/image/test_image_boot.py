@@ -75,8 +75,8 @@ def test_the_image_boots_applies_its_card_and_resumes_after_a_power_cut(tmp_path
 
     m = Machine(card, kernel, initrd, log)
     try:
-        # The page answers with the live state (a fresh journal: no game yet, or the first screen's).
-        first = m.wait_state(lambda s: True, BOOT_S)
+        # The page answers (a fresh journal: "no game in the journal yet").
+        first = m.wait_page(BOOT_S)
         page_s = time.monotonic() - m.started
         m.shell(BOOT_S)
         # The card's wrong value: one line on the serial console, the rest applied.
@@ -99,12 +99,12 @@ def test_the_image_boots_applies_its_card_and_resumes_after_a_power_cut(tmp_path
         assert "country=IT" in wpa and re.search(r"psk=[0-9a-f]{64}", wpa) and PASSPHRASE not in wpa
         assert m.run(f"grep -c '{PASSPHRASE}' /boot/firmware/companion.txt || true") == "0"
         assert "ssh_key" in m.run("cat /run/companion-box/problems.json")
-        assert first["game"] == "clans"
-        # A game through the page, with the card's PIN.
+        assert "no game" in first.get("problem", ""), first
+        # A game through the page, with the card's PIN: four players, then the first moves.
         headers = login(m)
-        before = m.state()["actions"]
-        state = play(m, headers, "4###", before + 1)
-        state = play(m, headers, "1#2#", state["actions"] + 1)
+        state = play(m, headers, "4###1#2#", 2)
+        assert state["game"] == "clans"
+        state = play(m, headers, "3#4#", state["actions"] + 1)
         m.run("sync")  # nothing more than the journal's own fsyncs is needed; this only settles the console
     finally:
         m.kill()  # the plug, mid-game
