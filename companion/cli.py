@@ -49,7 +49,7 @@ from companion.games import commands as game_commands
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("companion.kiosk.daemon:main", "the companion at the table (keys in, screens out)"),
     "install-service": ("companion.box.service_install:main", "write and enable the systemd unit for this install"),
-    "bench": ("companion.bench:main", "benchmarks of the daemon: key-to-frame latency, cold start"),
+    "bench": ("companion.bench.run:main", "benchmarks of the daemon: key-to-frame latency, cold start"),
     "web": ("companion.web.server:main", "serve the table's page to the phones at the table (spec section 7)"),
     "history": ("companion.history.cli_stats:history", "the table's finished games, oldest first (spec section 8)"),
     "stats": ("companion.history.cli_stats:stats", "statistics per player, game, seat and colour (spec section 8)"),

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.bench_path import percentile  # noqa: E402  (the bench's own percentile, from this checkout)
+from companion.bench.path import percentile  # noqa: E402  (the bench's own percentile, from this checkout)
 
 LOADER = r"""
 import asyncio, json, sys, time

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from companion import bench
+from companion.bench import run as bench
 
 
 def test_the_whole_path_is_measured_stage_by_stage(capsys, tmp_path):

@@ -217,7 +217,7 @@ def resolve(value: str, files: dict[str, Path]) -> str:
 def nothing_starts(monkeypatch):
     """No server, no install, no keyboard, no key test, no games or benchmarks: reaching one fails
     the command (exit 1) at once, so a check that went missing fails the test instead of hanging it."""
-    from companion import bench, bench_path
+    from companion.bench import path as bench_path, run as bench
     from companion.box import doctor, service_install
     from companion.kiosk import daemon
     from companion.games.clans import commands

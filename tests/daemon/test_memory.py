@@ -3,7 +3,7 @@ memory does not creep with the games played; `companion bench --only memory` mea
 
 from __future__ import annotations
 
-from companion import bench_path
+from companion.bench import path as bench_path
 from companion.kiosk import loop
 from companion.hw.fake_oled import FakeOledBus
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import aiohttp
 
-from companion.bench_path import percentile
+from companion.bench.path import percentile
 from tests.web.realweb import RealWeb
 from tests.web.webtools import advance, table
 

@@ -200,7 +200,7 @@ def play_whole_game(d: Any, kind: str, rnd: random.Random, mammut_keys_per_game:
 def memory_over_games(games: int, seed: int, state_root: str | None = None) -> dict:
     """The daemon's resident memory after each of `games` whole games in one run, one display and
     one journal for all, as on the box: Clans with a bot (seat 2, mcts) and Mammut in turn. Run it
-    in a fresh process (`python -m companion.bench_path memory GAMES SEED`): its peak is then the
+    in a fresh process (`python -m companion.bench.path memory GAMES SEED`): its peak is then the
     daemon's own."""
     from companion.hw.fake_oled import FakeOledBus
     from companion.journal.store import Journal, JournalWriter
@@ -251,4 +251,4 @@ if __name__ == "__main__":  # the bench's memory run, in a process of its own
     if len(sys.argv) in (4, 5) and sys.argv[1] == "memory":
         print(json.dumps(memory_over_games(int(sys.argv[2]), int(sys.argv[3]), (sys.argv[4:] or [None])[0])))
     else:
-        sys.exit("usage: python -m companion.bench_path memory GAMES SEED [STATE_ROOT]")
+        sys.exit("usage: python -m companion.bench.path memory GAMES SEED [STATE_ROOT]")

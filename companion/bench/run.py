@@ -7,7 +7,7 @@
   no Clans game reaches 60): reading and checking the file, playing the moves, the summary and
   its text, in this process; median and max ms. Target < 10 ms for 60 moves (the process's
   start-up is cold start's).
-- the whole path (companion.bench_path): every stage a key takes through the real daemon,
+- the whole path (companion.bench.path): every stage a key takes through the real daemon,
   journal commit (fsync) and the bytes handed to a real luma ssd1306 on a counting fake I2C
   bus included: `stages` (p50/p99 each), `key_to_bus`, `bus_bytes_per_key`,
   `full_frame_bytes`, `peak_rss_mb`, `rss_mb_after_games` (first, half-way, last: one
@@ -47,7 +47,7 @@ import sys
 import tempfile
 import time
 
-from companion.bench_path import percentile
+from companion.bench.path import percentile
 
 
 def key_to_frame(games: int, seed: int) -> dict:
@@ -179,9 +179,9 @@ def cold_start(runs: int) -> dict:
 
 
 def memory(games: int, seed: int, state_root: str | None = None) -> dict:
-    """The daemon's memory over `games` whole games in one run (companion.bench_path.memory_over_games),
+    """The daemon's memory over `games` whole games in one run (companion.bench.path.memory_over_games),
     in a fresh process so that its peak is the daemon's own, not this bench's."""
-    cmd = [sys.executable, "-m", "companion.bench_path", "memory", str(games), str(seed)]
+    cmd = [sys.executable, "-m", "companion.bench.path", "memory", str(games), str(seed)]
     if state_root:
         cmd.append(state_root)
     done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=_env())
@@ -222,7 +222,7 @@ def main(argv: list[str]) -> int:
         out["key_to_frame"] = key_to_frame(args.games, args.seed)
         out["replay_whole_game"] = replay_whole_game(seed=args.seed)
     if args.only in (None, "path"):
-        from companion.bench_path import whole_path
+        from companion.bench.path import whole_path
 
         out.update(whole_path(max(1, args.games // 2), args.seed, args.journal_dir))
     if args.only in (None, "cold"):
