@@ -30,8 +30,7 @@ from pathlib import Path
 from typing import Callable
 
 from companion.i18n import LANGUAGES
-from companion.table.effects import PIN_FILE
-from companion.web.guard import PIN_MAX_DIGITS, PIN_MIN_DIGITS
+from companion.table.effects import PIN_FILE, PIN_MAX_DIGITS, PIN_MIN_DIGITS
 
 PROBLEMS_FILE = "/run/companion-box/problems.json"
 SECRET_KEYS = ("wifi_password", "page_pin")

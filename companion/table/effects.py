@@ -136,6 +136,8 @@ class Repeat:
 
 PIN_FILE = "web-pin"  # in the state directory, beside the journal: the page's PIN while it exists
 PIN_DIGITS = 10  # what New PIN makes: 10**10 PINs, at one guess a second a day's guesses find it with p < 1e-5
+PIN_MIN_DIGITS = 4  # shorter PINs than PIN_DIGITS are accepted with a warning (older boxes have 4-12)
+PIN_MAX_DIGITS = 16  # the page (companion.web.guard) and the settings card (companion.box.card) take 4 to 16
 
 
 @dataclass(frozen=True)

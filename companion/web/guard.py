@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from companion.table.effects import PIN_DIGITS
+from companion.table.effects import PIN_DIGITS, PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from companion.web.lograte import RateLimitedLog
 
 log = logging.getLogger(__name__)
@@ -48,8 +48,6 @@ CSRF_HEADER = "X-CSRF-Token"
 SESSION_TTL_S = 4 * 3600
 MAX_SESSIONS = 64
 BACKOFF_MAX_S = 60.0
-PIN_MIN_DIGITS = 4  # shorter PINs than PIN_DIGITS are accepted with a warning (older boxes have 4-12)
-PIN_MAX_DIGITS = 16
 
 
 def split_host(host: str) -> str:
