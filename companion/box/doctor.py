@@ -518,7 +518,7 @@ class KeyTest:
 
 
 class _Inputs:
-    """What companion.kiosk.daemon.open_inputs needs of a daemon: `put`, `inputs`, `terminal`."""
+    """What companion.hw.inputs.open_inputs needs of a daemon: `put`, `inputs`, `terminal`."""
 
     def __init__(self, put: Callable[[str], None]) -> None:
         self.put = put
@@ -530,8 +530,8 @@ def run_key_test(cfg: Config, sink: Any, *, timeout: float = 120.0, emulated: bo
                  out: Any = None, clock: Callable[[], float] = time.monotonic,
                  opener: Callable[[Any, Config, bool], None] | None = None) -> KeyTest:
     """Open the configured inputs onto a KeyTest, run it on `sink`, close them; returns the test.
-    `opener(shim, cfg, emulated)` opens the inputs (default: the daemon's `open_inputs`)."""
-    from companion.kiosk.daemon import open_inputs
+    `opener(shim, cfg, emulated)` opens the inputs (default: `open_inputs`, as `companion run` opens them)."""
+    from companion.hw.inputs import open_inputs
     from companion.hw.platform import is_raspberry_pi
 
     test = KeyTest(expected_keys(cfg), sink, timeout=timeout, clock=clock, out=out)

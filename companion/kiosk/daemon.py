@@ -29,6 +29,7 @@ from companion import i18n
 from companion.kiosk.announce import Announcer
 from companion.box.config_base import BOT_NAMES, MAX_BOT_MOVE_TIME, display_drivers, is_display_driver
 from companion.games import DEFAULT_GAME, GAMES, find_game
+from companion.hw.inputs import open_inputs
 from companion.hw.panel import Panel
 from companion.hw.sinks import fixed_size, needs_config, on_terminal, writes_frames
 from companion.i18n import LANGUAGES
@@ -426,36 +427,6 @@ def open_journal(state_dir: str) -> Any:
         log.error("journal %s cannot be opened (%s): every key that changes the game is refused until it can",
                   state_dir, exc)
         return LateJournal(state_dir, T.NO_JOURNAL)
-
-
-def open_inputs(daemon: Daemon, cfg: Any, emulated: bool) -> None:
-    """Start whatever input adapters are configured; the terminal keyboard when emulating."""
-    if cfg is not None and cfg.keypad is not None:
-        try:
-            from companion.hw.keypad import open_keypad
-
-            daemon.inputs.append(open_keypad(cfg, daemon.put))
-        except Exception as exc:
-            log.error("keypad: %s", exc)
-    if cfg is not None and getattr(cfg, "usb_keypad", None) is not None:
-        try:
-            from companion.hw.usbkeypad import open_usb_keypad
-
-            daemon.inputs.append(open_usb_keypad(cfg, daemon.put))
-        except Exception as exc:
-            log.error("usb keypad: %s", exc)
-    if cfg is not None and not emulated and (cfg.buttons is not None or cfg.encoder is not None):
-        try:
-            from companion.hw.buttons import open_buttons
-
-            daemon.inputs.append(open_buttons(cfg, daemon.put))
-        except Exception as exc:
-            log.error("buttons: %s", exc)
-    if emulated or sys.stdin.isatty():
-        from companion.hw.terminal import open_terminal
-
-        daemon.terminal = open_terminal(daemon.put)
-        daemon.inputs.append(daemon.terminal)
 
 
 def main(argv: list[str] | None = None) -> int:
