@@ -108,7 +108,7 @@ def _daemon(kind: str, state_dir: str, sink: Any, seed: int, bots: tuple[int, ..
 
 def _sink(bus: Any) -> Any:
     """One display for the whole run, as on the box (luma keeps every device it makes until exit)."""
-    from companion.box.config import DisplayConfig
+    from companion.hw.settings import DisplayConfig
     from companion.hw.display import open_display
     from companion.hw.fake_oled import fake_device
 

@@ -12,9 +12,11 @@ the parsed YAML into a `Config`). The errors are read by whoever sets the box up
 paths, values and commands are placeholders).
 
 `EXAMPLE_YAML` is a commented example config; the tests load it, so the
-documented example always validates. The constants and `DisplayConfig` that a start
-needs without a config file live in `companion.box.config_base` (re-exported here), so a
-headless run does not pay for the rest.
+documented example always validates. The constants that a start needs without a config
+file live in `companion.box.config_base`, so a headless run does not pay for the rest; the
+hardware's sections (`DisplayConfig`, `ButtonsConfig`, `EncoderConfig`, `KeypadConfig`,
+`UsbKeypadConfig`) live beside the adapters that take them, in `companion.hw.settings`.
+Both are re-exported here.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Callable
 
 from companion.box.config_base import (BOT_NAMES, KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OLED_ADDRESSES,  # noqa: F401
-                                   WATCHDOG_SEC, DisplayConfig, display_drivers,
-                                   is_display_driver, is_oled, oled_drivers)
+                                       WATCHDOG_SEC, DisplayConfig, display_drivers,
+                                       is_display_driver, is_oled, oled_drivers)
+from companion.hw.settings import ButtonsConfig, EncoderConfig, KeypadConfig, UsbKeypadConfig  # noqa: F401
 from companion.hw.sinks import stand_ins, writes_frames
 from companion.i18n import LANGUAGES, N_, _
 from companion.table.bounded import BoundedInputError, clip, load_yaml, read_text, shorten
@@ -67,70 +70,6 @@ _EVDEV_NAME = re.compile(r"KEY_[A-Z0-9_]+")
 
 class ConfigError(ValueError):
     """A config file that cannot be used; the message names the key path."""
-
-
-@dataclass
-class ButtonsConfig:
-    """GPIO buttons by BCM pin number, wired to ground (internal pull-up).
-
-    `enabled`: "auto" opens them only on a Raspberry Pi, True always, False
-    never. `menu` may be None when there is no MENU button (a long press on
-    BACK opens the menu anyway).
-    """
-
-    up: int = 17
-    down: int = 27
-    ok: int = 22
-    back: int = 23
-    menu: int | None = 24
-    bounce_ms: int = 30
-    long_press_s: float = 1.0
-    power_press_s: float = 4.0
-    enabled: bool | str = "auto"
-
-    def pins(self) -> dict[str, int]:
-        """Role -> BCM pin of every configured button."""
-        roles = {"up": self.up, "down": self.down, "ok": self.ok,
-                 "back": self.back, "menu": self.menu}
-        return {k: v for k, v in roles.items() if v is not None}
-
-
-@dataclass
-class EncoderConfig:
-    """A rotary encoder: A/B quadrature pins and an optional push switch."""
-
-    a: int
-    b: int
-    push: int | None = None
-
-
-@dataclass
-class KeypadConfig:
-    """The serial keypad: a device path (prefer /dev/serial/by-id/...).
-
-    The loader accepts only serial device paths: pyserial also takes URLs,
-    and ``spy://...?file=PATH`` writes files while ``socket://`` opens
-    network connections. ``loop://`` (an in-memory loopback) is accepted only
-    when the environment has ``COMPANION_ALLOW_LOOP=1``, for tests."""
-
-    port: str
-    baudrate: int = 9600
-
-
-@dataclass
-class UsbKeypadConfig:
-    """A USB (HID) keypad read through evdev, as `cfg.usb_keypad`.
-
-    `device`: "auto" (the first ``/dev/input/by-id/*-event-kbd``) or a path
-    under /dev/input (prefer /dev/input/by-id/...). `grab`: take the device
-    for the companion alone (its keys then never reach a console). `keymap`:
-    evdev key name -> key token (companion.table.keys.KEYS), e.g.
-    ``{KEY_KPENTER: "#"}``, added to (or overriding entries of) the adapter's
-    built-in number-pad map; empty: the built-in map alone."""
-
-    device: str = "auto"
-    grab: bool = True
-    keymap: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """What a start needs of the config before (or without) a config file: the display's settings
-(`DisplayConfig`, the driver names, the OLED's addresses) and the bots' limits.
+(the driver names; `DisplayConfig` and the OLED's addresses, which live beside the adapters
+in companion.hw.settings, are re-exported here) and the bots' limits.
 
 `companion.box.config` re-exports everything here; it is a module of its own so a headless run
 (`companion run --display dummy --keys FILE`) starts without the rest of the config (its
@@ -10,9 +11,9 @@ asks only when a driver name has to be checked.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
-from companion.hw.sinks import stand_ins
+from companion.hw.settings import OLED_ADDRESSES, DisplayConfig  # noqa: F401  (re-exported)
+from companion.hw.sinks import is_oled, stand_ins  # noqa: F401  (is_oled: re-exported)
 
 # The unit's WatchdogSec= (systemd/companion.service; a test keeps them equal).
 # A bot may think for at most MAX_BOT_MOVE_TIME seconds per move, a third of
@@ -26,9 +27,6 @@ MAX_BOT_MOVE_TIME = 10.0
 KNOWN_OLED_DRIVERS = ("ssd1305", "ssd1306", "ssd1309", "ssd1315", "ssd1316", "ssd1322",
                       "ssd1322_nhd", "ssd1325", "ssd1327", "ssd1331", "ssd1351", "ssd1362",
                       "ssd1363", "sh1106", "sh1107", "ws0010", "winstar_weh", "ch1115")
-
-# An OLED with no address configured is looked for at these, in this order.
-OLED_ADDRESSES = (0x3C, 0x3D)
 
 
 @functools.lru_cache(maxsize=1)
@@ -53,30 +51,6 @@ def is_display_driver(name: object) -> bool:
     """True for an accepted `display.driver`; asks luma.oled's list (an import of luma.oled.device)
     only for a name that is not a stand-in, so a headless start never imports it."""
     return isinstance(name, str) and (name in stand_ins() or name in oled_drivers())
-
-
-def is_oled(driver: str) -> bool:
-    """True for a driver that is a real I2C OLED (not a stand-in)."""
-    return driver not in stand_ins()
-
-
-@dataclass
-class DisplayConfig:
-    """The OLED (or a stand-in). `driver`: any luma.oled device name
-    (`oled_drivers()`) or dummy / terminal / png. `address`: the OLED's I2C
-    address, None to probe 0x3C then 0x3D. `retry_seconds`: how often to try
-    to re-create an unplugged OLED; `dim_contrast`: contrast when idle."""
-
-    driver: str = "ssd1306"
-    port: int = 1
-    address: int | None = None      # None: probe 0x3C, then 0x3D (OLED_ADDRESSES)
-    rotate: int = 0
-    width: int = 128
-    height: int = 64
-    contrast: int = 200
-    dim_contrast: int = 16
-    frames_dir: str | None = None
-    retry_seconds: float = 5.0
 
 
 # The names companion.games.clans.bots.make_bot knows (kept here so the config loads without the bots).

@@ -25,8 +25,8 @@ import threading
 import time
 from typing import Any, Callable
 
-from companion.box.config import ButtonsConfig, Config, EncoderConfig
 from companion.hw.platform import is_raspberry_pi
+from companion.hw.settings import ButtonsConfig, EncoderConfig
 from companion.table.keys import BACK, DOWN, MENU, OK, POWER, REPEAT, UP
 
 log = logging.getLogger(__name__)
@@ -252,7 +252,7 @@ class Buttons:
         return tuple(self._switches)
 
 
-def open_buttons(cfg: Config | ButtonsConfig | None, put: Put, *,
+def open_buttons(cfg: Any, put: Put, *,
                  encoder: EncoderConfig | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  pin_factory: Any = None, on_pi: bool | None = None) -> Buttons:
@@ -262,7 +262,7 @@ def open_buttons(cfg: Config | ButtonsConfig | None, put: Put, *,
     encoder section as `encoder`). Keys go to `put`. Raises gpiozero's
     errors (e.g. BadPinFactory, GPIOPinInUse) when the pins cannot be had.
     """
-    if isinstance(cfg, Config):
+    if hasattr(cfg, "buttons"):  # the whole config
         bcfg, encoder = cfg.buttons, cfg.encoder
     else:
         bcfg = cfg

@@ -40,14 +40,11 @@ from __future__ import annotations
 import errno
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Callable, TextIO
+from typing import Any, Callable, TextIO
 
-from companion.box.config_base import OLED_ADDRESSES, DisplayConfig, is_oled
-from companion.hw.sinks import sink_entry
+from companion.hw.settings import OLED_ADDRESSES, DisplayConfig
+from companion.hw.sinks import is_oled, sink_entry
 from companion.hw.sink import DisplaySink
-
-if TYPE_CHECKING:
-    from companion.box.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -331,7 +328,7 @@ def open_luma(dcfg: DisplayConfig, *, device_factory: DeviceFactory | None = Non
                     blank_on_close=is_oled(dcfg.driver))
 
 
-def open_display(cfg: Config | DisplayConfig, *, device_factory: DeviceFactory | None = None,
+def open_display(cfg: Any, *, device_factory: DeviceFactory | None = None,
                  serial_factory: SerialFactory | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  stream: TextIO | None = None) -> DisplaySink:

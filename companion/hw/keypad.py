@@ -18,7 +18,6 @@ import threading
 import time
 from typing import Any, Callable
 
-from companion.box.config import Config, KeypadConfig
 from companion.table.keys import KeyFilter
 
 log = logging.getLogger(__name__)
@@ -163,14 +162,14 @@ class SerialKeypad:
                     log.exception("keypad: put(%r) failed", key)
 
 
-def open_keypad(cfg: Config | KeypadConfig, put: Put, **kwargs: Any) -> SerialKeypad:
+def open_keypad(cfg: Any, put: Put, **kwargs: Any) -> SerialKeypad:
     """A `SerialKeypad` for the configured port (not started yet).
 
     `cfg` is the whole Config (its keypad section must be set) or the keypad
-    section. Extra keyword arguments (opener, sleep, backoff_start,
+    section (a `KeypadConfig`, companion.hw.settings). Extra keyword arguments (opener, sleep, backoff_start,
     backoff_max) go to `SerialKeypad`.
     """
-    kcfg = cfg.keypad if isinstance(cfg, Config) else cfg
+    kcfg = cfg.keypad if hasattr(cfg, "keypad") else cfg
     if kcfg is None:
         raise ValueError("no keypad configured")
     return SerialKeypad(kcfg.port, kcfg.baudrate, put, **kwargs)

@@ -63,6 +63,11 @@ def sink_entry(name: str) -> SinkEntry:
     return SINKS.get(name, LUMA_OLED)
 
 
+def is_oled(driver: str) -> bool:
+    """True for a driver that is a real I2C OLED (not a stand-in)."""
+    return driver not in stand_ins()
+
+
 def on_terminal(name: str | None) -> bool:
     """True when driver `name` draws on the terminal that runs the companion."""
     return name in SINKS and SINKS[name].terminal

@@ -180,7 +180,7 @@ def choose_driver(args: argparse.Namespace, cfg: Any) -> str:
 def open_sink(driver: str, cfg: Any, frames_dir: str | None = None) -> Any:
     from dataclasses import replace
 
-    from companion.box.config_base import DisplayConfig
+    from companion.hw.settings import DisplayConfig
     from companion.hw.display import open_display
 
     dcfg = cfg.display if cfg is not None else DisplayConfig()

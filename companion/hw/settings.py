@@ -1,0 +1,100 @@
+"""The hardware's sections of the config file: what the display and each input adapter take.
+
+Plain dataclasses with their defaults, and the OLED's addresses: `open_display` takes a
+`DisplayConfig`, `open_buttons` a `ButtonsConfig` (and an `EncoderConfig`), `open_keypad` a
+`KeypadConfig`, `open_usb_keypad` a `UsbKeypadConfig` (each, or the whole config that holds
+them). They live here, beside the adapters, so the adapters import nothing of the box's
+set-up; the config file's loader (companion.box.config) fills them in, checks every value
+and re-exports them. Nothing here imports a hardware library: a headless start reads
+`DisplayConfig` without them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# An OLED with no address configured is looked for at these, in this order.
+OLED_ADDRESSES = (0x3C, 0x3D)
+
+
+@dataclass
+class DisplayConfig:
+    """The OLED (or a stand-in). `driver`: any luma.oled device name
+    (`companion.box.config_base.oled_drivers()`) or dummy / terminal / png (companion.hw.sinks).
+    `address`: the OLED's I2C address, None to probe 0x3C then 0x3D. `retry_seconds`: how
+    often to try to re-create an unplugged OLED; `dim_contrast`: contrast when idle."""
+
+    driver: str = "ssd1306"
+    port: int = 1
+    address: int | None = None      # None: probe 0x3C, then 0x3D (OLED_ADDRESSES)
+    rotate: int = 0
+    width: int = 128
+    height: int = 64
+    contrast: int = 200
+    dim_contrast: int = 16
+    frames_dir: str | None = None
+    retry_seconds: float = 5.0
+
+
+@dataclass
+class ButtonsConfig:
+    """GPIO buttons by BCM pin number, wired to ground (internal pull-up).
+
+    `enabled`: "auto" opens them only on a Raspberry Pi, True always, False
+    never. `menu` may be None when there is no MENU button (a long press on
+    BACK opens the menu anyway).
+    """
+
+    up: int = 17
+    down: int = 27
+    ok: int = 22
+    back: int = 23
+    menu: int | None = 24
+    bounce_ms: int = 30
+    long_press_s: float = 1.0
+    power_press_s: float = 4.0
+    enabled: bool | str = "auto"
+
+    def pins(self) -> dict[str, int]:
+        """Role -> BCM pin of every configured button."""
+        roles = {"up": self.up, "down": self.down, "ok": self.ok,
+                 "back": self.back, "menu": self.menu}
+        return {k: v for k, v in roles.items() if v is not None}
+
+
+@dataclass
+class EncoderConfig:
+    """A rotary encoder: A/B quadrature pins and an optional push switch."""
+
+    a: int
+    b: int
+    push: int | None = None
+
+
+@dataclass
+class KeypadConfig:
+    """The serial keypad: a device path (prefer /dev/serial/by-id/...).
+
+    The loader accepts only serial device paths: pyserial also takes URLs,
+    and ``spy://...?file=PATH`` writes files while ``socket://`` opens
+    network connections. ``loop://`` (an in-memory loopback) is accepted only
+    when the environment has ``COMPANION_ALLOW_LOOP=1``, for tests."""
+
+    port: str
+    baudrate: int = 9600
+
+
+@dataclass
+class UsbKeypadConfig:
+    """A USB (HID) keypad read through evdev, as `cfg.usb_keypad`.
+
+    `device`: "auto" (the first ``/dev/input/by-id/*-event-kbd``) or a path
+    under /dev/input (prefer /dev/input/by-id/...). `grab`: take the device
+    for the companion alone (its keys then never reach a console). `keymap`:
+    evdev key name -> key token (companion.table.keys.KEYS), e.g.
+    ``{KEY_KPENTER: "#"}``, added to (or overriding entries of) the adapter's
+    built-in number-pad map; empty: the built-in map alone."""
+
+    device: str = "auto"
+    grab: bool = True
+    keymap: dict[str, str] = field(default_factory=dict)
