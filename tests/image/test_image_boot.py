@@ -100,11 +100,11 @@ def test_the_image_boots_applies_its_card_and_resumes_after_a_power_cut(tmp_path
         assert m.run(f"grep -c '{PASSPHRASE}' /boot/firmware/companion.txt || true") == "0"
         assert "ssh_key" in m.run("cat /run/companion-box/problems.json")
         assert "no game" in first.get("problem", ""), first
-        # A game through the page, with the card's PIN: four players, then the first moves.
+        # A game through the page, with the card's PIN: two players (the setup drawn), then their names.
         headers = login(m)
-        state = play(m, headers, "4###1#2#", 2)
+        state = play(m, headers, "##1#2#", 2)
         assert state["game"] == "clans"
-        state = play(m, headers, "3#4#", state["actions"] + 1)
+        state = play(m, headers, "#######", 3)
         m.run("sync")  # nothing more than the journal's own fsyncs is needed; this only settles the console
     finally:
         m.kill()  # the plug, mid-game
@@ -127,7 +127,9 @@ def test_the_image_boots_applies_its_card_and_resumes_after_a_power_cut(tmp_path
         m.shell(BOOT_S)
         ready_us = int(m.run("systemctl show -p ActiveEnterTimestampMonotonic --value companion"))
         times.append(("second boot", ready_us / 1e6, page_s))
-        assert resumed["game_id"] == played["game_id"] and resumed["actions"] == played["actions"]
+        # The same game, nothing lost (a seat's bot may have moved after the page was last asked).
+        assert resumed["game_id"] == played["game_id"] and resumed["actions"] >= played["actions"]
+        assert resumed["state"]["huts"] == played["state"]["huts"] or resumed["actions"] > played["actions"]
         assert "resumed game" in m.run("journalctl -b -u companion --no-pager | grep 'resumed game' | tail -1")
         assert m.run("hostname") == "tavolo", "the settings live on the data partition, kept by the update"
     finally:

@@ -68,10 +68,23 @@ def plain_root(work: Path) -> tuple[float, Path, Path, Path]:
     return took, img, kernel, initrd
 
 
+def plain(work: Path) -> list[str]:
+    """The plain root's figures: build, size, boot."""
+    took, img, kernel, initrd = plain_root(work)
+    raw = img.stat().st_size
+    subprocess.run(["xz", "-T0", "-3", "-k", str(img)], check=True)
+    packed = Path(str(img) + ".xz").stat().st_size
+    lines = [f"plain: built in {took:.0f} s; {raw / 1e6:.0f} MB raw, {packed / 1e6:.0f} MB .xz"]
+    subprocess.run(["truncate", "-s", "4G", str(img)], check=True)
+    machine = Machine(Card.existing(img), kernel, initrd, work / "plain.log",
+                      cmdline="root=LABEL=plain-root ro console=ttyAMA0")
+    return lines + ["plain: " + line for line in boot(machine, "multi-user.target", page=False)]
+
+
 def boot(machine: Machine, unit: str, page: bool) -> list[str]:
     out = []
     if page:
-        machine.wait_state(lambda s: True, 900)
+        machine.wait_page(900)
         out.append(f"page answered {time.monotonic() - machine.started:5.1f} s after QEMU started")
     machine.wait_for(r"login: root \(automatic login\)", 900)
     out.append(f"login on the serial console {time.monotonic() - machine.started:5.1f} s after QEMU started")
@@ -86,26 +99,31 @@ def boot(machine: Machine, unit: str, page: bool) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--image", type=Path, default=ROOT / "build" / "image" / "clans-companion.img.xz")
+    parser.add_argument("--no-plain", action="store_true", help="only the image (the plain root takes minutes)")
     args = parser.parse_args()
-    lines = []
+    lines = Lines()
     with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
         work = Path(tmp)
-        took, img, kernel, initrd = plain_root(work)
-        raw = img.stat().st_size
-        subprocess.run(["xz", "-T0", "-3", "-k", str(img)], check=True)
-        packed = Path(str(img) + ".xz").stat().st_size
-        lines.append(f"plain: built in {took:.0f} s; {raw / 1e6:.0f} MB raw, {packed / 1e6:.0f} MB .xz")
-        subprocess.run(["truncate", "-s", "4G", str(img)], check=True)
-        plain = Machine(Card.existing(img), kernel, initrd, work / "plain.log",
-                        cmdline="root=LABEL=plain-root ro console=ttyAMA0")
-        lines += ["plain: " + line for line in boot(plain, "multi-user.target", page=False)]
+        if not args.no_plain:
+            lines += plain(work)
         card = Card(args.image, work / "card.img", size="4G")
         k, i = card.kernel_and_initrd(work)
         image = Machine(card, k, i, work / "image.log")
         lines += ["image: " + line for line in boot(image, "companion", page=True)]
-        lines.append(f"image: {args.image.stat().st_size / 1e6:.0f} MB .xz")
-    print("\n".join(lines))
     return 0
+
+
+class Lines(list):
+    """Each figure printed as soon as it is measured (the whole run takes minutes)."""
+
+    def append(self, line: str) -> None:
+        print(line, flush=True)
+        super().append(line)
+
+    def __iadd__(self, more):
+        for line in more:
+            self.append(line)
+        return self
 
 
 if __name__ == "__main__":
