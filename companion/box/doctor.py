@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from companion.box.config import (OLED_ADDRESSES, Config, ConfigError, display_drivers, is_display_driver, is_oled,
-                              load_config)
+                                  load_config)
 from companion import i18n
 from companion.hw.sinks import writes_frames
 from companion.i18n import N_, _, ngettext

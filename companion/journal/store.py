@@ -37,7 +37,7 @@ from typing import Any, Iterable, Iterator
 
 from companion.table.effects import Effect, GameOver, Persist, SetBrightness, SetLanguage, SetSound
 from companion.journal.repair import (BEHIND, SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
-                                            fsync_dir, json_or_none, keep_aside, readable_prefix)
+                                      fsync_dir, json_or_none, keep_aside, readable_prefix)
 
 __all__ = ["Journal", "JournalWriter", "Resumed", "JournalError", "JournalWriteError", "find_state_dir", "PLAYED_HERE",
            "BOX_SETTING"]

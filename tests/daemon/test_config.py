@@ -6,7 +6,7 @@ import pytest
 
 from companion.box import config as config_mod
 from companion.box.config import (EXAMPLE_YAML, Config, ConfigError, load_config,
-                              load_config_text)
+                                  load_config_text)
 
 
 def test_no_file_gives_defaults(monkeypatch, tmp_path):
