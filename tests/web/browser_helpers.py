@@ -41,6 +41,7 @@ class Table:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         self.url, self.bots_played, self.procs, self.kind = f"http://127.0.0.1:{port}", 0, [], game
+        self.link: socket.socket | None = None
         common = [sys.executable, "-m", "companion"], ["--state-dir", str(state), "--key-socket", str(self.sock)]
         try:
             for argv, log in ((["run", "--display", "dummy", "--game", game] + (CLANS if game == "clans" else []),
@@ -72,11 +73,15 @@ class Table:
         return json.loads(self.get("/api/state"))
 
     def keys(self, text: str) -> float:
-        """Send `text` (one key a char) to the daemon; the monotonic time just after the write."""
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-            s.connect(str(self.sock))
-            s.sendall((json.dumps({"keys": list(text)}) + "\n").encode())
-            return time.monotonic()
+        """Send `text` (one key a char) to the daemon; the monotonic time just after the write.
+        One connection for every send, as the page keeps: the daemon serves each connection in a
+        thread of its own, so keys sent on two connections could be handled in either order (on a
+        loaded machine the "*" closing a result screen came after the "#" meant for the bot)."""
+        if self.link is None:
+            self.link = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.link.connect(str(self.sock))
+        self.link.sendall((json.dumps({"keys": list(text)}) + "\n").encode())
+        return time.monotonic()
 
     def wait_state(self, what: str, check: Callable[[dict], bool], timeout: float = 20.0) -> dict:
         """/api/state's "state" once `check` holds for it."""
@@ -86,6 +91,8 @@ class Table:
         return "".join(p.read_text(errors="replace")[-3000:] for p in (self.run_log, self.web_log) if p.exists())
 
     def close(self) -> None:
+        if self.link is not None:
+            self.link.close()
         for p in self.procs:
             p.terminate()
         for p in self.procs:
