@@ -17,7 +17,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 PHONE, TABLET = (360, 740), (1024, 768)
-CLANS = ["--players", "3", "--bots", "2,3", "--seed", "4", "--bot-time", "0.05"]
+CLANS = ["--players", "3", "--bots", "2,3", "--seed", "4", "--bot-iterations", "100"]  # the same game every run
 MAMMUT_SETUP = "3#B##2#1#2#"  # 3 tribes, the defaults, then the first phase
 
 
