@@ -116,7 +116,15 @@ class Table:
 
     def _play(self, keys: str, after: Callable[[float], None] | None) -> float:
         n = self.state()["state"]["moves"]
-        sent = self.keys(keys)
+        while True:
+            # A key typed before a confirmation screen shows is dropped on purpose (the daemon logs
+            # the bot's move before it draws the screen that asks for "#"): type it again then.
+            dropped = self.run_log.read_text().count(" dropped: pressed before")
+            sent = self.keys(keys)
+            wait_for(f"move {n + 1} or a dropped key", lambda: self.state()["state"]["moves"] == n + 1
+                     or self.run_log.read_text().count(" dropped: pressed before") > dropped)
+            if self.state()["state"]["moves"] == n + 1:
+                break
         if after is not None:
             after(sent)
         self.wait_state(f"move {n + 1}", lambda s: s["moves"] == n + 1)
