@@ -13,16 +13,12 @@ decides on at "which village next?".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from companion.games.clans.board import COLORS, N_CHIPS
-from companion.games.clans.rules import ONE, PRESENT_COLORS, PRESENT_INDEXES, SHIFT, Village, new_tuple
-
-if TYPE_CHECKING:
-    from companion.games.clans.game import Game
+from companion.games.clans.rules import ONE, PRESENT_COLORS, PRESENT_INDEXES, SHIFT, GameState, Village, new_tuple
 
 
-def found_village(game: Game, t: int) -> None:
+def found_village(game: GameState, t: int) -> None:
     """R4 for one village on t, taking the next chip (the mover is `game.to_move`)."""
     chip = len(game.villages)
     epoch_no, hostile, favorable, bonus = game.rules.chip_rules[chip]
@@ -69,7 +65,7 @@ class Position:
     last: bool  # the 12th village (+last_village_bonus whatever its terrain)
 
 
-def founding_positions(game: Game, count: int, answered: int = 0) -> list[Position | None]:
+def founding_positions(game: GameState, count: int, answered: int = 0) -> list[Position | None]:
     """Each of `count` founding places after `answered` already chosen: its chip, epoch, hostile
     terrain and bonus, or None where no chip is left (not founded). Pure: reads the position only."""
     start = len(game.villages) + answered

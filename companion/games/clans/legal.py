@@ -7,19 +7,16 @@ its len(), or test `move in game.legal_moves`; nothing is listed until asked.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
 from companion.games.clans.board import N_TERRITORIES
-from companion.games.clans.rules import FINISHED, IN_PROGRESS, Move
-
-if TYPE_CHECKING:
-    from companion.games.clans.game import Game
+from companion.games.clans.rules import FINISHED, IN_PROGRESS, GameState, Move
 
 
 class LegalMoves:
     """A lazy view of a game's legal moves (like python-chess's legal_moves)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: GameState) -> None:
         self.game = game
 
     def __iter__(self) -> Iterator[Move]:
@@ -43,7 +40,7 @@ class LegalMoves:
         return any(True for _ in self)
 
 
-def illegal_reason(game: Game, frm: int, to: int | None = None) -> tuple[str, dict[str, object]] | None:
+def illegal_reason(game: GameState, frm: int, to: int | None = None) -> tuple[str, dict[str, object]] | None:
     """Why `game` refuses a move (or a source): a key of `ILLEGAL` and its values; None if fine."""
     n = N_TERRITORIES
     if game.status != IN_PROGRESS:

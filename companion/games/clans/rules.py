@@ -5,6 +5,8 @@ record `Undo` (NamedTuples or a frozen dataclass), the packing of huts (4 bits p
 color), the per-board tables the hot loops index by territory or chip (`Rules`), and
 the R1 setup (`random_setup`, `check_setup`). The position and its moves live in
 `companion.games.clans.game`; founding a village (R4) in `companion.games.clans.founding`.
+`GameState` is what those two helpers and the legal-move view see of the position, so they
+take a game without importing the engine that calls them.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import itertools
 import random as _random
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import NamedTuple, Protocol, Sequence
 
 from companion.games.clans.board import COLOR_ALIASES, COLORS, N_TERRITORIES, Board, load_board
 from companion.i18n import N_
@@ -233,3 +235,29 @@ def check_setup(setup: dict[int, str], board: Board | None = None) -> dict[int, 
                 f"it has two or more {', '.join(twice)} and no {', '.join(missing)}"
             )
     return out
+
+
+class GameState(Protocol):
+    """What founding a village (`founding`) and the legal-move view (`legal`) read and change of a
+    `companion.games.clans.game.Game`: they take the game as this, so they import only this module
+    and the engine imports them, never the other way round."""
+
+    rules: Rules
+    packed: list[int]
+    total: list[int]
+    villages: list[Village]
+    scores: list[int]
+    to_move: int
+    status: str
+    occ: int
+    big: int
+
+    def occupied(self) -> list[int]: ...
+
+    def _can_move(self, a: int, b: int) -> bool: ...
+
+    def is_legal(self, frm: int, to: int) -> bool: ...
+
+    def is_village(self, t: int) -> bool: ...
+
+    def targets(self, a: int) -> list[int]: ...
