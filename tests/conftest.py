@@ -60,3 +60,14 @@ def english_table():
     i18n.set_language("en")
     yield
     i18n.set_language("en")
+
+
+@pytest.fixture
+def counter():
+    """The test-only third game (tests/games/counter_game/), registered for one test by the one
+    line a game adds to companion.games."""
+    from companion import games
+
+    game = games.register_game("counter_game.about")
+    yield game
+    del games.GAMES[game.kind]

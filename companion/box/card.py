@@ -31,6 +31,7 @@ from typing import Callable
 
 from companion.i18n import LANGUAGES
 from companion.table.effects import PIN_FILE, PIN_MAX_DIGITS, PIN_MIN_DIGITS
+from companion.table.fsutil import atomic_write_text
 
 PROBLEMS_FILE = "/run/companion-box/problems.json"
 SECRET_KEYS = ("wifi_password", "page_pin")
@@ -207,24 +208,10 @@ def checked(entries: dict[str, Entry], box: Box) -> tuple[dict[str, str], list[P
 # ---- applying ---------------------------------------------------------------------------------
 
 def write_private(path: Path, text: str, mode: int = 0o600, owner: tuple[int, int] | None = None) -> None:
-    """`text` into `path` through a synced temporary file, so a power cut leaves the old or the new."""
+    """`text` into `path` (its folder made when missing), private to `owner` from its creation on,
+    through a synced temporary file, so a power cut leaves the old or the new."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    try:
-        os.write(fd, text.encode("utf-8"))
-        os.fchmod(fd, mode)
-        if owner is not None:
-            os.fchown(fd, *owner)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    atomic_write_text(path, text, mode=mode, owner=owner)
 
 
 def wpa_psk(passphrase: str, ssid: str) -> str:

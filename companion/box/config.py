@@ -26,10 +26,11 @@ import re
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Callable
 
-from companion.box.config_base import (BOT_NAMES, KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OLED_ADDRESSES,  # noqa: F401
+from companion.box.config_base import (KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OLED_ADDRESSES,  # noqa: F401
                                        WATCHDOG_SEC, DisplayConfig, display_drivers,
                                        is_display_driver, is_oled, oled_drivers)
 from companion.hw.settings import ButtonsConfig, EncoderConfig, KeypadConfig, UsbKeypadConfig  # noqa: F401
+from companion.games import bot_names
 from companion.hw.sinks import stand_ins, writes_frames
 from companion.i18n import LANGUAGES, N_, _
 from companion.table.bounded import BoundedInputError, clip, load_yaml, read_text, shorten
@@ -308,8 +309,10 @@ def _bool(ctx: _Ctx, path: str, v: Any) -> bool:
     return v
 
 
-def _choice(options: tuple) -> Callable[[_Ctx, str, Any], Any]:
+def _choice(choices: tuple | Callable[[], tuple]) -> Callable[[_Ctx, str, Any], Any]:
+    """A check that `v` is one of `choices` (or of what `choices()` says when the check runs)."""
     def check(ctx: _Ctx, path: str, v: Any) -> Any:
+        options = choices() if callable(choices) else choices
         # bool is an int in Python: `true` must not pass for a baud rate of 1.
         if isinstance(v, bool) or v not in options:
             raise ctx.fail(path, _("{value} is not one of {options}").format(
@@ -520,7 +523,7 @@ _BUTTON_CHECKS = {
 _ENCODER_CHECKS = {"a": _pin, "b": _pin, "push": _opt(_pin)}
 _KEYPAD_CHECKS = {"port": _serial_port, "baudrate": _choice(BAUDRATES)}
 _USB_KEYPAD_CHECKS = {"device": _input_device, "grab": _bool, "keymap": _keymap}
-_GAME_CHECKS = {"bot_move_time": _bot_move_time, "bot": _choice(BOT_NAMES)}
+_GAME_CHECKS = {"bot_move_time": _bot_move_time, "bot": _choice(bot_names)}
 _SOUND_CHECKS = {
     "speech": _bool,
     "volume": _int_range(1, 5, N_("{value} is not a level ({lo}-{hi})")),

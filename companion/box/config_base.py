@@ -52,6 +52,3 @@ def is_display_driver(name: object) -> bool:
     only for a name that is not a stand-in, so a headless start never imports it."""
     return isinstance(name, str) and (name in stand_ins() or name in oled_drivers())
 
-
-# The names companion.games.clans.bots.make_bot knows (kept here so the config loads without the bots).
-BOT_NAMES = ("random", "greedy", "mcts")

@@ -1,36 +1,41 @@
-"""The registry of games: one `GameEntry` a game. Adding a game is one folder here and one line below.
+"""The registry of games: `GAMES`, one `GameType` a game. Adding a game is its folder here and one line below.
 
-The daemon and the command line ask this registry (`find_game`, `GAMES`, `commands`)
-and name no game themselves; modules are named as strings, so nothing of a game is
-imported until it is played.
+Each game describes itself once, in `<its folder>/about.py` (`GAME = GameType(...)`:
+companion.table.gametype); `register_game` checks that description and enters it.
+Everything that needs a game's facts or code asks this registry (`find_game`, `GAMES`,
+`commands`, `bot_names`) and names no game itself; a game's code is named by strings, so
+nothing of it is imported until it is played.
 """
 
 from __future__ import annotations
 
+import importlib
+
 from companion.table.errors import UsageError
-from companion.table.gameentry import GameEntry
+from companion.table.gametype import GameType
 
-_CLANS_COMMANDS = {
-    "replay": ("companion.games.clans.commands:replay", "check and play a game record, print the result"),
-    "selfplay": ("companion.games.clans.commands:selfplay", "play random games: the engine's throughput benchmark"),
-    "new": ("companion.games.clans.commands:new", "write a fresh game record with a random R1 setup"),
-    "board": ("companion.games.clans.boardmap:main", "draw a printable numbered map of the board"),
-    "arena": ("companion.games.clans.bots.arena:main", "play bots against each other and print win rates"),
-}
+GAMES: dict[str, GameType] = {}
 
-GAMES: dict[str, GameEntry] = {
-    "clans": GameEntry("clans", "Clans", "companion.games.clans.controller", "Clans (Leo Colovini)",
-                       searcher="companion.games.clans.bots.runner:make_searcher", commands=_CLANS_COMMANDS,
-                       speech="companion.games.clans.speech", web="companion.games.clans.web",
-                       history="companion.games.clans.history"),
-    "mammut": GameEntry("mammut", "Mammut", "companion.games.mammut.controller",
-                        "Valley of the Mammoths (Bruno Faidutti)", speech="companion.games.mammut.speech",
-                        web="companion.games.mammut.web", history="companion.games.mammut.history"),
-}
+
+def register_game(about: str | GameType) -> GameType:
+    """Enter a game: its `GameType`, or the name of the module that holds it as `GAME`.
+    ValueError when the description is wrong or its kind is taken."""
+    game = getattr(importlib.import_module(about), "GAME", None) if isinstance(about, str) else about
+    if not isinstance(game, GameType):
+        raise ValueError(f"{about!r}: a game is registered by its GameType")
+    problems = game.problems() + ([f"kind {game.kind!r} is registered already"] if game.kind in GAMES else [])
+    if problems:
+        raise ValueError(f"game {game.kind!r}: " + "; ".join(problems))
+    GAMES[game.kind] = game
+    return game
+
+
+register_game("companion.games.clans.about")
+register_game("companion.games.mammut.about")
 DEFAULT_GAME = "clans"
 
 
-def find_game(name: str) -> GameEntry:
+def find_game(name: str) -> GameType:
     """The registered game called `name`; UsageError naming the known ones otherwise."""
     try:
         return GAMES[name]
@@ -41,6 +46,11 @@ def find_game(name: str) -> GameEntry:
 def commands() -> dict[str, tuple[str, str]]:
     """Every game's subcommands of `companion`: name -> ("module:function", one-line help)."""
     out: dict[str, tuple[str, str]] = {}
-    for entry in GAMES.values():
-        out.update(entry.commands)
+    for game in GAMES.values():
+        out.update(game.commands)
     return out
+
+
+def bot_names() -> tuple[str, ...]:
+    """Every registered game's bot names, in order and once each (`--bot`, `game.bot`)."""
+    return tuple(dict.fromkeys(name for game in GAMES.values() for name in game.bots))

@@ -25,10 +25,7 @@ from companion.history.safe_text import json_text, line_text
 def _title(kind: str) -> str:
     from companion.games import GAMES
 
-    entry = GAMES.get(kind)
-    if entry is None or getattr(entry, "history", None) is None:
-        return kind
-    return str(getattr(entry.history_module(), "TITLE", kind))
+    return GAMES[kind].name if kind in GAMES else kind
 
 
 def _load(prog: str, state_dir: str | None, include_abandoned: bool = False) -> History | None:

@@ -1,6 +1,6 @@
 """Finished games as `Play` values, read from the kiosk's journal (read only, never a lock held).
 
-Each journal entry is read through its game's history plug-in (`GameEntry.history`, a
+Each journal entry is read through its game's history plug-in (`GameType.history`, a
 module with `facts(result)`): the table names no game. A game whose result row cannot
 be read (damaged JSON, fields missing) is listed in `History.damaged` with why, and the
 rest of the history is kept. An abandoned game (a new game started over it) is a

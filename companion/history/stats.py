@@ -33,13 +33,11 @@ NAME_CUT = 10  # characters of a name shown on the OLED
 
 @lru_cache(maxsize=None)
 def has_points(kind: str) -> bool:
-    """True when `kind`'s totals are points (its history plug-in's NO_POINTS is False)."""
+    """True when `kind`'s totals are points (its `GameType.no_points` is False; an unknown game's are)."""
     from companion.games import GAMES
 
-    entry = GAMES.get(kind)
-    if entry is None or getattr(entry, "history", None) is None:
-        return True
-    return not bool(getattr(entry.history_module(), "NO_POINTS", False))
+    game = GAMES.get(kind)
+    return game is None or not game.no_points
 
 
 def counted(plays: Iterable[Play]) -> list[Play]:
@@ -265,8 +263,7 @@ def stats_pages(plays: Iterable[Play]) -> list[tuple[str, list[str]]]:
         pages.append((_fit(name[:NAME_CUT]), [_fit(line) for line in lines]))
     rates: list[str] = []
     for kind, counts in game_stats(games).items():
-        entry = GAMES.get(kind)
-        title = str(getattr(entry.history_module(), "TITLE", kind)) if entry is not None else kind
+        title = GAMES[kind].name if kind in GAMES else kind
         for n, s in counts.items():
             if s["first_player_win_rate"] is None:
                 continue

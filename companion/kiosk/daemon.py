@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from companion import i18n
 from companion.kiosk.announce import Announcer
-from companion.box.config_base import BOT_NAMES, MAX_BOT_MOVE_TIME, display_drivers, is_display_driver
-from companion.games import DEFAULT_GAME, GAMES, find_game
+from companion.box.config_base import MAX_BOT_MOVE_TIME, display_drivers, is_display_driver
+from companion.games import DEFAULT_GAME, GAMES, bot_names, find_game
 from companion.hw.inputs import open_inputs
 from companion.hw.panel import Panel
 from companion.hw.sinks import fixed_size, needs_config, on_terminal, writes_frames
@@ -48,7 +48,7 @@ log = logging.getLogger("companion.run")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    games = ", ".join(f"{kind} ({entry.description or entry.title})" for kind, entry in GAMES.items())
+    games = ", ".join(f"{kind} ({game.description})" for kind, game in GAMES.items())
     ap = argparse.ArgumentParser(prog="companion run", description="The companion at the table: keys in, screens out.")
     # no `choices=`: luma.oled's driver list costs an import of luma.oled.device; is_display_driver
     # below asks it only for a driver that is not a stand-in (the OLED then imports luma.oled anyway)
@@ -66,7 +66,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--players", type=int, choices=(2, 3, 4), help="start a new game without the questions")
     ap.add_argument("--seed", type=int, help="seed for the start player and the setup")
     ap.add_argument("--bots", metavar="SEATS", help="with --players: seats played by the companion, 1-based (e.g. 2,4)")
-    ap.add_argument("--bot", choices=BOT_NAMES, help="which bot plays (default: the config's game.bot, mcts)")
+    ap.add_argument("--bot", choices=bot_names(), help="which bot plays (default: the config's game.bot, mcts)")
     ap.add_argument("--bot-time", type=float, metavar="S", help="seconds per bot move and hint (default: the config's)")
     ap.add_argument("--bot-iterations", type=int, metavar="K",
                     help="a fixed search of K iterations instead of a time budget (deterministic with --seed)")

@@ -6,9 +6,11 @@ import os
 from pathlib import Path
 
 
-def atomic_write_text(path: str | Path, text: str, mode: int | None = None) -> None:
+def atomic_write_text(path: str | Path, text: str, mode: int | None = None,
+                      owner: tuple[int, int] | None = None) -> None:
     """Write text to path so that a reader sees the old file or the new one, never half of it.
-    `mode`: the new file's permissions from its creation on (a secret: 0o600), else the umask's.
+    `mode`: the new file's permissions from its creation on (a secret: 0o600), else the umask's;
+    `owner`: (uid, gid) given to the file before it takes the name (root writing for a service).
 
     On any failure the temp file is removed and the error re-raised: nothing is left behind."""
     path = Path(path)
@@ -23,6 +25,8 @@ def atomic_write_text(path: str | Path, text: str, mode: int | None = None) -> N
         with open(tmp, "w", encoding="utf-8", opener=opener) as fh:
             if mode is not None:
                 os.fchmod(fh.fileno(), mode)  # whatever the umask let through
+            if owner is not None:
+                os.fchown(fh.fileno(), *owner)
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

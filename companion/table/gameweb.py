@@ -1,6 +1,6 @@
 """What a game gives the table's page (`GameWeb`), and the small HTML helpers its views share.
 
-A game's web module (named by its registry entry, `GameEntry.web`) is a plain module with
+A game's web module (named by its description, `GameType.web`) is a plain module with
 the functions of `GameWeb`. The page knows no game: it rebuilds the game from the journal
 with the game's own `from_actions`, then asks that module for the public state (the JSON
 of spec section 7) and for HTML fragments (the live view, one replay step).
@@ -8,7 +8,7 @@ of spec section 7) and for HTML fragments (the live view, one replay step).
 Everything a view returns is public: no secret (a Clans color dealt to a seat) may appear
 before the game reveals it. Fragments use no inline script and no `style=` attribute (the
 page's Content-Security-Policy refuses both); SVG presentation attributes are fine.
-It stands beside `GameEntry` (companion.table.gameentry), below the games and the page: the
+It stands beside `GameType` (companion.table.gametype), below the games and the page: the
 games' web modules import it from here, never from the page.
 """
 

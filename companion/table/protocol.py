@@ -1,5 +1,5 @@
-"""The contract between the table and a game: `TableGame`, and the registry's `GameEntry`
-(defined in the light `companion.table.gameentry`, re-exported here).
+"""The contract between the table and a game: `TableGame`, and the game's description `GameType`
+(defined in the light `companion.table.gametype`, re-exported here).
 
 A game is a pure state machine driven by keys. The shell (`companion.table.shell`)
 offers it every key, shows its `screen()`, and passes its effects (values from
@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Iterable, Protocol, runtime_checkable
 
 from companion.table.effects import Effect, GameOver, Outbox
 from companion.table.errors import NotSupportedError
-from companion.table.gameentry import GameEntry  # noqa: F401  (re-exported: the contract names it)
+from companion.table.gametype import GameType  # noqa: F401  (re-exported: the contract names it)
 from companion.table.texts import totals_and_winners
 from companion.table.screen import Screen
 

@@ -1,7 +1,7 @@
 """The shell: the part of the table every game shares, wrapped around one game.
 
 Composition, not inheritance: the shell holds the current `TableGame` and a
-catalog of registered games (`GameEntry`, handed in by the daemon: the table
+catalog of registered games (`GameType`, handed in by the daemon: the table
 imports no game). It owns
 - the D menu's frame: the game's items, then Brightness, "Play <other game>" for every
   other registered game, History (the last games, then the statistics: `memory`,
@@ -44,7 +44,7 @@ from companion.table.effects import PIN_DIGITS, CopyHistory, Effect, NewPin, Per
 from companion.table.info import InfoPager
 from companion.table.naming import SeatNaming
 from companion.table.phone import phone_screen
-from companion.table.protocol import GameEntry, TableGame
+from companion.table.protocol import GameType, TableGame
 from companion.table.screen import ENTRY, MENU, TEXT, Header, Screen, confirm_screen, wrap
 from companion.table.sound import SoundMenu, SoundSettings
 
@@ -64,7 +64,7 @@ def pin_groups(pin: str, size: int = 5) -> str:
 
 
 class Shell:
-    def __init__(self, catalog: Sequence[GameEntry], kind: str, game: TableGame,
+    def __init__(self, catalog: Sequence[GameType], kind: str, game: TableGame,
                  rng: random.Random | None = None, brightness: int = DEFAULT_BRIGHTNESS,
                  history: Callable[[], list[dict]] | None = None, sound: SoundSettings | None = None) -> None:
         self.catalog = list(catalog)

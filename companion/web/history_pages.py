@@ -209,12 +209,15 @@ async def history_page(request: web.Request) -> web.Response:
 
 # ----- /stats --------------------------------------------------------------------------------
 def _color_name(color: str) -> str:
-    try:
-        from companion.games.clans.words import color as clans_color
+    """A dealt colour in the table's language, in the words of the game that deals it."""
+    from companion.games import GAMES as REGISTERED
 
-        return clans_color(color)
-    except (ImportError, KeyError):
-        return color
+    for game in REGISTERED.values():
+        module = game.history_module()
+        word = module.color_name(color) if module is not None else color
+        if word != color:
+            return word
+    return color
 
 
 def players_table(players: dict[str, dict[str, Any]]) -> str:

@@ -2,7 +2,7 @@
 
 `Views.refresh()` asks the reader whether anything changed (`signature`) and, if so,
 rebuilds the newest game with its `from_actions` and asks the game's web module
-(`GameEntry.web_view()`, companion.table.gameweb) for the public state and the live HTML.
+(`GameType.web_view()`, companion.table.gameweb) for the public state and the live HTML.
 The result (`Live`) is shared by every request and event stream until the next change,
 so twenty phones cost one rebuild a move. A finished game's live view ends with its
 "Add to BG Stats" link (companion.history). Replays are rebuilt on demand and kept for

@@ -3,8 +3,10 @@ card never stops the boot. All on temporary directories standing for the card an
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+import os
 import random
 from pathlib import Path
 
@@ -167,3 +169,15 @@ def test_the_kiosk_shows_the_first_problem_on_its_first_screen(tmp_path):
     path.write_text("[]")
     daemon.tell_card_problems(shell, str(path))
     assert shell.told == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root: run the tests as root")
+def test_the_pin_belongs_to_the_service_user_from_its_creation_on(tmp_path):
+    import pwd
+
+    user = pwd.getpwuid(65534)  # nobody: a user that is not root on every Debian
+    box = dataclasses.replace(box_at(tmp_path, "page_pin = 13579246\n"), service_user=user.pw_name)
+    problems, _ = run(box)
+    pin = (box.state / C.PIN_FILE).stat()
+    assert problems == [] and (pin.st_uid, pin.st_gid) == (user.pw_uid, user.pw_gid) and pin.st_mode & 0o077 == 0
+    assert not [p for p in box.state.iterdir() if p.name != C.PIN_FILE], "no temporary file left behind"

@@ -70,7 +70,9 @@ def test_full_file_round_trip(tmp_path, monkeypatch):
 def test_bot_names_are_the_bots_the_package_has():
     from companion.games.clans.bots import BOTS
 
-    assert config_mod.BOT_NAMES == tuple(BOTS)
+    from companion.games import GAMES, bot_names
+
+    assert GAMES["clans"].bots == tuple(BOTS) == bot_names()
     assert load_config_text(EXAMPLE_YAML).game.bot == "mcts"
 
 

@@ -21,12 +21,11 @@ import pytest
 from companion import games
 from companion.table import keys as K
 from companion.table.effects import EFFECT_TYPES, Hint, Persist, Search, SwitchGame
-from companion.table.protocol import GameEntry, TableGame
+from companion.table.protocol import TableGame
 from companion.table import screen as S
 from companion.table.render import render
 from companion.table.shell import Shell
 
-COUNTER = GameEntry("counter", "Counter", "counter_game", searcher="counter_game:make_searcher")
 KINDS = [*games.GAMES, "counter"]
 SEARCH = {"bot": "random", "move_time": None, "iterations": None, "seed": 1}
 # digits and # most: they move a game forward; the rest of the keypad, and POWER now and then
@@ -34,8 +33,8 @@ KEYS = list("0123456789") * 3 + ["#"] * 12 + list("*ABCD") * 2 + [K.POWER]
 
 
 @pytest.fixture(autouse=True)
-def counter(monkeypatch):
-    monkeypatch.setitem(games.GAMES, "counter", COUNTER)
+def with_counter(counter):
+    """Every test here runs with the third game registered too."""
 
 
 class Run:

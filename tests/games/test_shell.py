@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import random
 
-from counter_game import Counter
+from counter_game.game import Counter
 from support import Shouting
 
 from companion.table.effects import Persist, PowerOff, SetBrightness, SwitchGame
-from companion.table.protocol import GameEntry
+from companion.table.protocol import GameType
 from companion.table.shell import DEFAULT_BRIGHTNESS, Shell
 
-CATALOG = [GameEntry("counter", "Counter", "counter_game"), GameEntry("other", "Other", "counter_game")]
+CATALOG = [GameType("counter", "Counter", "Counter", "counter_game.game"),
+           GameType("other", "Other", "Other", "counter_game.game")]
 
 
 def shell_with(keys: str = "") -> Shell:

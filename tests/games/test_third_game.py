@@ -1,10 +1,14 @@
-"""A third game is one module and one registry line: the daemon plays the test-only
-counter game headless, journals it, resumes it, and offers it in every game's menu,
-without a line of table/ or the daemon knowing it."""
+"""A third game is its folder and one registration line: the daemon plays the test-only
+counter game (tests/games/counter_game/) headless, journals it, resumes it, offers it in
+every game's menu, and the history, statistics and exports count it with the facts of its
+`GameType`, without a line of the table, the daemon or the history knowing it."""
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import dataclasses
+import io
 import json
 import sqlite3
 from pathlib import Path
@@ -12,16 +16,10 @@ from pathlib import Path
 import pytest
 
 from companion import games
+from companion.cli import main
 from companion.kiosk import daemon
-from companion.table.protocol import GameEntry
 
 PACKAGE = Path(games.__file__).resolve().parents[1]
-COUNTER = GameEntry("counter", "Counter", "counter_game", "a counter to 20", searcher="counter_game:make_searcher")
-
-
-@pytest.fixture
-def counter(monkeypatch):
-    monkeypatch.setitem(games.GAMES, "counter", COUNTER)  # the one registry line
 
 
 def run(tmp_path: Path, keys: str, *args: str) -> daemon.Daemon:
@@ -61,8 +59,8 @@ def test_every_game_offers_the_third_one_and_switches_to_it(counter, tmp_path):
 def test_run_help_lists_every_registered_game(counter, capsys):
     with pytest.raises(SystemExit):
         daemon.parse_args(["--help"])
-    text = capsys.readouterr().out
-    assert all(kind in text for kind in ("clans", "mammut", "counter"))
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(kind in text for kind in ("clans", "mammut", "counter (Counter to Twenty (The test suite))"))
     with pytest.raises(SystemExit):
         daemon.parse_args(["--game", "chess"])
     assert "invalid choice: 'chess'" in capsys.readouterr().err
@@ -85,3 +83,39 @@ def test_the_table_and_the_daemon_know_no_game():
         text = (PACKAGE / name).read_text().lower()
         assert "clans" not in text and "mammut" not in text, name
         assert not any(m.startswith("companion.games.") for m in imports_of(PACKAGE / name)), name
+
+
+def cli(*argv: str) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(list(argv)) == 0
+    return out.getvalue()
+
+
+def test_history_statistics_and_exports_count_it_with_its_description(counter, tmp_path):
+    state = tmp_path / "state"
+    run(tmp_path, "#9#9#2#", "--game", "counter", "--state-dir", str(state), "--bot", "counter")
+    assert "Counter to Twenty" in cli("history", "--state-dir", str(state))
+    tables = json.loads(cli("stats", "--state-dir", str(state), "--tables", "--json"))
+    assert list(tables["games"]) == ["counter"]
+    bgstats = json.loads(cli("export", "--state-dir", str(state), "--format", "bgstats"))
+    [game] = bgstats["games"]
+    assert (game["name"], game["bggId"], game["bggYear"], game["designers"]) == (
+        "Counter to Twenty", 99999, 2026, "The test suite")
+    assert (game["minPlayerCount"], game["maxPlayerCount"], game["minPlayTime"], game["minAge"]) == (1, 4, 1, 6)
+    assert [p["score"] for p in bgstats["plays"][0]["playerScores"]] == ["20"]
+    xml = cli("export", "--state-dir", str(state), "--format", "bgg")
+    assert 'objectid="99999"' in xml and 'name="Counter to Twenty"' in xml
+
+
+def test_a_wrong_description_is_refused_at_registration(counter):
+    with pytest.raises(ValueError, match="registered already"):
+        games.register_game("counter_game.about")
+    for wrong, why in [({"kind": "Counter!"}, "lower-case"), ({"min_players": 5}, "min_players <= max_players"),
+                       ({"searcher": None}, "bots need a searcher"), ({"title": ""}, "required")]:
+        bad = dataclasses.replace(counter, **{"kind": "other", **wrong})
+        with pytest.raises(ValueError, match=why):
+            games.register_game(bad)
+    assert "other" not in games.GAMES
+    with pytest.raises(ValueError, match="by its GameType"):
+        games.register_game("counter_game.history")  # a module without GAME

@@ -13,11 +13,6 @@ from typing import Any
 from companion.games.clans.record import Record, RecordError, summary
 from companion.table.seatnames import names_problem
 
-BGG_ID = 4226  # boardgamegeek.com/boardgame/4226 (Clans, 2002)
-TITLE = "Clans"
-HIGHEST_WINS = True
-NO_POINTS = False
-
 
 def facts(result: dict) -> dict[str, Any]:
     """What the history keeps of a finished game's result (KeyError/TypeError when it lacks it)."""
@@ -54,3 +49,13 @@ def check_names(names: Any, players: int) -> list[str]:
     if why is not None:
         raise RecordError(why)
     return names
+
+
+def color_name(color: str) -> str:
+    """A clan colour in the table's language (unchanged when it is no clan colour)."""
+    from companion.games.clans.words import color as color_word
+
+    try:
+        return color_word(color)
+    except KeyError:
+        return color

@@ -1,23 +1,15 @@
 """Valley of the Mammoths' part of the table's history (companion.history): facts, records out and in.
 
-The game has no points: a tribe's "total" in the history is the camps it holds at the
-end (the measure of victory, 4 to win), and BG Stats is told `noPoints`. The record
+The game has no points (`no_points` in its description, about.py): a tribe's "total" in the
+history is the camps it holds at the end (the measure of victory, 4 to win). The record
 is the game's log (`companion run --game mammut --record-out`), checked on import by
 replaying it with its recorded dice, which must land on its books.
-
-`BGG_ID` is None: the game's BoardGameGeek id could not be verified, so exports leave
-`bggId` out (0 in a BG Stats file, objectid 0 in BGG XML) and the apps match it by name.
 """
 
 from __future__ import annotations
 
 import random
 from typing import Any
-
-BGG_ID = None  # its BoardGameGeek id could not be verified: exports leave bggId out (0); BG Stats matches by name
-TITLE = "Valley of the Mammoths"
-HIGHEST_WINS = True
-NO_POINTS = True
 
 
 def facts(result: dict) -> dict[str, Any]:
@@ -50,3 +42,8 @@ def import_result(data: Any) -> dict[str, Any] | None:
         return None
     log = {"game": "mammut", **game.to_dict()}
     return {"winners": list(game.winners), "extinct": bool(game.extinct), "log": log}
+
+
+def color_name(color: str) -> str:
+    """Mammut deals no colours: a colour is shown as it is."""
+    return color

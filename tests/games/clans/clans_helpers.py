@@ -7,6 +7,7 @@ Named clans_helpers (not helpers) so that no other test folder's module can shad
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -17,7 +18,6 @@ from companion.games.clans.controller import Controller
 from companion.games.clans.game import Move
 from companion.games.clans.record import Record
 from companion.table.effects import Effect, Hint, Persist, Search
-from companion.table.protocol import GameEntry
 from companion.table.shell import Shell
 
 _SHARED = Path(__file__).resolve().parents[4] / "shared" / "spec" / "examples"
@@ -47,7 +47,7 @@ def loaded(name: str, upto: int | None = None) -> Controller:
 
 # The registry as the table sees it, except that "Play Mammut" starts a stand-in (a fresh Clans
 # table): these tests are about Clans leaving, not about the game that comes next.
-CATALOG = [GAMES["clans"]] + [GameEntry(e.kind, e.title, GAMES["clans"].module) for e in GAMES.values()
+CATALOG = [GAMES["clans"]] + [dataclasses.replace(e, module=GAMES["clans"].module) for e in GAMES.values()
                               if e.kind != "clans"]
 
 

@@ -1,9 +1,7 @@
-"""A third game, for the tests only: the smallest thing that plays on the table.
+"""The counter game's table game: players add numbers (digits, then #) until it reaches 20.
 
-Players add numbers to a counter (digits, then #) until it reaches 20. C undoes the
-last addition, the menu has "Reset" and "Ask" (a Hint answered by its searcher: what
-to add to reach 20). It shows that a game is one module and one registry line:
-the daemon plays it headless, journals and resumes it without knowing it.
+C undoes the last addition, the menu has "Reset" and "Ask" (a Hint answered by its
+searcher: what to add to reach 20).
 """
 
 from __future__ import annotations

@@ -1,0 +1,27 @@
+"""Clans as the table knows it before loading it: its `GameType` (companion.table.gametype).
+
+Every figure has a source a reader can check; a figure nobody could confirm would be 0.
+Clans (Leo Colovini; Winning Moves, Rio Grande Games, Venice Connection, 2002), 2-4
+players, 10 and up, 30-45 minutes: the German Wikipedia article (de.zxc.wiki/wiki/Clans)
+and the publishers' boxes as reviewed on rareboardgames.com and boardgamegeek.com (thread
+136214). Its BoardGameGeek id, 4636: a club's play log of 28 November 2002, "Clans ( Winning
+Moves ) BGG Id: 4636" (trickylight.co.uk/session_detail.php?sessionid=175). The 4226 an
+earlier version said had no source.
+"""
+
+from companion.table.gametype import GameType
+
+GAME = GameType(
+    kind="clans", title="Clans", name="Clans", module="companion.games.clans.controller",
+    designers="Leo Colovini", min_players=2, max_players=4, highest_wins=True,
+    bgg_id=4636, bgg_year=2002, min_play_time=30, max_play_time=45, min_age=10,
+    bots=("random", "greedy", "mcts"), searcher="companion.games.clans.bots.runner:make_searcher",
+    commands={
+        "replay": ("companion.games.clans.commands:replay", "check and play a game record, print the result"),
+        "selfplay": ("companion.games.clans.commands:selfplay", "play random games: the engine's throughput benchmark"),
+        "new": ("companion.games.clans.commands:new", "write a fresh game record with a random R1 setup"),
+        "board": ("companion.games.clans.boardmap:main", "draw a printable numbered map of the board"),
+        "arena": ("companion.games.clans.bots.arena:main", "play bots against each other and print win rates"),
+    },
+    speech="companion.games.clans.speech", web="companion.games.clans.web", history="companion.games.clans.history",
+)
