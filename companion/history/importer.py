@@ -84,14 +84,14 @@ def read_records(path: str | Path) -> list[Any]:
 
 
 def _kind(record: dict[str, Any], meta: Any) -> str:
-    from companion.games import GAMES
+    from companion.games import DEFAULT_GAME, GAMES
 
     if isinstance(meta, dict) and isinstance(meta.get("game"), str):
         kind = meta["game"]
     elif isinstance(record.get("game"), str):
         kind = record["game"]
     else:
-        kind = "clans"  # a spec-section-1 record names no game
+        kind = DEFAULT_GAME  # a spec-section-1 record (a Clans record) names no game
     entry = GAMES.get(kind)
     if entry is None or entry.history is None:
         raise ImportRefused(f"game {shorten(repr(kind), 40)} is not a game this companion knows")

@@ -76,6 +76,17 @@ def imports_of(path: Path) -> set[str]:
     return names
 
 
+def test_no_module_outside_a_game_imports_its_code():
+    """Only a game's own folder (and the benchmarks, which time Clans and Mammut by name) import
+    a game's modules: everything else goes through the registry and the game's GameType."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        part = path.relative_to(PACKAGE).parts[0]
+        if part in ("games", "bench"):
+            continue
+        named = [m for m in imports_of(path) if m.startswith("companion.games.")]
+        assert not named, f"{path} imports {named}"
+
+
 def test_the_table_and_the_daemon_know_no_game():
     for path in sorted((PACKAGE / "table").glob("*.py")):
         assert not any(m.startswith("companion.games") for m in imports_of(path)), path
