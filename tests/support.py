@@ -37,7 +37,7 @@ def full_game_script(players: int, seed: int) -> tuple[str, list[tuple[int, int]
 
 def headless_daemon(game: TableGame, kind: str = "clans") -> Any:
     """A daemon around `game` as `companion run --display dummy` builds it (no journal, no key script)."""
-    from companion.kiosk import daemon
+    from companion.kiosk import loop
     from companion.box.config import DisplayConfig
     from companion.games import GAMES
     from companion.hw.display import open_display
@@ -46,7 +46,7 @@ def headless_daemon(game: TableGame, kind: str = "clans") -> Any:
 
     shell = Shell(list(GAMES.values()), kind, game, random.Random(0))
     panel = Panel(open_display(DisplayConfig(driver="dummy")))
-    return daemon.Daemon(shell, panel, headless=True)
+    return loop.Daemon(shell, panel, headless=True)
 
 
 def shout(message: str) -> str:

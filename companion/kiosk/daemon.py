@@ -34,7 +34,7 @@ from companion.hw.panel import Panel
 from companion.hw.sinks import fixed_size, needs_config, on_terminal, writes_frames
 from companion.i18n import LANGUAGES
 from companion.hw.platform import is_raspberry_pi
-from companion.kiosk.loop import EOF, Daemon, rebuild  # noqa: F401  (tests and tools drive the Daemon from here)
+from companion.kiosk.loop import EOF, Daemon, rebuild
 from companion.table import texts as T
 from companion.table.keyscript import read_key_script
 from companion.table.errors import UsageError

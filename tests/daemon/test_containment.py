@@ -8,7 +8,7 @@ import itertools
 import logging
 import random
 
-from companion.kiosk import daemon
+from companion.kiosk import daemon, loop
 from companion.games.clans.controller import Controller
 from companion.table import keys as K
 from companion.journal.store import Journal, JournalWriter
@@ -120,7 +120,7 @@ class Ticks:
         return float(next(self.counter))
 
 
-def bot_table() -> daemon.Daemon:
+def bot_table() -> loop.Daemon:
     game = Controller.quick_start(2, random.Random(6), bots=[1], first=0)
     d = headless_daemon(game)
     d.clock = Ticks()
@@ -132,7 +132,7 @@ def bot_table() -> daemon.Daemon:
     return d
 
 
-def play_first_move(d: daemon.Daemon) -> None:
+def play_first_move(d: loop.Daemon) -> None:
     frm, to = d.shell.game.game.random_move(random.Random(1).random)
     for key in f"{frm}#{to}#":
         d.step(key)
@@ -166,7 +166,7 @@ def test_a_scripted_key_is_pressed_when_the_loop_takes_it():
 
 def test_removing_the_stamp_check_lets_a_typed_ahead_key_through(monkeypatch):
     """The guard above is what drops it: without it the same key confirms the unseen move."""
-    monkeypatch.setattr(daemon.Daemon, "typed_ahead", lambda self, key, at: False)
+    monkeypatch.setattr(loop.Daemon, "typed_ahead", lambda self, key, at: False)
     d = bot_table()
     play_first_move(d)
     early = d.clock()

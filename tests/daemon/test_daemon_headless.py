@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.kiosk import daemon
+from companion.kiosk import daemon, loop
 from companion.table.render import render
 
 from support import full_game_script
@@ -23,7 +23,7 @@ if not EXAMPLES.exists():
 IN_PROGRESS = EXAMPLES / "in-progress.record.json"
 
 
-def run(argv: list[str]) -> daemon.Daemon:
+def run(argv: list[str]) -> loop.Daemon:
     d = daemon.build(daemon.parse_args(argv))
     assert d.run() == 0
     return d

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.kiosk import daemon
+from companion.kiosk import daemon, loop
 from companion.games.clans.controller import Controller
 from companion.games.clans.record import Record
 from companion.journal.store import Journal
@@ -143,7 +143,7 @@ def test_a_game_that_raises_on_a_key_is_logged_and_the_loop_goes_on(caplog):
     first_move = script.split()[0]           # e.g. "12#13#"
     for key in "9" + first_move:             # "9" hits the bug, then the first move
         d.put(key)
-    d.put(daemon.EOF)
+    d.put(loop.EOF)
     with caplog.at_level("ERROR", logger="companion.run"):
         assert d.run() == 0
     assert calls == list("9" + first_move)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion import i18n
-from companion.kiosk import daemon
+from companion.kiosk import daemon, loop
 from companion.table.render import font
 from companion.table.screen import overflows
 
@@ -33,7 +33,7 @@ I18N_TOOL = _tool("i18n")
 GALLERY = _tool("gallery")
 
 
-def run(argv: list[str]) -> daemon.Daemon:
+def run(argv: list[str]) -> loop.Daemon:
     d = daemon.build(daemon.parse_args(argv))
     assert d.run() == 0
     return d

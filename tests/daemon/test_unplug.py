@@ -195,12 +195,12 @@ def test_unplug_and_replug_keypad_and_oled_while_the_daemon_runs(tmp_path, monke
         assert logged("display dummy: back after")
         assert loop.is_alive() and not result
 
-        d.put(daemon.EOF)
+        d.put(loop_mod.EOF)
         loop.join(WAIT)
         assert result == [0]
     finally:
         if loop.is_alive():
-            d.put(daemon.EOF)
+            d.put(loop_mod.EOF)
             loop.join(WAIT)
         for fd in spacers + ([master] if master is not None else []):
             os.close(fd)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.kiosk import daemon
+from companion.kiosk import daemon, loop
 from companion.table import keys as K
 
 STORMS = int(os.environ.get("COMPANION_STORMS", "300"))
@@ -38,7 +38,7 @@ def storm(rnd: random.Random, n: int) -> list[str]:
     return [K.REPEAT if k == "R" else k for k in (rnd.choice(ALPHABET) for _ in range(n))]
 
 
-def table(tmp: Path, keys: list[str], first: list[str]) -> daemon.Daemon:
+def table(tmp: Path, keys: list[str], first: list[str]) -> loop.Daemon:
     """`companion run --keys FILE --state-dir DIR` as the command builds it, the storm as its script."""
     args = daemon.parse_args(["--display", "dummy", "--state-dir", str(tmp / "state"), "--keys", os.devnull,
                               "--bot", "random", "--bot-time", "0.01", *first])
@@ -46,11 +46,11 @@ def table(tmp: Path, keys: list[str], first: list[str]) -> daemon.Daemon:
     d.queue = queue.Queue()  # the script's keys in place of the empty file's
     for key in keys:
         d.put_script(key)
-    d.put_script(daemon.EOF)
+    d.put_script(loop.EOF)
     return d
 
 
-def held(d: daemon.Daemon) -> tuple[str, str | None]:
+def held(d: loop.Daemon) -> tuple[str, str | None]:
     return d.shell.kind, d.shell.game.record_json()
 
 

@@ -17,12 +17,12 @@ import pytest
 
 from companion import games
 from companion.cli import main
-from companion.kiosk import daemon
+from companion.kiosk import daemon, loop
 
 PACKAGE = Path(games.__file__).resolve().parents[1]
 
 
-def run(tmp_path: Path, keys: str, *args: str) -> daemon.Daemon:
+def run(tmp_path: Path, keys: str, *args: str) -> loop.Daemon:
     script = tmp_path / "keys.txt"
     script.write_text(keys)
     d = daemon.build(daemon.parse_args(["--display", "dummy", "--keys", str(script), *args]))

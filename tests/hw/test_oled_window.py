@@ -11,7 +11,7 @@ import random
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from companion.kiosk import daemon
+from companion.kiosk import loop
 from companion.box.config import DisplayConfig
 from companion.games import GAMES
 from companion.games.clans.controller import Controller
@@ -48,7 +48,7 @@ class Rig:
         idle = (None, None) if pixel_shift else (60, 120)
         self.panel = Panel(self.sink, dim_after=idle[0], off_after=idle[1], pixel_shift=pixel_shift, clock=self.clock)
         shell = Shell(list(GAMES.values()), "clans", Controller.quick_start(3, random.Random(seed)), random.Random(0))
-        self.d = daemon.Daemon(shell, self.panel, headless=True, clock=self.clock)
+        self.d = loop.Daemon(shell, self.panel, headless=True, clock=self.clock)
         self.d.show()
 
     def plug(self):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.kiosk import daemon
+from companion.kiosk import daemon, loop
 from companion.box.config import ConfigError, load_config
 from companion.games.clans.record import Record
 from companion.table.naming import SeatNaming
@@ -44,13 +44,13 @@ def keys_file(tmp_path: Path, keys: str = "") -> Path:
     return path
 
 
-def run_table(*argv: str) -> daemon.Daemon:
+def run_table(*argv: str) -> loop.Daemon:
     d = daemon.build(daemon.parse_args(["--display", "dummy", "--bot", "random", *argv]))
     assert d.run() == 0
     return d
 
 
-def drawn_without_a_failure(d: daemon.Daemon) -> None:
+def drawn_without_a_failure(d: loop.Daemon) -> None:
     """The frame on the dummy device is the screen, drawn; nothing failed on the way."""
     assert d.failures.count == 0 and not d.failed
     assert d.device.image.tobytes() == render(d.shell.screen()).convert(d.device.image.mode).tobytes()

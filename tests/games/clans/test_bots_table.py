@@ -22,7 +22,7 @@ from hypothesis import given, settings, strategies as st
 
 from clans_helpers import (EXAMPLES, actions_of, answer, feed, persisted, random_answers, searches_of,
                            shell_of)
-from companion.kiosk import daemon
+from companion.kiosk import daemon, loop
 from companion.games import find_game
 from companion.games.clans import keys_setup
 from companion.games.clans.bots import RandomBot
@@ -46,7 +46,7 @@ def new_action(c: Controller) -> dict:
     return next(a for a in persisted(c) if a["a"] == "new")
 
 
-def build(tmp_path: Path, *argv: str, keys: str = "") -> daemon.Daemon:
+def build(tmp_path: Path, *argv: str, keys: str = "") -> loop.Daemon:
     path = tmp_path / f"keys{len(list(tmp_path.glob('keys*')))}"
     path.write_text(keys)
     return daemon.build(daemon.parse_args(["--display", "dummy", "--keys", str(path), *argv]))
@@ -341,7 +341,7 @@ def test_hint_is_the_same_whatever_the_secret_colors():
 
 
 # ----- whole games through the daemon --------------------------------------------------------------
-def drive(d: daemon.Daemon, rnd: random.Random, frames: list) -> tuple[list[str], list[Move]]:
+def drive(d: loop.Daemon, rnd: random.Random, frames: list) -> tuple[list[str], list[Move]]:
     """Play the persons' keys computed from what the daemon's game shows; # for the bots."""
     c = d.shell.game
     keys: list[str] = []
