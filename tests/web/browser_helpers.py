@@ -150,11 +150,12 @@ class Table:
         return self.wait_state("the Mammut game", lambda s: bool(s.get("tribes")))
 
     def mammut_advance(self) -> tuple[float, dict]:
-        """"#" until the journal takes a step (the first "#" may only close a message); time, new state."""
+        """"#" until the journal takes a step (the first "#" may only close a message); time, new state.
+        A slow step can make a "#" sent again step twice: the caller compares the page with the newest state."""
         before = self.state()["state"]["entries"]
         for tries in range(3):
             with suppress(TimeoutError) if tries < 2 else nullcontext():
-                return self.keys("#"), self.wait_state("a Mammut step", lambda s: s["entries"] > before, 2.0)
+                return self.keys("#"), self.wait_state("a Mammut step", lambda s: s["entries"] > before, 6.0)
         raise AssertionError("unreachable")
 
 

@@ -174,7 +174,8 @@ def test_mammut_books_follow_the_live_game(tmp_path, capsys):
         latencies = []
         for _ in range(2):
             sent, state = table.mammut_advance()
-            latencies.append(wait_page(driver, f"phase {state['phase']}", lambda d: books_match(d, state), sent))
+            latencies.append(wait_page(driver, f"phase {state['phase']}",
+                                       lambda d: books_match(d, table.state()["state"]), sent))
         assert driver.execute_script("return window.__marker") == 1, "the page reloaded"
         report(capsys, "mammut page latency (key write -> DOM): " + ", ".join(f"{s * 1000:.0f} ms" for s in latencies))
         assert all(s < LATENCY_BOUND for s in latencies), latencies
