@@ -358,6 +358,12 @@ def test_arena_refuses_bad_arguments(capsys):
         arena.main(["--bots", "greedy,alphago", "--games", "2"])
     with pytest.raises(SystemExit):
         arena.main(["--bots", "mcts,greedy", "--games", "2", "--option", "depth=3"])
+    capsys.readouterr()
+    for option, said in [("c=nan", "must be a number, 0 or more"), ("c=-0.5", "must be a number, 0 or more"),
+                         ("root_k=2.5", "must be a whole number"), ("reward=best", "reward must be win, margin")]:
+        with pytest.raises(SystemExit):
+            arena.main(["--bots", "mcts,greedy", "--games", "2", "--option", option])
+        assert said in capsys.readouterr().err, option
 
 
 def test_wilson_interval():

@@ -129,6 +129,21 @@ def arena(names: list[str], games: int, seed: int, move_time: float | None = Non
     }
 
 
+def _option_value(ap: argparse.ArgumentParser, item: str, value: str, default: object) -> object:
+    """An MCTSBot option's value from `--option KEY=VALUE`, of its default's type: a word for a word,
+    else a finite number, 0 or more (a whole one where the default is); ap.error saying what otherwise."""
+    if isinstance(default, str):
+        return value
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number) or number < 0 or (isinstance(default, int) and not number.is_integer()):
+        kind = "a whole number" if isinstance(default, int) else "a number"
+        ap.error(f"--option {item}: the value must be {kind}, 0 or more (e.g. {default})")
+    return int(number) if isinstance(default, int) else number
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="companion arena", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -157,15 +172,17 @@ def main(argv: list[str]) -> int:
     if args.iterations is not None and args.iterations < 1:
         ap.error("--iterations must be at least 1")
     options: dict = {}
-    tunable = set(inspect.signature(MCTSBot).parameters) - {"iterations", "clock"}
+    params = inspect.signature(MCTSBot).parameters
+    tunable = set(params) - {"iterations", "clock"}
     for item in args.option:
         key, _, value = item.partition("=")
         if key not in tunable:
             ap.error(f"--option {item}: unknown mcts option {key!r}; use one of {', '.join(sorted(tunable))}")
-        try:
-            options[key] = value if key in ("reward", "search") else float(value)
-        except ValueError:
-            ap.error(f"--option {item}: the value must be a number")
+        options[key] = _option_value(ap, item, value, params[key].default)
+    try:
+        MCTSBot(**options)
+    except ValueError as exc:
+        ap.error(f"--option: {exc}")
     move_time = None if args.iterations is not None else args.move_time
     progress = None if args.json else (lambda line: print(line, file=sys.stderr, flush=True))
     result = arena(names, args.games, args.seed, move_time, args.iterations, args.jobs, progress, options)
