@@ -28,7 +28,7 @@ import browser_helpers as SHOTS  # noqa: E402  (Table, browser: shared with tool
 pytestmark = pytest.mark.skipif(WebDriverWait is None or not SHOTS.CHROMIUM.exists()
                                 or not SHOTS.CHROMEDRIVER.exists(), reason=MISSING)
 
-PAGE_HUTS = "return Object.fromEntries([...document.querySelectorAll('#live g[data-t]')]" \
+PAGE_HUTS = "return Object.fromEntries([...document.querySelectorAll('#live g[data-huts]')]" \
             ".map(g => [g.dataset.t, g.dataset.huts]))"
 BOOKS = "return [...document.querySelectorAll('#live table.books tbody tr')]" \
         ".map(r => [...r.cells].map(c => c.textContent.trim()))"
@@ -324,3 +324,48 @@ def test_clans_map_readable_on_phones(tmp_path, capsys):
         if driver is not None:
             driver.quit()
         table.close()
+
+
+MIXED_HUTS = ({}, {"red": 1}, {"green": 4, "blue": 2}, {"red": 1, "blue": 1, "green": 1, "yellow": 1},
+              {"red": 9, "blue": 2, "green": 1, "yellow": 3, "black": 12})  # none to two rows of huts
+
+
+def test_no_map_label_covers_another_whatever_the_villages(tmp_path):
+    """Boards no game may reach but every pair of neighbours might, at both phone sizes: each of the 60
+    territories a village or not (marks I to IV and the destroyed cross), empty or with one to five colors
+    (two rows of huts), drawn at random (seeded); and every territory a village with the widest mark. No
+    territory number or village mark covers another: each territory's labels turn upright about its centre,
+    whatever they show, and the doubled mark sits on the centre, away from the number under it."""
+    from types import SimpleNamespace
+
+    from companion.games.clans import web as clans_web
+    from companion.games.clans.board import load_board
+
+    board = load_board()
+    css = (Path(clans_web.__file__).resolve().parents[2] / "web" / "static" / "style.css").read_text()
+    rnd = random.Random(32)
+    boards = []
+    for k in range(8):
+        huts = {n: rnd.choice(MIXED_HUTS) for n in board.territories}
+        villages = [SimpleNamespace(territory=n, destroyed=rnd.random() < 0.2, epoch=rnd.randint(1, 4))
+                    for n in board.territories if rnd.random() < 0.5]
+        boards.append((huts, villages))
+    boards.append(({n: MIXED_HUTS[3] for n in board.territories},
+                   [SimpleNamespace(territory=n, destroyed=False, epoch=3) for n in board.territories]))
+    driver = SHOTS.browser(tmp_path / "profile")
+    try:
+        for size in ((360, 740), (412, 915)):
+            SHOTS.resize(driver, size)
+            for k, (huts, villages) in enumerate(boards):
+                game = SimpleNamespace(board=board, villages=villages, moves=[], huts=huts.__getitem__)
+                page = tmp_path / "map.html"
+                page.write_text('<!doctype html><html><head><meta name="viewport" content="width=device-width,'
+                                f' initial-scale=1"><style>{css}</style></head><body><main id="live">'
+                                f'<div class="map">{clans_web._map(game)}</div></main></body></html>')
+                driver.get(page.as_uri())
+                labels = [x for x in driver.execute_script(LABELS) if x["kind"] in ("num", "badge-text")]
+                assert len(labels) == 60 + len(villages), (size, k, len(labels))
+                pairs = [(labels[i]["t"], labels[j]["t"]) for i, j in overlapping([x["rect"] for x in labels])]
+                assert not pairs, f"{size}, board {k}: labels of these territories overlap: {pairs[:6]}"
+    finally:
+        driver.quit()

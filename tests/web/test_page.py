@@ -180,3 +180,21 @@ def test_mammut_books_live(tmp_path):
     assert (got["state"]["year"], got["state"]["season"], got["state"]["phase"]) == \
         (game.year, game.season, game.phase.value)
     assert 'class="books"' in page and page.count("<tr>") >= len(game.tribes) + 1
+
+
+def test_the_map_draws_every_label_above_every_territory():
+    """A territory's number may reach over its neighbour's polygon (on a phone it stands upright about
+    the territory's centre): the labels come after the last polygon, so none is drawn over a number."""
+    import re
+
+    from companion.games.clans import web as clans_web
+    from companion.games.clans.game import Game
+
+    game = Game.random(3, random.Random(5))
+    for _ in range(25):
+        game.push(*game.random_move(random.Random(len(game.moves)).random))
+    svg = clans_web._map(game)
+    last_polygon, first_label = svg.rindex("<polygon"), svg.index('class="labels"')
+    assert last_polygon < first_label
+    assert len(re.findall(r'<g class="labels" data-t="\d+">', svg)) == 60
+    assert len(re.findall(r'<g [^>]*data-huts=', svg)) == 60, "each territory's group keeps its huts"

@@ -29,6 +29,7 @@ HUT_FILL = {"red": "#d32f2f", "blue": "#1e63c6", "green": "#2e9e44", "yellow": "
 HUT_INK = {"red": "#fff", "blue": "#fff", "green": "#fff", "yellow": "#000", "black": "#fff"}
 EMPTY_FILL = "#d0d0d0"
 HUT_R = 15.0
+LABEL_BOX = 72  # half the side of the labels' square: the badge, doubled on a phone, ends 70 below the centre
 
 # NOTE: the table's page (a phone): heading of the epoch chart
 EPOCH_CHART = N_("Epoch chart")
@@ -176,7 +177,7 @@ def _map(game: Game) -> str:
     points, box = _cells(board)
     villages = {v.territory: v for v in game.villages}
     last = game.moves[-1] if game.moves else None
-    svg, text, counts = [], [], []
+    svg, text, counts, on_top = [], [], [], []
     for n, t in board.territories.items():
         huts = game.huts(n)
         village = villages.get(n)
@@ -190,13 +191,18 @@ def _map(game: Game) -> str:
         fill = TERRAIN_FILL[t.terrain] if huts or village else EMPTY_FILL
         body = [tag("title", esc(said)), f'<polygon points="{points[n]}" fill="{fill}"/>']
         x, y = t.xy
-        labels = [tag("text", str(n), x=x, y=y - 34, cls="num")] + _huts(huts, x, y)
+        # an empty square centred on the territory, larger than every label: the labels' box, about whose
+        # centre a phone turns them upright (style.css), is then the same whatever they show
+        labels = [tag("rect", "", x=x - LABEL_BOX, y=y - LABEL_BOX, width=2 * LABEL_BOX, height=2 * LABEL_BOX,
+                      fill="none", cls="anchor"),
+                  tag("text", str(n), x=x, y=y - 34, cls="num")] + _huts(huts, x, y)
         mark = ""
         if village is not None:
             mark = "\u2715" if village.destroyed else ROMAN[village.epoch]
             labels.append(tag("g", tag("rect", "", x=x - 22, y=y + 26, width=44, height=22, rx=5, cls="badge")
                               + tag("text", esc(mark), x=x, y=y + 42, cls="badge-text"), cls="mark"))
-        body.append(tag("g", "".join(labels), cls="labels"))  # upright on a phone's portrait board (style.css)
+        # drawn after every territory, so no neighbour's polygon covers a number; upright on a phone (style.css)
+        on_top.append(tag("g", "".join(labels), cls="labels", data_t=n))
         if huts or village is not None:
             counts.append(_count_item(n, huts, mark, cls))
         svg.append(tag("g", "".join(body), cls=cls, data_t=n,
@@ -207,6 +213,7 @@ def _map(game: Game) -> str:
         x2, y2 = x2 - (x2 - x1) * 18 / d, y2 - (y2 - y1) * 18 / d
         svg.append(tag("line", "", x1=x1, y1=y1, x2=f"{x2:.1f}", y2=f"{y2:.1f}", cls="last-move",
                        marker_end="url(#arrow)", data_from=last.frm, data_to=last.to))
+    svg += on_top
     defs = ('<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" '
             'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#c2185b"/></marker></defs>')
     picture = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box}" role="img" aria-label="{esc(_(MAP_LABEL))}">'
