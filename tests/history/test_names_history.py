@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import random
 import sqlite3
 import unicodedata
 import urllib.parse

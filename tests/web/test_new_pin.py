@@ -12,7 +12,6 @@ import errno
 import logging
 import os
 import stat
-from pathlib import Path
 
 import pytest
 

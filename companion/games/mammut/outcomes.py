@@ -13,7 +13,7 @@ from companion.i18n import N_, _, ngettext, pgettext
 
 from . import rules as R
 from .books import Tribe
-from .texts import CAMP_KIND, TERRAIN_WORD, animal, animals, animals_killed, camps, phase_in_words, tribe_label, \
+from .texts import TERRAIN_WORD, animal, animals, animals_killed, camps, phase_in_words, tribe_label, \
     tribe_tag, warriors, women
 
 if TYPE_CHECKING:  # type names only

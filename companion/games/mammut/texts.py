@@ -23,7 +23,6 @@ from companion.i18n import N_, _, ngettext, pgettext
 from companion.table.texts import capital, sentence  # noqa: F401  (capital: prompts and forms read it here)
 
 from . import rules as R
-from . import survival as S
 from .phases import PHASE_NAME, Phase
 
 if TYPE_CHECKING:  # type names only
