@@ -11,10 +11,9 @@ The command line never shows a traceback. `main` wraps every command once, here:
 - Bad input (a wrong option, a number out of range, a path that cannot be used):
   one line on stderr naming the option and what to give instead, exit status 2
   (`EXIT_USAGE`). While a command runs, argparse's errors print that one line
-  instead of the usage block (`one_line_usage_errors`), and the options listed in
-  `OPTION_LIMITS` are checked as they are parsed (numbers in range, usable paths)
-  for the commands whose parsers live elsewhere; parsers may also use the checks
-  below (`port`, `count`, `seconds`, `new_file`, `directory` ...) as their `type=`.
+  instead of the usage block (`one_line_usage_errors`). Every parser checks its
+  options' values as they are parsed (numbers in range, usable paths) with the types
+  of `companion.argtypes` (`port`, `count`, `seconds`, `new_file`, `directory` ...).
   An OSError that reaches the top naming a file the user gave (missing, a directory,
   no permission) is bad input too: one line, exit 2.
 - A closed pipe on stdout (`companion replay R --json | head -c1`): no message,
@@ -36,13 +35,13 @@ import argparse
 import contextlib
 import errno
 import importlib
-import math
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
+from companion.argtypes import MAX_SHOWN, shown
 from companion.games import commands as game_commands
 
 # name -> ("module:function", one-line help): the table's own commands, then every game's
@@ -64,9 +63,6 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_PIPE = 141  # 128 + SIGPIPE
 DEBUG_ENV = "COMPANION_DEBUG"
 
-MAX_COUNT = 1_000_000_000  # games, runs, iterations: more would run for days, or overflow a C long
-MAX_SECONDS = 3600.0  # a move time, a pause, a time-out: an hour is already far beyond any use
-MAX_SHOWN = 40  # characters of a value quoted in a message
 
 # What a file the user named can fail with: bad input (exit 2), not a fault of the program.
 USER_ERRNOS = frozenset({errno.ENOENT, errno.EISDIR, errno.ENOTDIR, errno.EACCES, errno.EPERM, errno.EEXIST,
@@ -81,141 +77,6 @@ def usage() -> str:
     return "\n".join(lines)
 
 
-# ----- checks of option values: argparse `type=` functions -----------------------------------
-def shown(value: object) -> str:
-    """`value` quoted for a message on one line: printable, at most MAX_SHOWN characters."""
-    text = repr(str(value))
-    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 4] + "..." + text[0]
-
-
-def whole(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number in [low, high] (either end open when None)."""
-    if low is not None and high is not None:
-        want = f"a whole number from {low} to {high}"
-    elif low is not None:
-        want = f"a whole number of at least {low}"
-    elif high is not None:
-        want = f"a whole number of at most {high}"
-    else:
-        want = "a whole number"
-
-    def check(text: str) -> int:
-        try:
-            value = int(text)  # also refuses more than sys.get_int_max_str_digits() digits
-        except (TypeError, ValueError):
-            raise argparse.ArgumentTypeError(f"give {want}, not {shown(text)}") from None
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"give {want}, not {shown(text)}")
-        return value
-
-    check.__name__ = "whole number"
-    return check
-
-
-port = whole(1, 65535)
-port.__doc__ = "An argparse type: a TCP port, 1-65535."
-count = whole(1, MAX_COUNT)
-count.__doc__ = "An argparse type: how many (games, runs, iterations), 1 to MAX_COUNT."
-seed = whole()
-seed.__doc__ = "An argparse type: a random seed, any whole number."
-
-
-def seconds(high: float = MAX_SECONDS, *, zero: bool = False) -> Callable[[str], float]:
-    """An argparse type: a finite number of seconds above 0 (from 0 with `zero`) up to `high`."""
-    want = f"a number of seconds {'from 0' if zero else 'above 0'} up to {high:g}"
-
-    def check(text: str) -> float:
-        try:
-            value = float(text)
-        except (TypeError, ValueError):
-            raise argparse.ArgumentTypeError(f"give {want}, not {shown(text)}") from None
-        if not math.isfinite(value) or value > high or value < 0 or (value == 0 and not zero):
-            raise argparse.ArgumentTypeError(f"give {want}, not {shown(text)}")
-        return value
-
-    check.__name__ = "seconds"
-    return check
-
-
-def given(what: str) -> Callable[[str], str]:
-    """An argparse type: any text but the empty one (which a command would take for "not given")."""
-
-    def check(text: str) -> str:
-        if not text:
-            raise argparse.ArgumentTypeError(f"give {what}, not an empty string")
-        return text
-
-    check.__name__ = what
-    return check
-
-
-def _stat(path: str) -> os.stat_result | None:
-    try:
-        return os.stat(path)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:  # ENOTDIR, ENAMETOOLONG, ELOOP, EACCES ...
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise argparse.ArgumentTypeError(f"{shown(path)} cannot be used: {why}") from None
-
-
-def new_file(text: str) -> str:
-    """An argparse type: a file to write: not empty, not a directory, in a directory that exists."""
-    import stat
-
-    if not text:
-        raise argparse.ArgumentTypeError("give a file name, not an empty string")
-    st = _stat(text)
-    if text.endswith(os.sep) or (st is not None and stat.S_ISDIR(st.st_mode)):
-        raise argparse.ArgumentTypeError(f"{shown(text)} is a directory; give a file name (in it)")
-    folder = os.path.dirname(text) or os.curdir
-    if _stat(folder) is None:  # (a folder that is a file: stat said ENOTDIR above)
-        raise argparse.ArgumentTypeError(f"the directory {shown(folder)} does not exist; give a file in one that does")
-    return text
-
-
-def new_file_or_stdout(text: str) -> str:
-    """An argparse type: `-` (standard output) or a file to write (`new_file`)."""
-    return text if text == "-" else new_file(text)
-
-
-def directory(text: str) -> str:
-    """An argparse type: a directory, or a path where one may be made: not empty, not a file."""
-    import stat
-
-    if not text:
-        raise argparse.ArgumentTypeError("give a directory, not an empty string")
-    st = _stat(text)
-    if st is not None and not stat.S_ISDIR(st.st_mode):
-        raise argparse.ArgumentTypeError(f"{shown(text)} is not a directory; give a directory")
-    return text
-
-
-def existing_directory(text: str) -> str:
-    """An argparse type: a directory that exists."""
-    if directory(text) and _stat(text) is None:
-        raise argparse.ArgumentTypeError(f"the directory {shown(text)} does not exist; give one that does")
-    return text
-
-
-# Options of commands whose parsers do not (yet) check them, by the parser's prog: while a command
-# runs, the check goes in front of the option's own type (see _checked_parse_known_args).
-# tests/daemon/test_cli_errors.py checks that every option named here still exists.
-OPTION_LIMITS: dict[str, dict[str, Callable[[str], Any]]] = {
-    "companion run": {"--key-delay": seconds(zero=True), "--bot-iterations": count, "--record-out": new_file,
-                      "--log-file": new_file, "--save-frames": directory, "--state-dir": directory,
-                      "--keys": given("a key script"), "--load": given("a record"), "--config": given("a config file"),
-                      "--announce-log": given("a file"), "--key-socket": given("a socket path"),
-                      "--bots": given("seat numbers, e.g. 2,4")},
-    "companion selfplay": {"--games": count},
-    "companion new": {"--out": new_file_or_stdout},
-    "companion arena": {"--games": count, "--move-time": seconds(), "--iterations": count, "--jobs": whole(1, 64)},
-    "companion web": {"--state-dir": directory, "--pin-file": given("a PIN file"), "--config": given("a config file"),
-                      "--key-socket": given("a socket path")},
-    "companion export": {"--state-dir": directory, "--game-id": whole(1), "--out": new_file},
-    "companion import": {"--state-dir": directory},
-    "companion install-service": {"--unit-dir": directory, "--polkit-dir": directory, "--avahi-dir": directory},
-}
 
 
 # ----- argparse, one line --------------------------------------------------------------------
@@ -249,26 +110,9 @@ def _one_line_error(self: argparse.ArgumentParser, message: str) -> None:
     raise SystemExit(EXIT_USAGE)
 
 
-def _limited(check: Callable[[str], Any], own: Any) -> Callable[[str], Any]:
-    """An argparse type: `check` on the text as typed, then the parser's own type (if any)."""
-
-    def typed(text: str) -> Any:
-        value = check(text)
-        return value if own is None else own(text)
-
-    typed.__name__ = getattr(own, "__name__", "value")
-    typed.limited = True  # type: ignore[attr-defined]
-    return typed
-
-
 def _checked_parse_known_args(self: argparse.ArgumentParser, args: Any = None,
                               namespace: Any = None) -> tuple[argparse.Namespace, list[str]]:
-    """ArgumentParser.parse_known_args while a command runs: the options OPTION_LIMITS names for this
-    parser (by its prog) get their check in front of their type first."""
-    for option, check in OPTION_LIMITS.get(self.prog, {}).items():
-        action = self._option_string_actions.get(option)
-        if action is not None and not getattr(action.type, "limited", False):
-            action.type = _limited(check, action.type)
+    """ArgumentParser.parse_known_args while a command runs: an option that lost its value is refused."""
     parsed, extras = _ORIGINAL_PARSE_KNOWN_ARGS(self, args, namespace)
     for action in self._actions:
         # argparse (3.11) drops the "--" of `--seed=--` and stores [] for a one-value option

@@ -200,7 +200,7 @@ def bot_turns(games: int, seed: int, move_time: float) -> dict:
 
 def main(argv: list[str]) -> int:
     """`companion bench [--only NAME] ...`: prints the benchmarks' numbers as one JSON object."""
-    from companion.cli import MAX_COUNT, count, existing_directory, seconds, seed, whole
+    from companion.argtypes import MAX_COUNT, count, existing_directory, seconds, seed, whole
     from companion.box.config_base import MAX_BOT_MOVE_TIME
 
     ap = argparse.ArgumentParser(prog="companion bench", description=__doc__,

@@ -584,7 +584,7 @@ def main_keys(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from companion.cli import existing_directory, given, seconds
+    from companion.argtypes import existing_directory, given, seconds
 
     ap = argparse.ArgumentParser(prog="companion doctor",
                                  description="Check the box's set-up; one line per check with the fix.")

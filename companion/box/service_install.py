@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.argtypes import directory
 from companion.box import install_checks, service_web
 from companion.box.install_checks import InstallError
 from companion.box.service_web import WEB_UNIT_TEMPLATE, render_web_unit, web_settings
@@ -204,12 +205,17 @@ def _is_hidden_from_service(path: Path) -> bool:
     return any(path == p or p in path.parents for p in _HIDDEN_PREFIXES)
 
 
+def directory_path(text: str) -> Path:
+    """An argparse type: a directory, or a path where one may be made (companion.argtypes), as a Path."""
+    return Path(directory(text))
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion install-service",
         description="Write the systemd unit for this venv's companion and enable it at boot.",
     )
-    parser.add_argument("--unit-dir", type=Path, default=DEFAULT_UNIT_DIR,
+    parser.add_argument("--unit-dir", type=directory_path, default=DEFAULT_UNIT_DIR,
                         help=f"where to write {UNIT_NAME} (default: %(default)s)")
     parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
                         help="config file the daemon reads (default: %(default)s)")
@@ -218,9 +224,9 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--dry-run", action="store_true", help="print the unit and change nothing")
     parser.add_argument("--allow-poweroff", action="store_true",
                         help="also install the polkit rule that lets the service power off the Pi")
-    parser.add_argument("--polkit-dir", type=Path, default=DEFAULT_POLKIT_DIR,
+    parser.add_argument("--polkit-dir", type=directory_path, default=DEFAULT_POLKIT_DIR,
                         help="where --allow-poweroff puts the rule (default: %(default)s)")
-    parser.add_argument("--avahi-dir", type=Path, default=None,
+    parser.add_argument("--avahi-dir", type=directory_path, default=None,
                         help="avahi-daemon's services directory, for the phone view's announcement when "
                              f"the config has web: {{enabled: true}} and it exists "
                              f"(default: {service_web.DEFAULT_AVAHI_DIR})")

@@ -19,6 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from companion.argtypes import directory, new_file, whole
 from companion.history.bgstats import LOCATION
 from companion.history import formats
 from companion.history.export import file_text, record_of, write_reason
@@ -42,11 +43,11 @@ def export(argv: list[str]) -> int:
     from companion.journal.reader import JournalUnavailable
 
     ap = argparse.ArgumentParser(prog="companion export", description=export.__doc__)
-    ap.add_argument("--state-dir", default=None, help="the table's state directory (its journal)")
+    ap.add_argument("--state-dir", default=None, type=directory, help="the table's state directory (its journal)")
     ap.add_argument("--format", required=True, choices=formats.names(), help=formats.help_text())
-    ap.add_argument("--game-id", type=int, default=None, help="only this game (its id in `companion history`)")
+    ap.add_argument("--game-id", type=whole(1), default=None, help="only this game (its id in `companion history`)")
     ap.add_argument("--location", default=None, help="where the games were played (BG Stats, BGG)")
-    ap.add_argument("--out", default=None, help="the file to write (default: standard output)")
+    ap.add_argument("--out", default=None, type=new_file, help="the file to write (default: standard output)")
     ap.add_argument("--bgg-id", action="append", default=[], metavar="GAME=ID",
                     help="a game's BoardGameGeek id for bgstats and bgg (e.g. clans=4636; 0: none)")
     args = ap.parse_args(argv)
@@ -99,7 +100,7 @@ def import_(argv: list[str]) -> int:
     from companion.journal.store import JournalError
 
     ap = argparse.ArgumentParser(prog="companion import", description=import_.__doc__)
-    ap.add_argument("--state-dir", default=None,
+    ap.add_argument("--state-dir", default=None, type=directory,
                     help="the table's state directory (its journal; default: where `companion run` keeps it)")
     ap.add_argument("file", help="a record, or a JSON list of records (companion export --format json)")
     args = ap.parse_args(argv)

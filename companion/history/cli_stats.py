@@ -44,7 +44,7 @@ def _load(prog: str, state_dir: str | None, include_abandoned: bool = False) -> 
 
 
 def _parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
-    from companion.cli import directory
+    from companion.argtypes import directory
 
     ap = argparse.ArgumentParser(prog=prog, description=doc)
     ap.add_argument("--state-dir", default=None, type=directory,

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from companion import i18n
 from companion.kiosk.announce import Announcer
 from companion.box.config_base import MAX_BOT_MOVE_TIME, display_drivers, is_display_driver
+from companion.argtypes import count, directory, given, new_file, seconds
 from companion.games import DEFAULT_GAME, GAMES, bot_names, find_game
 from companion.hw.inputs import open_inputs
 from companion.hw.panel import Panel
@@ -60,28 +61,28 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--lang", choices=LANGUAGES, metavar="CODE",
                     help=f"the table's language: {', '.join(LANGUAGES)} (default: the menu's last choice, "
                          "else the config's language, else the system locale's, else en)")
-    ap.add_argument("--keys", metavar="FILE", help="read keys from FILE as if typed on the keypad, then exit")
-    ap.add_argument("--load", metavar="RECORD", help="continue the game of a record (spec section 1)")
-    ap.add_argument("--record-out", metavar="OUT", help="write the game record here at exit")
+    ap.add_argument("--keys", metavar="FILE", type=given("a key script"), help="read keys from FILE as if typed on the keypad, then exit")
+    ap.add_argument("--load", metavar="RECORD", type=given("a record"), help="continue the game of a record (spec section 1)")
+    ap.add_argument("--record-out", metavar="OUT", type=new_file, help="write the game record here at exit")
     ap.add_argument("--players", type=int, choices=(2, 3, 4), help="start a new game without the questions")
     ap.add_argument("--seed", type=int, help="seed for the start player and the setup")
-    ap.add_argument("--bots", metavar="SEATS", help="with --players: seats played by the companion, 1-based (e.g. 2,4)")
+    ap.add_argument("--bots", metavar="SEATS", type=given("seat numbers, e.g. 2,4"), help="with --players: seats played by the companion, 1-based (e.g. 2,4)")
     ap.add_argument("--bot", choices=bot_names(), help="which bot plays (default: the config's game.bot, mcts)")
     ap.add_argument("--bot-time", type=float, metavar="S", help="seconds per bot move and hint (default: the config's)")
-    ap.add_argument("--bot-iterations", type=int, metavar="K",
+    ap.add_argument("--bot-iterations", type=count, metavar="K",
                     help="a fixed search of K iterations instead of a time budget (deterministic with --seed)")
-    ap.add_argument("--key-delay", type=float, default=0.0, metavar="S",
+    ap.add_argument("--key-delay", type=seconds(zero=True), default=0.0, metavar="S",
                     help="with --keys: pause S seconds before each key (a typing pace, for demos and crash tests)")
-    ap.add_argument("--save-frames", metavar="DIR", help="write each distinct frame as a PNG into DIR")
-    ap.add_argument("--announce-log", metavar="FILE",
+    ap.add_argument("--save-frames", metavar="DIR", type=directory, help="write each distinct frame as a PNG into DIR")
+    ap.add_argument("--announce-log", metavar="FILE", type=given("a file"),
                     help="append one JSON line per announcement the table makes (kind, event, lang, text), "
                          "spoken or not, headless too")
-    ap.add_argument("--key-socket", metavar="PATH",
+    ap.add_argument("--key-socket", metavar="PATH", type=given("a socket path"),
                     help="take keys from the table's page on this Unix socket (default: the config's web.key_socket)")
-    ap.add_argument("--config", metavar="PATH", help="config file (default /etc/companion/config.yaml if present)")
-    ap.add_argument("--state-dir", metavar="DIR", help="journal directory (default: the config's state_dir)")
+    ap.add_argument("--config", metavar="PATH", type=given("a config file"), help="config file (default /etc/companion/config.yaml if present)")
+    ap.add_argument("--state-dir", metavar="DIR", type=directory, help="journal directory (default: the config's state_dir)")
     ap.add_argument("--no-journal", action="store_true", help="do not journal nor resume")
-    ap.add_argument("--log-file", metavar="PATH",
+    ap.add_argument("--log-file", metavar="PATH", type=new_file,
                     help="log here; in the terminal display the log goes to a file (default: TMPDIR/companion.log)")
     ap.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv: debug)")
     args = ap.parse_args(argv)
@@ -92,8 +93,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         ap.error("--load and --players exclude each other")
     if args.bot_time is not None and not 0 < args.bot_time <= MAX_BOT_MOVE_TIME:
         ap.error(f"--bot-time: seconds in (0, {MAX_BOT_MOVE_TIME:g}], well inside the service's watchdog")
-    if args.bot_iterations is not None and args.bot_iterations < 1:
-        ap.error("--bot-iterations: at least 1")
     args.bot_seats = []
     if args.bots:
         if not args.players:

@@ -127,17 +127,20 @@ def test_a_key_storm_barges_in_and_the_queue_stays_bounded(tmp_path):
     speaker = SlowSpeaker()
     d.announcer.voice = voice = sound.Voice(speaker)
     d.announcer.set(SoundSettings(speech=True))
-    longest = []
+    longest, barged = [], []
     real_put = voice.worker.put
 
     def put(items, interrupt):
         real_put(items, interrupt)
         longest.append(len(voice.worker._items))
+        barged.append(interrupt)
 
     voice.worker.put = put
     assert d.run() == 0
     assert quiet_out.read_bytes() == loud_out.read_bytes()
-    assert len(speaker.started) > 20 and speaker.cut >= len(speaker.started) - 1  # each cut by the next key
+    # how many sentences the voice's thread began before the next key cut them depends on the machine's
+    # speed; that every key's batch barged in, and that every sentence begun was cut, does not
+    assert sum(barged) > 20 and speaker.started and speaker.cut >= len(speaker.started) - 1
     assert max(longest) <= sound.MAX_WAITING
 
 

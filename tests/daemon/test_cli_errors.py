@@ -304,15 +304,26 @@ def test_a_wrong_option_is_one_line_pointing_at_help(argv, files):
     assert_bad_input(status, out, err, argv[0], "--help")
 
 
-def test_every_limited_option_is_still_an_option_of_its_command(capsys):
-    """OPTION_LIMITS checks options of parsers that live elsewhere: each must still exist."""
-    for prog, limits in cli.OPTION_LIMITS.items():
-        command = prog.removeprefix("companion ")
-        assert command in cli.COMMANDS
-        status, text, _ = call(command, "--help")
-        assert status == 0
-        for option in limits:
-            assert re.search(rf"(^|[\s\[,]){re.escape(option)}\b", text), (prog, option)
+def test_each_parser_checks_its_own_values_without_the_command_line(capsys):
+    """The checks are the parsers' own `type=` (companion.argtypes): a parser called directly, outside
+    `companion.cli`, refuses the same values (argparse's usage error, exit 2)."""
+    from companion.games.clans import commands
+    from companion.games.clans.bots import arena
+    from companion.history import cli_export
+    from companion.kiosk import daemon
+    from companion.web import server
+
+    for parse, argv, said in [
+            (daemon.parse_args, ["--key-delay", "nan"], "--key-delay: give a number of seconds from 0"),
+            (daemon.parse_args, ["--bot-iterations", "0"], "--bot-iterations: give a whole number from 1"),
+            (daemon.parse_args, ["--keys", ""], "--keys: give a key script, not an empty string"),
+            (server.parse_args, ["--pin-file", ""], "--pin-file: give a PIN file"),
+            (commands.selfplay, ["--games", "-3"], "--games: give a whole number from 1"),
+            (arena.main, ["--bots", "greedy,random", "--jobs", "65"], "--jobs: give a whole number from 1 to 64"),
+            (cli_export.export, ["--format", "csv", "--game-id", "0"], "--game-id: give a whole number of at least 1")]:
+        with pytest.raises(SystemExit) as stop:
+            parse(argv)
+        assert stop.value.code == 2 and said in capsys.readouterr().err, argv
 
 
 def test_the_messages_say_what_to_give():
@@ -334,8 +345,10 @@ def test_control_characters_never_reach_the_terminal():
 
 
 def test_a_quoted_value_is_short():
-    assert cli.shown("9" * 5000) == "'" + "9" * (cli.MAX_SHOWN - 5) + "...'"
-    assert cli.shown("a\nb") == "'a\\nb'"
+    from companion.argtypes import MAX_SHOWN, shown
+
+    assert shown("9" * 5000) == "'" + "9" * (MAX_SHOWN - 5) + "...'"
+    assert shown("a\nb") == "'a\\nb'"
 
 
 def test_a_bind_that_cannot_be_a_host_name_is_refused_without_asking_dns(monkeypatch):

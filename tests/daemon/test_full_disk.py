@@ -105,7 +105,7 @@ def test_under_a_file_size_limit_nothing_unsaved_is_confirmed_and_nothing_is_los
 
 def test_a_journal_that_cannot_be_opened_refuses_every_key_until_it_can(tmp_path):
     state = tmp_path / "state"
-    state.write_text("a file where the journal directory should be")
+    (state / "journal.sqlite3").mkdir(parents=True)  # a directory where the journal's file should be
     keys = tmp_path / "k"
     keys.write_text("")
     d = daemon.build(daemon.parse_args(["--display", "dummy", "--keys", str(keys), "--state-dir", str(state)]))
@@ -115,7 +115,7 @@ def test_a_journal_that_cannot_be_opened_refuses_every_key_until_it_can(tmp_path
         d.step(k)
     assert d.shell.screen().name == "unsaved" and d.shell.game.mode() == "players"
     d.step("*")
-    state.unlink()  # the storage works again
+    (state / "journal.sqlite3").rmdir()  # the storage works again
     for k in "3#":
         d.step(k)
     assert d.shell.screen().name != "unsaved" and d.shell.game.mode() == "first"

@@ -16,6 +16,7 @@ import random
 import sys
 import time
 
+from companion.argtypes import count, new_file_or_stdout
 from companion.games.clans.game import STALLED, Game
 from companion.games.clans.record import Record, RecordError, summary
 
@@ -94,13 +95,11 @@ def run_selfplay(games: int, seed: int, players: int | None = None) -> dict:
 def selfplay(argv: list[str]) -> int:
     """`companion selfplay`: see SELFPLAY_HELP."""
     ap = argparse.ArgumentParser(prog="companion selfplay", description=SELFPLAY_HELP)
-    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--games", type=count, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                     help="players per game (default: drawn per game from 2-4)")
     args = ap.parse_args(argv)
-    if args.games < 1:
-        ap.error("--games must be at least 1")
     print(json.dumps(run_selfplay(args.games, args.seed, args.players)))
     return 0
 
@@ -112,7 +111,7 @@ def new(argv: list[str]) -> int:
     ap.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     ap.add_argument("--seed", type=int, default=None, help="random seed (default: fresh randomness)")
     ap.add_argument("--first-player", type=int, default=None, help="0-based index (default: drawn at random)")
-    ap.add_argument("--out", default="-", help="file to write (default: standard output)")
+    ap.add_argument("--out", default="-", type=new_file_or_stdout, help="file to write (default: standard output)")
     args = ap.parse_args(argv)
     if args.first_player is not None and not 0 <= args.first_player < args.players:
         ap.error(f"--first-player must be 0..{args.players - 1}")

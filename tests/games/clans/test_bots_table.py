@@ -503,7 +503,7 @@ def test_long_storm_with_bots_rebuilds_and_plays_bot_moves(seed):
 @pytest.mark.parametrize("argv, words", [
     (["--bots", "2"], "needs --players"), (["--players", "2", "--bots", "1,2"], "person"),
     (["--players", "3", "--bots", "4"], "1-3"), (["--players", "3", "--bots", "x"], "commas"),
-    (["--bot-iterations", "0"], "at least 1"), (["--bot", "alphazero"], "invalid choice"),
+    (["--bot-iterations", "0"], "give a whole number from 1"), (["--bot", "alphazero"], "invalid choice"),
 ])
 def test_bot_option_errors(capsys, argv, words):
     with pytest.raises(SystemExit) as e:

@@ -27,6 +27,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from companion.argtypes import count, seconds, whole
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import IN_PROGRESS, Game, random_setup
 from companion.games.clans.bots import MCTSBot, make_bot
@@ -148,11 +149,11 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="companion arena", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bots", required=True, help="comma-separated bot names, one per player (2-4): random, greedy, mcts")
-    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--games", type=count, default=100)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--move-time", type=float, default=0.5, help="seconds per mcts move (ignored with --iterations)")
-    ap.add_argument("--iterations", type=int, default=None, help="fixed mcts iterations per move (deterministic)")
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--move-time", type=seconds(), default=0.5, help="seconds per mcts move (ignored with --iterations)")
+    ap.add_argument("--iterations", type=count, default=None, help="fixed mcts iterations per move (deterministic)")
+    ap.add_argument("--jobs", type=whole(1, 64), default=1, help="worker processes (default 1)")
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="an MCTSBot option, e.g. --option c=0.7 --option reward=win (tuning)")
     ap.add_argument("--json", action="store_true", help="print one JSON object, no progress lines")
@@ -165,12 +166,6 @@ def main(argv: list[str]) -> int:
             make_bot(name)
     except ValueError as exc:
         ap.error(str(exc))
-    if args.games < 1:
-        ap.error("--games must be at least 1")
-    if args.jobs < 1:
-        ap.error("--jobs must be at least 1")
-    if args.iterations is not None and args.iterations < 1:
-        ap.error("--iterations must be at least 1")
     options: dict = {}
     params = inspect.signature(MCTSBot).parameters
     tunable = set(params) - {"iterations", "clock"}
