@@ -6,6 +6,14 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis draws its examples from a fixed seed per test ("seeded", the default): every run, CI's
+# included, tries the same examples, so a failure is reproduced by running the test again.
+# COMPANION_HYPOTHESIS=explore draws new ones each run, to look for more (a developer's search).
+settings.register_profile("seeded", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("COMPANION_HYPOTHESIS", "seeded"))
 
 # Tests read the English texts, whatever the developer's locale: the table starts in the
 # system locale's language (companion.i18n.choose), and subprocesses inherit this too.

@@ -479,7 +479,8 @@ def storm_then_rebuild(seed: int, keys: list[str]) -> tuple[Controller, list[dic
     if c.game is not None:
         assert rebuilt.game.state_key() == c.game.state_key()
         if (s.proposal is not None and c.ui.overlay is None and not c.info.shown and not c.ui.asking_new
-                and shell.question is None and not shell.shutting_down):  # no question over the proposal
+                and shell.question is None and not shell.shutting_down  # no question over the proposal
+                and shell.game is c):  # (the last key may have switched the table to another game)
             assert rebuilt.screen() == shell.screen()
     return c, journal
 
