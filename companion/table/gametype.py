@@ -25,7 +25,10 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
+
+if TYPE_CHECKING:  # the annotation only: the page's helpers are not loaded with the registry
+    from companion.table.gameweb import GameWeb
 
 KIND = re.compile(r"[a-z][a-z0-9_]{0,19}$")
 
@@ -108,9 +111,9 @@ class GameType:
         speech: GameSpeech = importlib.import_module(self.speech)  # type: ignore[assignment]
         return speech.say(event, fields)
 
-    def web_view(self) -> Any:
+    def web_view(self) -> GameWeb | None:
         """The game's module for the table's page (companion.table.gameweb.GameWeb); None when it has none."""
-        return importlib.import_module(self.web) if self.web else None
+        return importlib.import_module(self.web) if self.web else None  # type: ignore[return-value]
 
     def history_module(self) -> GameHistory | None:
         """The game's module for the table's history (companion.history); None when it has none."""
