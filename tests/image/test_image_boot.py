@@ -91,6 +91,10 @@ def test_the_image_boots_applies_its_card_and_resumes_after_a_power_cut(tmp_path
         assert m.run("findmnt -no SOURCE,OPTIONS /data").split()[1].startswith("rw")
         assert m.run("touch /var/lib/companion/probe && rm /var/lib/companion/probe && echo writable") == "writable"
         assert int(m.run("lsblk -bno SIZE /dev/disk/by-label/clans-data")) > 2_000_000_000, "grown to the 4 GB card"
+        # The DHCP identity is the MAC address (type 01), not the machine-id the read-only root makes anew
+        # at every boot: the router keeps one lease, one address, for the box.
+        leases = m.run("cat /run/systemd/netif/leases/* 2>&1 || true")
+        assert "CLIENTID=01" in leases, leases
         # The card's settings, applied.
         assert m.run("hostname") == "tavolo"
         assert m.run("cat /etc/timezone") == "Europe/Rome"
