@@ -3,7 +3,9 @@ a stand-in catalog that shouts (every text in capitals)."""
 
 from __future__ import annotations
 
+import contextlib
 import gettext
+import io
 import random
 from typing import Any
 
@@ -77,3 +79,13 @@ def quiet(effects: list) -> list:
     from companion.table.effects import Announce
 
     return [e for e in effects if not isinstance(e, Announce)]
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    """`companion ARGV` (companion.cli.main) in this process: (exit status, stdout, stderr)."""
+    from companion.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(list(argv))
+    return status, out.getvalue(), err.getvalue()

@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 
 from companion import cli
+from tests.support import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 RECORD = REPO / "tests" / "data" / "examples" / "13th-village.record.json"
@@ -234,12 +235,7 @@ def nothing_starts(monkeypatch):
         monkeypatch.setattr(module, name, started)
 
 
-def call(*argv: str) -> tuple[int, str, str]:
-    """cli.main(argv) in this process: (status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(list(argv))
-    return status, out.getvalue(), err.getvalue()
+call = run_cli  # cli.main(argv) in this process: (status, stdout, stderr)
 
 
 def assert_bad_input(status: int, out: str, err: str, command: str, *names: str) -> str:

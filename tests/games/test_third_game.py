@@ -6,9 +6,7 @@ every game's menu, and the history, statistics and exports count it with the fac
 from __future__ import annotations
 
 import ast
-import contextlib
 import dataclasses
-import io
 import json
 import sqlite3
 from pathlib import Path
@@ -16,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from companion import games
-from companion.cli import main
+from tests.support import run_cli
 from companion.kiosk import daemon, loop
 
 PACKAGE = Path(games.__file__).resolve().parents[1]
@@ -97,10 +95,9 @@ def test_the_table_and_the_daemon_know_no_game():
 
 
 def cli(*argv: str) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(list(argv)) == 0
-    return out.getvalue()
+    status, out, err = run_cli(*argv)
+    assert status == 0, err
+    return out
 
 
 def test_history_statistics_and_exports_count_it_with_its_description(counter, tmp_path):

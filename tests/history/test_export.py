@@ -7,7 +7,6 @@ to extinction (see test_import).
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import datetime as dt
 import errno
@@ -22,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from tests.support import run_cli
 from companion.history import bgstats, export
 from companion.history.plays import read_history
 
@@ -31,13 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 from test_import import BASE, clans_record, mammut_extinct_record  # noqa: E402
 
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
-
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

@@ -7,15 +7,13 @@ Real finished games: Clans from the engine (`play_random_game`) with a record ma
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import random
 import sqlite3
 from pathlib import Path
 from typing import Any
 
-from companion.cli import main
+from tests.support import run_cli
 from companion.games.clans.board import COLORS
 from companion.games.clans.commands import play_random_game
 from companion.games.clans.record import Record
@@ -50,13 +48,6 @@ def mammut_extinct_record(started: float) -> dict:
     log = {"game": "mammut", **g.to_dict()}
     return {**log, "names": ["Ann", "Bo"],
             "companion": {"game": "mammut", "started": started, "finished": started + 600.0, "actions": 7}}
-
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 def write(path: Path, data: Any) -> Path:

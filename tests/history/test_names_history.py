@@ -25,7 +25,8 @@ from companion.history.plays import read_history
 from companion.journal.store import Journal
 from companion.table.seatnames import check_name
 from tests.history.fixture import clans
-from tests.history.test_import import clans_record, mammut_extinct_record, run_cli, write
+from tests.history.test_import import clans_record, mammut_extinct_record, write
+from tests.support import run_cli
 
 # names the rule accepts, from many scripts and with every character markup and CSV care about
 ACCEPTED = [["Łukasz", "שלום"], ["Ana😀", "<b>&amp;"], ['Zoë "Z"', "O'Brien, Jr."], ["李小龙", "محمد"],

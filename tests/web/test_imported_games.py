@@ -8,7 +8,8 @@ import json
 import random
 
 from companion.web.http import VIEWS
-from tests.history.test_import import clans_record, run_cli, write
+from tests.history.test_import import clans_record, write
+from tests.support import run_cli
 from tests.web.webtools import advance, app_for, client, next_event, run, table
 
 
