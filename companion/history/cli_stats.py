@@ -17,15 +17,10 @@ import sys
 from typing import Any
 
 from companion.history import stats as st
+from companion.history.gamefacts import game_name
 from companion.history.plays import History, Play, read_history
 from companion.journal.reader import JournalUnavailable
 from companion.history.safe_text import json_text, line_text
-
-
-def _title(kind: str) -> str:
-    from companion.games import GAMES
-
-    return GAMES[kind].name if kind in GAMES else kind
 
 
 def _load(prog: str, state_dir: str | None, include_abandoned: bool = False) -> History | None:
@@ -58,7 +53,7 @@ def play_line(play: Play) -> str:
     """One readable line for a game: when, which game, how long, each name with total, the winners."""
     when = dt.datetime.fromtimestamp(play.started).strftime("%Y-%m-%d %H:%M")
     if play.abandoned:
-        return f"{when}  #{play.game_id} {_title(play.game)}  (abandoned)"
+        return f"{when}  #{play.game_id} {game_name(play.game)}  (abandoned)"
     points = st.has_points(play.game)
     seats = ", ".join(f"{line_text(name)} {total}" + ("" if points else " camp" if total == 1 else " camps")
                       for name, total in zip(play.players, play.totals))
@@ -67,7 +62,7 @@ def play_line(play: Play) -> str:
         won = ("winners: " if len(play.winners) > 1 else "winner: ") + names
     else:
         won = "extinct: no winner" if play.extinct else "no winner"
-    return f"{when}  #{play.game_id} {_title(play.game)}  {play.duration_min} min  {seats}  {won}"
+    return f"{when}  #{play.game_id} {game_name(play.game)}  {play.duration_min} min  {seats}  {won}"
 
 
 def history(argv: list[str]) -> int:
@@ -128,7 +123,7 @@ def tables_text(table: dict[str, Any]) -> list[str]:
                 extra += f", winning total {_num(s['average_winning_total'])}"
             if s["extinctions"]:
                 extra += f", extinct {s['extinctions']}"
-            lines.append(f"  {_title(kind)}, {n} players: {_games(s['games'])}{extra}; seat wins {seats}")
+            lines.append(f"  {game_name(kind)}, {n} players: {_games(s['games'])}{extra}; seat wins {seats}")
     if table["colors"]:
         lines += ["", "average total by colour: " + ", ".join(f"{c} {_num(v)}" for c, v in table["colors"].items())]
     if table["head_to_head"]:

@@ -40,7 +40,7 @@ from typing import Any, Iterable, Mapping
 
 from companion.history import formats
 from companion.history.bgstats import LOCATION, bgstats_json, start_positions
-from companion.history.gamefacts import game_info
+from companion.history.gamefacts import game_info, game_name
 from companion.history.plays import History, Play
 from companion.history.safe_text import json_text, utf8_text, xml_text
 from companion.table.fsutil import atomic_write_text
@@ -153,7 +153,7 @@ def plays_csv(plays: History | Iterable[Play]) -> str:
     for play in _finished(plays):
         colors = list(play.colors or [])
         first = "" if play.first_player is None else play.first_player + 1
-        title = game_info(play.game)["name"]
+        title = game_name(play.game)
         for i, name in enumerate(play.players):
             writer.writerow([play.game_id, spreadsheet_text(title), sheet_time(play.started),
                              sheet_time(play.finished), play.duration_min, i + 1, spreadsheet_text(name),

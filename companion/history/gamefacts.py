@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-__all__ = ["game_info", "parse_bgg_ids"]
+__all__ = ["game_info", "game_name", "parse_bgg_ids"]
+
+
+def game_name(kind: str) -> str:
+    """The published name of the game `kind` ("Valley of the Mammoths"); an unregistered game's
+    (an old journal's) is its code."""
+    from companion.games import GAMES
+
+    return GAMES[kind].name if kind in GAMES else kind
 
 
 def game_info(kind: str, ids: Mapping[str, int] | None = None) -> dict[str, Any]:
@@ -22,17 +30,14 @@ def game_info(kind: str, ids: Mapping[str, int] | None = None) -> dict[str, Any]
     highestWins, noPoints. `ids` (game code -> BGG id) overrides bggId; a game without a BGG id has
     bggYear 0. A game no longer registered (an old journal's) is named by its code, with no facts."""
     from companion.games import GAMES
+    from companion.table.gametype import GameType
 
-    game = GAMES.get(kind)
-    if game is None:
-        out: dict[str, Any] = {"name": kind, "bggId": 0, "bggYear": 0, "designers": "", "minPlayerCount": 0,
-                               "maxPlayerCount": 0, "minPlayTime": 0, "maxPlayTime": 0, "minAge": 0,
-                               "highestWins": True, "noPoints": False}
-    else:
-        out = {"name": game.name, "bggId": game.bgg_id, "bggYear": game.bgg_year, "designers": game.designers,
-               "minPlayerCount": game.min_players, "maxPlayerCount": game.max_players,
-               "minPlayTime": game.min_play_time, "maxPlayTime": game.max_play_time, "minAge": game.min_age,
-               "highestWins": game.highest_wins, "noPoints": game.no_points}
+    game = GAMES.get(kind) or GameType(kind, kind, kind, "")  # unregistered: its code, every fact unknown
+    out: dict[str, Any] = {
+        "name": game.name, "bggId": game.bgg_id, "bggYear": game.bgg_year, "designers": game.designers,
+        "minPlayerCount": game.min_players, "maxPlayerCount": game.max_players, "minPlayTime": game.min_play_time,
+        "maxPlayTime": game.max_play_time, "minAge": game.min_age, "highestWins": game.highest_wins,
+        "noPoints": game.no_points}
     if ids and kind in ids:
         out["bggId"] = int(ids[kind])
     if not out["bggId"]:

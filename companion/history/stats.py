@@ -19,6 +19,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Iterable
 
+from companion.history.gamefacts import game_name
 from companion.history.plays import Play, iso_time
 from companion.i18n import _
 from companion.table.seatnames import is_guest  # a guest's seat is not one person: never in per-player figures
@@ -243,8 +244,6 @@ def stats_pages(plays: Iterable[Play]) -> list[tuple[str, list[str]]]:
     """Short pages (title, lines of at most 21 characters) for the 128x64 OLED: one per player (most
     games first, then by name; names cut to 10 characters), then the first player's win rate per game
     and player count."""
-    from companion.games import GAMES
-
     games = counted(plays)
     players = player_stats(games)
     pages: list[tuple[str, list[str]]] = []
@@ -263,7 +262,7 @@ def stats_pages(plays: Iterable[Play]) -> list[tuple[str, list[str]]]:
         pages.append((_fit(name[:NAME_CUT]), [_fit(line) for line in lines]))
     rates: list[str] = []
     for kind, counts in game_stats(games).items():
-        title = GAMES[kind].name if kind in GAMES else kind
+        title = game_name(kind)
         for n, s in counts.items():
             if s["first_player_win_rate"] is None:
                 continue

@@ -470,3 +470,13 @@ def test_the_commands_default_to_the_state_dir_run_uses(tmp_path, monkeypatch):
     assert code == 0 and set(json.loads(out)) == {"Anna", "Ben"}, err
     code, out, err = run_cli("export", "--format", "bgg")
     assert code == 0 and ET.fromstring(out.encode()).find("play") is not None, err
+
+
+def test_a_game_no_longer_registered_is_named_by_its_code_with_no_facts():
+    from companion.history.gamefacts import game_info, game_name
+
+    assert game_name("chess") == "chess" and game_name("mammut") == "Valley of the Mammoths"
+    assert game_info("chess") == {"name": "chess", "bggId": 0, "bggYear": 0, "designers": "", "minPlayerCount": 0,
+                                  "maxPlayerCount": 0, "minPlayTime": 0, "maxPlayTime": 0, "minAge": 0,
+                                  "highestWins": True, "noPoints": False}
+    assert game_info("clans")["bggYear"] == 2002 and game_info("clans", {"clans": 0})["bggYear"] == 0
