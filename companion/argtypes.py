@@ -18,6 +18,7 @@ MAX_COUNT = 1_000_000_000  # games, runs, iterations: more would run for days, o
 MAX_SECONDS = 3600.0  # a move time, a pause, a time-out: an hour is already far beyond any use
 MAX_SHOWN = 40  # characters of a value quoted in a message
 
+
 def shown(value: object) -> str:
     """`value` quoted for a message on one line: printable, at most MAX_SHOWN characters."""
     text = repr(str(value))

@@ -63,7 +63,6 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_PIPE = 141  # 128 + SIGPIPE
 DEBUG_ENV = "COMPANION_DEBUG"
 
-
 # What a file the user named can fail with: bad input (exit 2), not a fault of the program.
 USER_ERRNOS = frozenset({errno.ENOENT, errno.EISDIR, errno.ENOTDIR, errno.EACCES, errno.EPERM, errno.EEXIST,
                          errno.ENAMETOOLONG, errno.ELOOP, errno.EROFS, errno.ENXIO, errno.EINVAL})
@@ -75,8 +74,6 @@ def usage() -> str:
     lines = ["usage: companion COMMAND [options]   (companion COMMAND --help for details)", "", "commands:"]
     lines += [f"  {name:<{width}}  {helptext}" for name, (_, helptext) in COMMANDS.items()]
     return "\n".join(lines)
-
-
 
 
 # ----- argparse, one line --------------------------------------------------------------------

@@ -61,12 +61,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--lang", choices=LANGUAGES, metavar="CODE",
                     help=f"the table's language: {', '.join(LANGUAGES)} (default: the menu's last choice, "
                          "else the config's language, else the system locale's, else en)")
-    ap.add_argument("--keys", metavar="FILE", type=given("a key script"), help="read keys from FILE as if typed on the keypad, then exit")
-    ap.add_argument("--load", metavar="RECORD", type=given("a record"), help="continue the game of a record (spec section 1)")
+    ap.add_argument("--keys", metavar="FILE", type=given("a key script"),
+                    help="read keys from FILE as if typed on the keypad, then exit")
+    ap.add_argument("--load", metavar="RECORD", type=given("a record"),
+                    help="continue the game of a record (spec section 1)")
     ap.add_argument("--record-out", metavar="OUT", type=new_file, help="write the game record here at exit")
     ap.add_argument("--players", type=int, choices=(2, 3, 4), help="start a new game without the questions")
     ap.add_argument("--seed", type=int, help="seed for the start player and the setup")
-    ap.add_argument("--bots", metavar="SEATS", type=given("seat numbers, e.g. 2,4"), help="with --players: seats played by the companion, 1-based (e.g. 2,4)")
+    ap.add_argument("--bots", metavar="SEATS", type=given("seat numbers, e.g. 2,4"),
+                    help="with --players: seats played by the companion, 1-based (e.g. 2,4)")
     ap.add_argument("--bot", choices=bot_names(), help="which bot plays (default: the config's game.bot, mcts)")
     ap.add_argument("--bot-time", type=float, metavar="S", help="seconds per bot move and hint (default: the config's)")
     ap.add_argument("--bot-iterations", type=count, metavar="K",
@@ -79,8 +82,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                          "spoken or not, headless too")
     ap.add_argument("--key-socket", metavar="PATH", type=given("a socket path"),
                     help="take keys from the table's page on this Unix socket (default: the config's web.key_socket)")
-    ap.add_argument("--config", metavar="PATH", type=given("a config file"), help="config file (default /etc/companion/config.yaml if present)")
-    ap.add_argument("--state-dir", metavar="DIR", type=directory, help="journal directory (default: the config's state_dir)")
+    ap.add_argument("--config", metavar="PATH", type=given("a config file"),
+                    help="config file (default /etc/companion/config.yaml if present)")
+    ap.add_argument("--state-dir", metavar="DIR", type=directory,
+                    help="journal directory (default: the config's state_dir)")
     ap.add_argument("--no-journal", action="store_true", help="do not journal nor resume")
     ap.add_argument("--log-file", metavar="PATH", type=new_file,
                     help="log here; in the terminal display the log goes to a file (default: TMPDIR/companion.log)")

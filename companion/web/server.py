@@ -67,14 +67,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     """`companion web`'s options; a --port outside 1-65535 or a --bind this box cannot listen on is
     argparse's error (one line, exit 2, under companion.cli)."""
     ap = argparse.ArgumentParser(prog="companion web", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--state-dir", metavar="DIR", type=directory, help="the kiosk's journal directory (default: the config's)")
+    ap.add_argument("--state-dir", metavar="DIR", type=directory,
+                    help="the kiosk's journal directory (default: the config's)")
     ap.add_argument("--bind", metavar="ADDR", type=bind_address,
                     help="address to listen on (default 127.0.0.1; config web.bind)")
     ap.add_argument("--port", type=port, metavar="N", help="TCP port 1-65535 (default 8080; config web.port)")
-    ap.add_argument("--pin-file", metavar="F", type=given("a PIN file"), help="a file holding the PIN that allows keys from phones")
-    ap.add_argument("--config", metavar="PATH", type=given("a config file"), help="config file (default /etc/companion/config.yaml if present)")
+    ap.add_argument("--pin-file", metavar="F", type=given("a PIN file"),
+                    help="a file holding the PIN that allows keys from phones")
+    ap.add_argument("--config", metavar="PATH", type=given("a config file"),
+                    help="config file (default /etc/companion/config.yaml if present)")
     ap.add_argument("--lang", choices=LANGUAGES, metavar="CODE", help="the page's language until the table picks one")
-    ap.add_argument("--key-socket", metavar="PATH", type=given("a socket path"), help="the daemon's key socket (config web.key_socket)")
+    ap.add_argument("--key-socket", metavar="PATH", type=given("a socket path"),
+                    help="the daemon's key socket (config web.key_socket)")
     ap.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                     help="one more name the page may be reached by (repeatable; config web.allowed_hosts)")
     ap.add_argument("-v", "--verbose", action="count", default=0, help="more log output")

@@ -29,7 +29,7 @@ HUT_FILL = {"red": "#d32f2f", "blue": "#1e63c6", "green": "#2e9e44", "yellow": "
 HUT_INK = {"red": "#fff", "blue": "#fff", "green": "#fff", "yellow": "#000", "black": "#fff"}
 EMPTY_FILL = "#d0d0d0"
 HUT_R = 15.0
-LABEL_BOX = 72  # half the side of the labels' square: the badge, doubled on a phone, ends 70 below the centre
+LABEL_BOX = 72  # half the side of the labels' square: more than any label reaches from the centre (the number, 58)
 
 # NOTE: the table's page (a phone): heading of the epoch chart
 EPOCH_CHART = N_("Epoch chart")

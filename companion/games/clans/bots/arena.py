@@ -151,7 +151,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--bots", required=True, help="comma-separated bot names, one per player (2-4): random, greedy, mcts")
     ap.add_argument("--games", type=count, default=100)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--move-time", type=seconds(), default=0.5, help="seconds per mcts move (ignored with --iterations)")
+    ap.add_argument("--move-time", type=seconds(), default=0.5,
+                    help="seconds per mcts move (ignored with --iterations)")
     ap.add_argument("--iterations", type=count, default=None, help="fixed mcts iterations per move (deterministic)")
     ap.add_argument("--jobs", type=whole(1, 64), default=1, help="worker processes (default 1)")
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
