@@ -32,3 +32,6 @@ class LineNoise:
 
     source: str
     count: int
+
+    def __str__(self) -> str:
+        return "noise"  # what `companion doctor --keys` shows for it: "got noise"

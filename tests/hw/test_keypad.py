@@ -306,3 +306,26 @@ def test_close_is_prompt_during_backoff(tmp_path):
 def test_open_keypad_without_config_is_an_error():
     with pytest.raises(ValueError):
         open_keypad(Config(), lambda k: None)
+
+
+def test_the_config_names_the_protocol_or_takes_framed(monkeypatch):
+    from companion.box.config import ConfigError, load_config_text
+
+    monkeypatch.setenv("COMPANION_ALLOW_LOOP", "1")
+    assert load_config_text("keypad: {port: 'loop://'}\n", "t").keypad.protocol == "framed"
+    cfg = load_config_text("keypad: {port: 'loop://', protocol: one-byte}\n", "t")
+    assert cfg.keypad.protocol == "one-byte"
+    with pytest.raises(ConfigError, match="keypad.protocol"):
+        load_config_text("keypad: {port: 'loop://', protocol: ascii}\n", "t")
+
+
+def test_doctors_key_test_says_noise_when_the_line_is_noisy():
+    import io
+
+    from companion.box.doctor import KeyTest
+
+    out = io.StringIO()
+    test = KeyTest(expected=["1"], out=out)
+    test.put(LineNoise("keypad", 3))
+    assert test.take(test.keys.get_nowait()) == "got noise"
+    assert "'noise'" in out.getvalue()
