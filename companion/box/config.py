@@ -29,7 +29,8 @@ from typing import Any, Callable
 from companion.box.config_base import (KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OLED_ADDRESSES,  # noqa: F401
                                        WATCHDOG_SEC, DisplayConfig, display_drivers,
                                        is_display_driver, is_oled, oled_drivers)
-from companion.hw.settings import KEYPAD_PROTOCOLS, ButtonsConfig, EncoderConfig, KeypadConfig, UsbKeypadConfig  # noqa: F401
+from companion.hw.settings import (KEYPAD_PROTOCOLS, ButtonsConfig, EncoderConfig, KeypadConfig,  # noqa: F401
+                                   UsbKeypadConfig)
 from companion.games import bot_names
 from companion.hw.sinks import stand_ins, writes_frames
 from companion.i18n import LANGUAGES, N_, _

@@ -8,10 +8,11 @@ frames become keys, on `put`. Any other byte is noise: a `LineNoise` event goes
 to `put` (at most one a second; the loop shows it and holds confirmations) and
 a warning to the log (at most one in 30 s). An old keypad's one ASCII byte per
 key (`protocol: one-byte`, named in the config, warned about: noise can form
-keys there) goes through `KeyFilter` instead. Unplugging the adapter (SerialException/OSError) is logged
-once; the thread then re-opens the port with exponential backoff (0.5 s
-doubling to 10 s), resolving the by-id link afresh each time, because the
-kernel may give the re-plugged adapter a new ttyUSB number.
+keys there) goes through `KeyFilter` instead. Unplugging the adapter
+(SerialException/OSError) is logged once; the thread then re-opens the port
+with exponential backoff (0.5 s doubling to 10 s), resolving the by-id link
+afresh each time, because the kernel may give the re-plugged adapter a new
+ttyUSB number.
 """
 
 from __future__ import annotations

@@ -100,11 +100,11 @@ class Daemon:
         self.queue.put((None, key))
 
     def page_event(self, event: Any) -> bool:
-        """The table's page's events that are not keys; True when `event` was one. (Imported here:
-        keys are strings, only a table with its page sends these.)"""
+        """The events that are not keys (the table's page's, the keypad's noise); True when `event` was one.
+        (Imported here: keys are strings, only a table with its page or a serial keypad sends these.)"""
         from companion.hw.keyevents import LineNoise, PhoneUrl, RosterUpdate
 
-        if isinstance(event, LineNoise):  # not the page's, but like them not a key
+        if isinstance(event, LineNoise):
             self.noise_at = self.clock()
             self.tell_noise(force=False)
             return True
@@ -164,8 +164,8 @@ class Daemon:
         when = self.clock() if pressed_at is None else pressed_at
         if not held or when - self.noise_at > NOISE_HOLD_S:
             return False
-        log.warning("key %r held: noise on the keypad's line %.1f s before it; asked again",
-                    key, when - self.noise_at)
+        log.warning("key %r held: noise on the keypad's line %.1f s from it; asked again",
+                    key, abs(when - self.noise_at))
         self.tell_noise(force=True)
         return True
 

@@ -88,7 +88,8 @@ def test_lines_in_utf16_or_utf32_are_refused(key_socket, caplog):
     assert len(warnings) == 1
 
 
-@pytest.mark.parametrize("line", [b"[" * 4000, b"[" * 2000 + b"]" * 2000, b'{"keys": ' + b"[" * 2000 + b"]" * 2000 + b"}"])
+@pytest.mark.parametrize("line", [b"[" * 4000, b"[" * 2000 + b"]" * 2000,
+                                  b'{"keys": ' + b"[" * 2000 + b"]" * 2000 + b"}"])
 def test_a_line_nested_too_deep_is_dropped_with_one_warning(key_socket, caplog, line):
     sock, got = key_socket
     assert len(line) <= keysocket.MAX_LINE
