@@ -98,20 +98,26 @@ class KeySocket:
     def _serve(self, conn: socket.socket) -> None:
         spoken = warned = False
         buffer = b""
+        line_began = time.monotonic()  # of the line being received (the first one: at connecting)
         try:
             while True:
                 try:
                     chunk = conn.recv(4096)
                 except socket.timeout:
-                    if spoken and not buffer:
-                        continue  # the page's connection waits quietly for keys
+                    chunk = None
+                if chunk == b"":
+                    break
+                if (buffer or not spoken) and time.monotonic() - line_began >= SILENT_S:
                     log.warning("key socket: a client silent for %g s (no whole line): connection closed", SILENT_S)
                     break
-                if not chunk:
-                    break
+                if chunk is None:
+                    continue  # the page's connection waits quietly for keys
+                if not buffer:
+                    line_began = time.monotonic()
                 buffer += chunk
                 while b"\n" in buffer:
                     line, buffer = buffer.split(b"\n", 1)
+                    line_began = time.monotonic()
                     kind = self._line(line)
                     if kind is None:
                         if not warned:

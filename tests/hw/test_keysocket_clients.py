@@ -64,7 +64,7 @@ def test_four_silent_clients_never_keep_the_page_out(key_socket):
 
 def test_a_silent_client_is_closed_after_a_few_seconds_and_the_quiet_page_is_not(key_socket, monkeypatch, caplog):
     sock, got = key_socket
-    monkeypatch.setattr(keysocket, "SILENT_S", 0.2)
+    monkeypatch.setattr(keysocket, "SILENT_S", 1.0)
     with connect(sock) as page, connect(sock) as silent, connect(sock) as unfinished:
         page.sendall(URL)
         unfinished.sendall(b'{"keys": ["1"')            # a line begun and never finished
@@ -73,7 +73,7 @@ def test_a_silent_client_is_closed_after_a_few_seconds_and_the_quiet_page_is_not
         assert wait_until(lambda: len(sock.clients) == 1)  # the page stays, quiet as it is
         page.sendall(b'{"keys": ["9"]}\n')
         assert wait_until(lambda: keys_of(got) == ["9"])
-    assert "silent for 0.2 s" in caplog.text and "Traceback" not in caplog.text
+    assert "silent for 1 s" in caplog.text and "Traceback" not in caplog.text
 
 
 def test_lines_in_utf16_or_utf32_are_refused(key_socket, caplog):
@@ -140,3 +140,21 @@ def test_the_page_reconnects_and_retries_once_when_its_place_was_taken(key_socke
 
     assert asyncio.run(go()) is True
     assert wait_until(lambda: keys_of(got) == ["1", "2"])
+
+
+def test_a_line_trickled_byte_by_byte_is_closed_too(key_socket, monkeypatch):
+    sock, got = key_socket
+    monkeypatch.setattr(keysocket, "SILENT_S", 1.0)
+    with connect(sock) as page, connect(sock) as trickler:
+        page.sendall(URL)
+        trickler.sendall(URL)                           # it has spoken once ...
+        assert wait_until(lambda: len(sock.told_url) == 2)
+        for byte in b'{"keys": ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "#"]}\n':
+            try:
+                trickler.sendall(bytes([byte]))         # ... then never finishes a line
+            except OSError:
+                break
+            if wait_until(lambda: len(sock.clients) == 1, timeout=0.2):  # a byte at most every 0.2 s
+                break
+        assert wait_until(lambda: len(sock.clients) == 1) and closed_by_the_daemon(trickler)
+    assert keys_of(got) == []
