@@ -29,7 +29,8 @@ from typing import Any, Callable
 from companion.box.config_base import (KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OLED_ADDRESSES,  # noqa: F401
                                        WATCHDOG_SEC, DisplayConfig, display_drivers,
                                        is_display_driver, is_oled, oled_drivers)
-from companion.hw.settings import ButtonsConfig, EncoderConfig, KeypadConfig, UsbKeypadConfig  # noqa: F401
+from companion.hw.settings import (KEYPAD_PROTOCOLS, ButtonsConfig, EncoderConfig, KeypadConfig,  # noqa: F401
+                                   UsbKeypadConfig)
 from companion.games import bot_names
 from companion.hw.sinks import stand_ins, writes_frames
 from companion.i18n import LANGUAGES, N_, _
@@ -216,6 +217,7 @@ encoder:                 # optional rotary encoder (omit or null if none)
 keypad:                  # optional serial keypad (omit or null if none)
   port: /dev/serial/by-id/usb-1a86_USB_Serial-if00-port0   # a device under /dev only
   baudrate: 9600
+  protocol: framed       # framed: firmware/serial-keypad's checked frames | one-byte: an old keypad (noise plays keys)
 # usb_keypad:            # optional USB (HID) number pad, read through evdev
 #   device: auto         # auto: the first /dev/input/by-id/*-event-kbd | a /dev/input/... path
 #   grab: true           # keep its keys away from the console
@@ -521,7 +523,7 @@ _BUTTON_CHECKS = {
     "enabled": _enabled,
 }
 _ENCODER_CHECKS = {"a": _pin, "b": _pin, "push": _opt(_pin)}
-_KEYPAD_CHECKS = {"port": _serial_port, "baudrate": _choice(BAUDRATES)}
+_KEYPAD_CHECKS = {"port": _serial_port, "baudrate": _choice(BAUDRATES), "protocol": _choice(KEYPAD_PROTOCOLS)}
 _USB_KEYPAD_CHECKS = {"device": _input_device, "grab": _bool, "keymap": _keymap}
 _GAME_CHECKS = {"bot_move_time": _bot_move_time, "bot": _choice(bot_names)}
 _SOUND_CHECKS = {

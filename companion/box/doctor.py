@@ -440,9 +440,9 @@ class KeyTest:
     seen: list[str] = field(default_factory=list)
     strays: list[str] = field(default_factory=list)
 
-    def put(self, key: str) -> None:
-        """What an input adapter calls for each key."""
-        self.keys.put(key)
+    def put(self, key: Any) -> None:
+        """What an input adapter calls for each key (an event that is no key, as its name: "noise")."""
+        self.keys.put(key if isinstance(key, str) else str(key))
 
     @property
     def missing(self) -> list[str]:

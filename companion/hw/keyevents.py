@@ -1,4 +1,5 @@
-"""The key socket's events that are not keys: where the table's page is, and the page's roster.
+"""The adapters' events that are not keys: where the table's page is, the page's roster (both from
+the key socket), and noise on the serial keypad's line.
 
 Kept apart from `companion.hw.keysocket` (which re-exports them) so the loop can tell them
 from keys without importing the socket adapter: a table without its page, or a headless run,
@@ -22,3 +23,15 @@ class PhoneUrl:
     """The table's page is at `url` (None: the web service is gone)."""
 
     url: str | None
+
+
+@dataclass(frozen=True)
+class LineNoise:
+    """The serial keypad's line carried bytes that are no key (`count` such bytes so far): the OLED
+    says so, and for a few seconds a confirmation the table cannot take back asks again."""
+
+    source: str
+    count: int
+
+    def __str__(self) -> str:
+        return "noise"  # what `companion doctor --keys` shows for it: "got noise"

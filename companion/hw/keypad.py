@@ -1,13 +1,18 @@
-"""The serial 4x4 keypad (one ASCII byte per key press) behind a USB-serial
-bridge, read on a background thread.
+"""The serial 4x4 keypad behind a USB-serial bridge, read on a background thread.
 
 `open_keypad(cfg, put)` returns a `SerialKeypad`; `start()` begins reading.
 The port is a device path (preferably a stable /dev/serial/by-id/... link)
-or any pyserial URL (loop:// in tests). Bytes go through `KeyFilter`; keys
-go to `put`. Unplugging the adapter (SerialException/OSError) is logged
-once; the thread then re-opens the port with exponential backoff (0.5 s
-doubling to 10 s), resolving the by-id link afresh each time, because the
-kernel may give the re-plugged adapter a new ttyUSB number.
+or any pyserial URL (loop:// in tests). Each key press comes as a checked
+frame (companion.hw.keyframe, what firmware/serial-keypad sends): only whole
+frames become keys, on `put`. Any other byte is noise: a `LineNoise` event goes
+to `put` (at most one a second; the loop shows it and holds confirmations) and
+a warning to the log (at most one in 30 s). An old keypad's one ASCII byte per
+key (`protocol: one-byte`, named in the config, warned about: noise can form
+keys there) goes through `KeyFilter` instead. Unplugging the adapter
+(SerialException/OSError) is logged once; the thread then re-opens the port
+with exponential backoff (0.5 s doubling to 10 s), resolving the by-id link
+afresh each time, because the kernel may give the re-plugged adapter a new
+ttyUSB number.
 """
 
 from __future__ import annotations
@@ -18,13 +23,18 @@ import threading
 import time
 from typing import Any, Callable
 
-from companion.table.keys import KeyFilter
+from companion.hw.keyevents import LineNoise
+from companion.hw.keyframe import FRAMED, LEGACY, FrameDecoder
+from companion.hw.settings import KEYPAD_PROTOCOLS
+from companion.table.keys import BYTE_TO_KEY, KeyFilter
 
 log = logging.getLogger(__name__)
 
-Put = Callable[[str], Any]
+Put = Callable[[Any], Any]
 READ_TIMEOUT_S = 0.2
 STABLE_S = 5.0
+NOISE_EVENT_S = 1.0   # at most one LineNoise event a second: the loop needs only "noise lately"
+NOISE_WARN_S = 30.0   # at most one log warning about noise in this time
 
 
 def _describe_port(port: str) -> str:
@@ -40,15 +50,21 @@ class SerialKeypad:
     `opener(port, baudrate)` returns an open pyserial-like object (default:
     ``serial.serial_for_url(port, baudrate, timeout=0.2)``); `sleep(seconds)`
     waits between reconnect attempts (default: an interruptible wait that
-    `close()` cuts short).
+    `close()` cuts short). `protocol`: "framed" or "one-byte" (KEYPAD_PROTOCOLS);
+    `clock` times the noise reports.
     """
 
     def __init__(self, port: str, baudrate: int, put: Put, *,
                  opener: Callable[[str, int], Any] | None = None,
                  sleep: Callable[[float], Any] | None = None,
-                 backoff_start: float = 0.5, backoff_max: float = 10.0) -> None:
+                 backoff_start: float = 0.5, backoff_max: float = 10.0,
+                 protocol: str = FRAMED, clock: Callable[[], float] = time.monotonic) -> None:
+        if protocol not in KEYPAD_PROTOCOLS:
+            raise ValueError(f"keypad.protocol {protocol!r} is not one of {', '.join(KEYPAD_PROTOCOLS)}")
         self.port = port
         self.baudrate = baudrate
+        self.protocol = protocol
+        self._clock = clock
         self._put = put
         self._opener = opener or self._open_serial
         self._stop = threading.Event()
@@ -58,7 +74,16 @@ class SerialKeypad:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._conn: Any = None
-        self.filter = KeyFilter(source=f"keypad {port}")
+        self.filter = KeyFilter(source=f"keypad {port}")  # the one-byte protocol
+        self.frames = FrameDecoder()                       # the framed one
+        self.noise = 0             # bytes that were no key, since start
+        self._noise_event_at: float | None = None
+        self._noise_warned_at: float | None = None
+        self._noise_unwarned = 0
+        self._noise_examples = bytearray()
+        if protocol == LEGACY:
+            log.warning("keypad %s: protocol one-byte (keypad.protocol): noise on the cable can type keys; "
+                        "flash firmware/serial-keypad and remove the setting", port)
         self.connected = threading.Event()
         self.connects = 0          # successful opens (1 + reconnects)
         self.failed_attempts = 0   # failed opens since start
@@ -126,6 +151,7 @@ class SerialKeypad:
             log.info("keypad %s: %s", _describe_port(self.port),
                      "reconnected" if self.connects > 1 else "connected")
             outage_logged = False
+            self.frames.restart()
             connected_at = time.monotonic()
             self.connected.set()
             try:
@@ -154,12 +180,52 @@ class SerialKeypad:
             waiting = conn.in_waiting
             if waiting:
                 data += conn.read(waiting)
-            for key in self.filter.feed(data):
-                try:
-                    self._put(key)
-                except Exception:
-                    self.put_errors += 1
-                    log.exception("keypad: put(%r) failed", key)
+            for key in self.decode(data):
+                self._give(key)
+
+    def decode(self, data: bytes) -> list[str]:
+        """The keys in `data` by the configured protocol; noise, if any, is reported first."""
+        if self.protocol == LEGACY:
+            before = self.filter.dropped  # KeyFilter warns in the log itself
+            keys = self.filter.feed(data)
+            noise = self.filter.dropped - before
+        else:
+            before = self.frames.noise
+            keys = self.frames.feed(data)
+            noise = self.frames.noise - before
+            if noise:
+                self._warn_noise(noise, data)
+        if noise:
+            self.noise += noise
+            now = self._clock()
+            if self._noise_event_at is None or now - self._noise_event_at >= NOISE_EVENT_S:
+                self._noise_event_at = now
+                self._give(LineNoise(self.port, self.noise))
+        return keys
+
+    def _warn_noise(self, noise: int, data: bytes) -> None:
+        self._noise_unwarned += noise
+        if len(self._noise_examples) < 8:
+            self._noise_examples += data[:8 - len(self._noise_examples)]
+        now = self._clock()
+        if self._noise_warned_at is not None and now - self._noise_warned_at < NOISE_WARN_S:
+            return
+        self._noise_warned_at = now
+        old_keypad = all(b in BYTE_TO_KEY for b in self._noise_examples)
+        log.warning("keypad %s: %d byte(s) of noise on the line, no key taken from them (%d in total); %s",
+                    self.port, self._noise_unwarned, self.noise + noise,
+                    "they look like an old keypad's one-byte keys: flash firmware/serial-keypad, "
+                    "or set keypad.protocol: one-byte" if old_keypad else
+                    "check the cable and keypad.baudrate")
+        self._noise_unwarned = 0
+        self._noise_examples.clear()
+
+    def _give(self, item: Any) -> None:
+        try:
+            self._put(item)
+        except Exception:
+            self.put_errors += 1
+            log.exception("keypad: put(%r) failed", item)
 
 
 def open_keypad(cfg: Any, put: Put, **kwargs: Any) -> SerialKeypad:
@@ -167,9 +233,9 @@ def open_keypad(cfg: Any, put: Put, **kwargs: Any) -> SerialKeypad:
 
     `cfg` is the whole Config (its keypad section must be set) or the keypad
     section (a `KeypadConfig`, companion.hw.settings). Extra keyword arguments (opener, sleep, backoff_start,
-    backoff_max) go to `SerialKeypad`.
+    backoff_max, clock) go to `SerialKeypad`.
     """
     kcfg = cfg.keypad if hasattr(cfg, "keypad") else cfg
     if kcfg is None:
         raise ValueError("no keypad configured")
-    return SerialKeypad(kcfg.port, kcfg.baudrate, put, **kwargs)
+    return SerialKeypad(kcfg.port, kcfg.baudrate, put, protocol=kcfg.protocol, **kwargs)

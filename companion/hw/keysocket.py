@@ -9,8 +9,12 @@ it is made mode 0600 for the daemon's own user) sends JSON lines:
 
 Like every adapter it only puts events on the daemon's queue: key tokens go through the
 same queue and the same checks as the keypad's; the URL goes as a `PhoneUrl` event, and
-`PhoneUrl(None)` when the web service goes away. Anything else on a line is ignored and
-logged once per connection; lines are capped so a client cannot grow the daemon's memory.
+`PhoneUrl(None)` when the web service goes away. Lines are UTF-8 JSON only (UTF-16 or -32 is
+refused); anything else on a line (bad JSON, nesting too deep for the parser, an unknown
+message) is dropped and logged once per connection; lines are capped so a client cannot grow
+the daemon's memory. A client that says nothing for `SILENT_S` after connecting, or leaves a
+line unfinished that long, is closed; when all `MAX_CLIENTS` places are taken, a new connection
+takes the place of the one quiet the longest, so the page (which reconnects) always gets in.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import logging
 import os
 import socket
 import threading
+import time
 from typing import Any, Callable
 
 from companion.hw.keyevents import PhoneUrl, RosterUpdate  # noqa: F401  (re-exported: callers name them here)
@@ -30,6 +35,7 @@ log = logging.getLogger(__name__)
 MAX_LINE = 4096
 MAX_KEYS_PER_LINE = 64
 MAX_CLIENTS = 4
+SILENT_S = 5.0  # a connection's first line, and the rest of any line begun, must come within this
 
 
 def _keypad(key: Any) -> bool:
@@ -44,7 +50,8 @@ class KeySocket:
         self.path = path
         self.put = put
         self.sock: socket.socket | None = None
-        self.clients: set[socket.socket] = set()
+        self.clients: dict[socket.socket, float] = {}  # each client and when it last sent a whole line
+        self.told_url: set[socket.socket] = set()        # the clients that said where the page is
         self._lock = threading.Lock()
         self._closed = threading.Event()
 
@@ -80,27 +87,49 @@ class KeySocket:
                 return
             with self._lock:
                 if len(self.clients) >= MAX_CLIENTS:
-                    conn.close()
-                    continue
-                self.clients.add(conn)
+                    quiet = min(self.clients, key=self.clients.__getitem__)
+                    del self.clients[quiet]
+                    log.info("key socket: %d clients: the one quiet the longest makes room", MAX_CLIENTS)
+                    _shut(quiet)  # its thread sees the end and closes it
+                self.clients[conn] = time.monotonic()
+            conn.settimeout(SILENT_S)
             threading.Thread(target=self._serve, args=(conn,), name="key-socket-client", daemon=True).start()
 
     def _serve(self, conn: socket.socket) -> None:
-        told_url = warned = False
+        spoken = warned = False
         buffer = b""
+        line_began = time.monotonic()  # of the line being received (the first one: at connecting)
         try:
             while True:
-                chunk = conn.recv(4096)
-                if not chunk:
+                try:
+                    chunk = conn.recv(4096)
+                except socket.timeout:
+                    chunk = None
+                if chunk == b"":
                     break
+                if (buffer or not spoken) and time.monotonic() - line_began >= SILENT_S:
+                    log.warning("key socket: a client silent for %g s (no whole line): connection closed", SILENT_S)
+                    break
+                if chunk is None:
+                    continue  # the page's connection waits quietly for keys
+                if not buffer:
+                    line_began = time.monotonic()
                 buffer += chunk
                 while b"\n" in buffer:
                     line, buffer = buffer.split(b"\n", 1)
+                    line_began = time.monotonic()
                     kind = self._line(line)
-                    told_url = told_url or kind == "url"
-                    if kind is None and not warned:
-                        log.warning("key socket: ignored a line that is not keys or url")
-                        warned = True
+                    if kind is None:
+                        if not warned:
+                            log.warning("key socket: dropped a line that is not UTF-8 JSON keys, url or roster")
+                            warned = True
+                        continue
+                    spoken = True
+                    with self._lock:
+                        if conn in self.clients:
+                            self.clients[conn] = time.monotonic()
+                        if kind == "url":
+                            self.told_url.add(conn)
                 if len(buffer) > MAX_LINE:
                     log.warning("key socket: a line longer than %d bytes: connection closed", MAX_LINE)
                     break
@@ -108,15 +137,19 @@ class KeySocket:
             pass
         finally:
             with self._lock:
-                self.clients.discard(conn)
+                self.clients.pop(conn, None)
+                gone = conn in self.told_url
+                self.told_url.discard(conn)
+                page_gone = gone and not self.told_url and not self._closed.is_set()
+                if page_gone:  # under the lock: a page that has just reconnected says its url after this
+                    self.put(PhoneUrl(None))
             conn.close()
-            if told_url and not self._closed.is_set():
-                self.put(PhoneUrl(None))
 
     def _line(self, line: bytes) -> str | None:
         try:
-            message = json.loads(line)
-        except ValueError:
+            # decoded first: json.loads(bytes) would also take UTF-16 and UTF-32
+            message = json.loads(line.decode("utf-8"))
+        except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             return None
         if not isinstance(message, dict):
             return None
@@ -154,7 +187,12 @@ class KeySocket:
                     pass
         with self._lock:
             for conn in list(self.clients):
-                try:
-                    conn.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
+                _shut(conn)
+
+
+def _shut(conn: socket.socket) -> None:
+    """End a client's connection; its own thread then closes it."""
+    try:
+        conn.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 # An OLED with no address configured is looked for at these, in this order.
 OLED_ADDRESSES = (0x3C, 0x3D)
+# The serial keypad's protocols (companion.hw.keyframe): checked frames, or an old keypad's bare bytes.
+KEYPAD_PROTOCOLS = ("framed", "one-byte")
 
 
 @dataclass
@@ -78,10 +80,13 @@ class KeypadConfig:
     The loader accepts only serial device paths: pyserial also takes URLs,
     and ``spy://...?file=PATH`` writes files while ``socket://`` opens
     network connections. ``loop://`` (an in-memory loopback) is accepted only
-    when the environment has ``COMPANION_ALLOW_LOOP=1``, for tests."""
+    when the environment has ``COMPANION_ALLOW_LOOP=1``, for tests. `protocol`: "framed" (checked
+    frames, companion.hw.keyframe, what firmware/serial-keypad sends) or "one-byte" (an old
+    keypad's bare key bytes: noise can play keys, so it is taken only when named, with a warning)."""
 
     port: str
     baudrate: int = 9600
+    protocol: str = "framed"
 
 
 @dataclass

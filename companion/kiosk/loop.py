@@ -45,6 +45,9 @@ log = logging.getLogger("companion.run")
 
 EOF = object()  # end of the key script / of stdin: finish and exit
 TICK_S = 1.0
+NOISE_HOLD_S = 3.0  # this long after noise on the keypad's line, a yes the table cannot take back asks again
+NOISE_NOTICE_S = 60.0  # the OLED says "keypad cable: noise" at most this often (and whenever it holds a yes)
+HOLD_ON_NOISE = frozenset({"undo?", "new?", "switch?", "shutdown?"})  # those questions, by screen name
 
 
 # ----- the daemon --------------------------------------------------------------------------
@@ -85,6 +88,8 @@ class Daemon:
         self.failed = False  # the game's screen could not be built or drawn: the fallback shows
         self.shown_at = clock()  # when the screen on the panel first showed
         self.confirm_shown = False  # it is a confirmation: only a key pressed after `shown_at` answers it
+        self.noise_at: float | None = None  # when the serial keypad's line last carried noise
+        self.noise_told_at: float | None = None
 
     def put(self, key: Any) -> None:
         """Thread-safe: the adapters' callback. The key is stamped with when it was pressed."""
@@ -95,10 +100,14 @@ class Daemon:
         self.queue.put((None, key))
 
     def page_event(self, event: Any) -> bool:
-        """The table's page's events that are not keys; True when `event` was one. (Imported here:
-        keys are strings, only a table with its page sends these.)"""
-        from companion.hw.keyevents import PhoneUrl, RosterUpdate
+        """The events that are not keys (the table's page's, the keypad's noise); True when `event` was one.
+        (Imported here: keys are strings, only a table with its page or a serial keypad sends these.)"""
+        from companion.hw.keyevents import LineNoise, PhoneUrl, RosterUpdate
 
+        if isinstance(event, LineNoise):
+            self.noise_at = self.clock()
+            self.tell_noise(force=False)
+            return True
         if isinstance(event, PhoneUrl):  # the table's page says where it is (or that it is gone)
             self.shell.set_phone_url(event.url)
             self.show()
@@ -119,7 +128,7 @@ class Daemon:
             return True
         if self.panel.key():  # the key that wakes a dark panel is swallowed
             return True
-        if self.typed_ahead(key, pressed_at):
+        if self.typed_ahead(key, pressed_at) or self.held_for_noise(key, pressed_at):
             return True
         self.announcer.key_pressed()
         if self.failed and key in (K.UNDO, K.MENU):
@@ -141,6 +150,32 @@ class Daemon:
             return False
         log.info("key %r dropped: pressed before the confirmation %r showed", key, self.last_screen.name)
         return True
+
+    def held_for_noise(self, key: str, pressed_at: float | None) -> bool:
+        """True when `key` says yes to what the table cannot easily take back (a question of HOLD_ON_NOISE,
+        or C on the failure screen, which sets saved actions aside) within NOISE_HOLD_S of noise on the
+        keypad's line: it is dropped, the OLED says why, and the question shows again after it."""
+        if self.noise_at is None:
+            return False
+        if key == K.OK:
+            held = self.confirm_shown and getattr(self.last_screen, "name", None) in HOLD_ON_NOISE
+        else:
+            held = key == K.UNDO and self.failed
+        when = self.clock() if pressed_at is None else pressed_at
+        if not held or when - self.noise_at > NOISE_HOLD_S:
+            return False
+        log.warning("key %r held: noise on the keypad's line %.1f s from it; asked again",
+                    key, abs(when - self.noise_at))
+        self.tell_noise(force=True)
+        return True
+
+    def tell_noise(self, force: bool) -> None:
+        """The notice "keypad cable: noise" (any key goes back): at most every NOISE_NOTICE_S unless `force`."""
+        now = self.clock()
+        if force or self.noise_told_at is None or now - self.noise_told_at >= NOISE_NOTICE_S:
+            self.noise_told_at = now
+            self.shell.tell(T.NOISE_TITLE, [T.NOISE], "keypad-noise")
+            self.show()
 
     def recover(self, key: str) -> None:
         """A key on the fallback screen: C takes back the last key (companion.kiosk.recovery), D opens the menu."""

@@ -56,6 +56,10 @@ _CONSTANTS = {
     "FAILED": N_("The game is kept. C takes back the last key, D opens the menu."),
     # NOTE: title bar, max 25 characters
     "NO_POWER_OFF_TITLE": N_("Cannot shut down"),
+    # NOTE: title bar, max 25 characters: the serial keypad's cable carries bytes that are no keys
+    "NOISE_TITLE": N_("Keypad cable: noise"),
+    # NOTE: max 6 lines of 25 characters
+    "NOISE": N_("Noise never types a key. Check the keypad's cable; a yes that cannot be undone is asked again."),
     # NOTE: menu item and the title of a half-width bar, max 12 characters: the table's page on a phone
     "PHONE_VIEW": N_("Phone view"),
     # NOTE: max 3 lines of 21 characters

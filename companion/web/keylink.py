@@ -3,7 +3,9 @@
 Keeps one connection to the daemon: on connect it says where the page is (`{"url": ...}`,
 which the OLED's Phone view shows) and reconnects every `RETRY_S` while the daemon is
 down or restarting. Keys typed on a phone (after the PIN) go as `{"keys": [...]}` lines;
-`send` answers False when the daemon cannot be reached, so the page can say so.
+a send on a connection the daemon has closed (it closes the quietest client when a new one
+needs the place) connects afresh and tries once more; `send` answers False when the daemon
+cannot be reached, so the page can say so.
 """
 
 from __future__ import annotations
@@ -78,9 +80,12 @@ class KeyLink:
         """Send one message ({"keys": [...]} or {"roster": [...]}) to the daemon, connecting first when
         needed; False when it cannot be reached."""
         async with self._lock:
-            if self.writer is None:
-                await self._connect()
-            return await self._send(message)
+            for _attempt in range(2):
+                if self.writer is None:
+                    await self._connect()
+                if await self._send(message):
+                    return True
+            return False
 
     def close(self) -> None:
         self._drop()

@@ -33,6 +33,7 @@ from companion.kiosk import daemon  # noqa: E402
 from companion.kiosk import loop as loop_mod  # noqa: E402
 from companion.games.clans.controller import Controller  # noqa: E402
 from companion.table.effects import Persist  # noqa: E402
+from companion.hw.keyframe import encode  # noqa: E402
 from companion.journal.store import Journal  # noqa: E402
 from companion.table.render import render  # noqa: E402
 
@@ -143,7 +144,7 @@ def test_unplug_and_replug_keypad_and_oled_while_the_daemon_runs(tmp_path, monke
         return sum(1 for r in caplog.records if r.getMessage().startswith("confirmed "))
 
     def play(step: str) -> None:
-        os.write(master, step.encode())
+        os.write(master, b"".join(encode(k, i) for i, k in enumerate(step)))  # as firmware/serial-keypad sends
         for key in step:
             twin.handle(key, 0)
         count_persisted()

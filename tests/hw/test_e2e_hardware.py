@@ -91,6 +91,7 @@ def test_whole_game_with_gpio_buttons_only(factory):
 
 
 def test_whole_game_typed_on_a_serial_keypad_pty(tmp_path):
+    from companion.hw.keyframe import encode
     from companion.hw.keypad import open_keypad
 
     script, moves, colors = full_game_script(3, 4)
@@ -100,10 +101,11 @@ def test_whole_game_typed_on_a_serial_keypad_pty(tmp_path):
     keypad = open_keypad(KeypadConfig(port=os.ttyname(slave), baudrate=9600), d.put)
     keypad.start()
     expected_keys = [ch for ch in script if ch not in "\r\n "]
+    sent = b"".join(encode(k, i) for i, k in enumerate(expected_keys))  # what firmware/serial-keypad sends
     try:
         assert keypad.connected.wait(5)
-        for i in range(0, len(script), 7):  # a few keys at a time, with CR/LF noise in between
-            os.write(master, script[i:i + 7].encode() + b"\r")
+        for i in range(0, len(sent), 40):  # a few keys at a time, frames cut anywhere
+            os.write(master, sent[i:i + 40])
         handled = 0
         while handled < len(expected_keys):
             _, key = d.queue.get(timeout=5)

@@ -1,4 +1,4 @@
-"""Serial keypad: byte filtering over loop://, a real pty, unplug/replug."""
+"""Serial keypad: framed keys and the one-byte protocol over loop://, a real pty, unplug/replug."""
 
 from __future__ import annotations
 
@@ -13,18 +13,98 @@ import pytest
 pytest.importorskip("serial")
 
 from companion.box.config import Config, KeypadConfig  # noqa: E402
+from companion.hw.keyevents import LineNoise  # noqa: E402
+from companion.hw.keyframe import encode  # noqa: E402
 from companion.hw.keypad import open_keypad  # noqa: E402
 from waiting import WAIT, Backoff, take, wait_until  # noqa: E402
 
 VALID = {**{c: chr(c) for c in b"0123456789#*ABCD"}, **{c: chr(c).upper() for c in b"abcd"}}
+
+
+def frames(keys: str, first: int = 0) -> bytes:
+    """What firmware/serial-keypad sends for `keys` typed in order."""
+    return b"".join(encode(k, first + i) for i, k in enumerate(keys))
+
+
+class Keys:
+    """A keypad's `put`: keys on a queue, noise events in a list."""
+
+    def __init__(self) -> None:
+        self.q: queue.Queue = queue.Queue()
+        self.noise: list[LineNoise] = []
+
+    def put(self, item) -> None:
+        if isinstance(item, LineNoise):
+            self.noise.append(item)
+        else:
+            self.q.put(item)
+
+
 @pytest.fixture
 def loop_keypad():
-    q: queue.Queue = queue.Queue()
-    kp = open_keypad(Config(keypad=KeypadConfig(port="loop://")), q.put)
+    """A keypad that speaks the old one-byte protocol (named in its config), on loop://."""
+    out = Keys()
+    kp = open_keypad(Config(keypad=KeypadConfig(port="loop://", protocol="one-byte")), out.put)
     kp.start()
     assert kp.connected.wait(WAIT)
-    yield kp, q
+    yield kp, out.q
     kp.close()
+
+
+@pytest.fixture
+def framed_keypad():
+    out = Keys()
+    kp = open_keypad(Config(keypad=KeypadConfig(port="loop://")), out.put)
+    kp.start()
+    assert kp.connected.wait(WAIT)
+    yield kp, out
+    kp.close()
+
+
+def test_framed_keys_in_order_and_noise_reported(framed_keypad):
+    kp, out = framed_keypad
+    good = frames("12#C#D")
+    # bare key bytes, a frame with a wrong check, a frame cut short: noise, never keys
+    kp.connection.write(good[:12] + b"C#xyz" + b"K#0FF\n" + b"K1" + good[12:])
+    assert take(out.q, 6) == list("12#C#D")
+    assert out.q.empty() and kp.frames.frames == 6
+    assert kp.noise == 5 + 6 + 2 and out.noise and out.noise[-1].count == kp.noise
+
+
+def test_framed_line_sends_no_noise_event(framed_keypad):
+    kp, out = framed_keypad
+    for i in range(3):  # frames split anywhere across reads are whole keys
+        data = frames("0123456789*#ABCD", 16 * i)
+        cuts = [0, *range(i + 1, len(data), 5), len(data)]
+        for lo, hi in zip(cuts, cuts[1:]):
+            kp.connection.write(data[lo:hi])
+        assert take(out.q, 16) == list("0123456789*#ABCD")
+    assert kp.noise == 0 and out.noise == [] and kp.frames.lost == 0
+
+
+def test_noise_events_at_most_one_a_second():
+    clock = [100.0]
+    out = Keys()
+    kp = open_keypad(KeypadConfig(port="loop://"), out.put, clock=lambda: clock[0])
+    for _ in range(5):
+        kp.decode(b"garbage")
+    assert len(out.noise) == 1
+    clock[0] += 1.0
+    kp.decode(b"more")
+    assert [n.count for n in out.noise] == [7, 7 * 5 + 4]
+
+
+def test_one_byte_protocol_only_by_name_with_a_warning(caplog):
+    out = Keys()
+    framed = open_keypad(KeypadConfig(port="loop://"), out.put)
+    assert framed.decode(b"C#") == [] and framed.noise == 2   # an old keypad's keys are noise here
+    assert "one-byte" in caplog.text  # the warning names the setting that takes them
+    caplog.clear()
+    legacy = open_keypad(KeypadConfig(port="loop://", protocol="one-byte"), out.put)
+    assert legacy.decode(b"C#") == ["C", "#"]
+    assert "noise on the cable can type keys" in caplog.text
+    with pytest.raises(ValueError):
+        open_keypad(KeypadConfig(port="loop://", protocol="ascii"), out.put)
 
 
 def test_loop_only_valid_keys_in_order(loop_keypad):
@@ -113,7 +193,7 @@ def test_pty_unplug_backoff_and_replug_under_the_same_link(tmp_path):
     others: list[int] = []
     try:
         assert kp.connected.wait(WAIT)
-        os.write(master, b"7#\n")
+        os.write(master, frames("7#"))
         assert take(q, 2) == ["7", "#"]
 
         os.unlink(link)               # like pulling the USB adapter: udev removes the link
@@ -134,7 +214,7 @@ def test_pty_unplug_backoff_and_replug_under_the_same_link(tmp_path):
         backoff.release()
         assert wait_until(lambda: kp.connects == 2)
         assert kp.connected.wait(WAIT)
-        os.write(master, b"12#")
+        os.write(master, frames("12#"))
         assert take(q, 3) == ["1", "2", "#"]
     finally:
         backoff.close()
@@ -203,7 +283,7 @@ def test_missing_port_at_start_retries_then_connects(tmp_path):
         master = _pty_link(link)
         backoff.release()
         assert kp.connected.wait(WAIT)
-        os.write(master, b"C")
+        os.write(master, frames("C"))
         assert take(q, 1) == ["C"]
     finally:
         backoff.close()
@@ -226,3 +306,26 @@ def test_close_is_prompt_during_backoff(tmp_path):
 def test_open_keypad_without_config_is_an_error():
     with pytest.raises(ValueError):
         open_keypad(Config(), lambda k: None)
+
+
+def test_the_config_names_the_protocol_or_takes_framed(monkeypatch):
+    from companion.box.config import ConfigError, load_config_text
+
+    monkeypatch.setenv("COMPANION_ALLOW_LOOP", "1")
+    assert load_config_text("keypad: {port: 'loop://'}\n", "t").keypad.protocol == "framed"
+    cfg = load_config_text("keypad: {port: 'loop://', protocol: one-byte}\n", "t")
+    assert cfg.keypad.protocol == "one-byte"
+    with pytest.raises(ConfigError, match="keypad.protocol"):
+        load_config_text("keypad: {port: 'loop://', protocol: ascii}\n", "t")
+
+
+def test_doctors_key_test_says_noise_when_the_line_is_noisy():
+    import io
+
+    from companion.box.doctor import KeyTest
+
+    out = io.StringIO()
+    test = KeyTest(expected=["1"], out=out)
+    test.put(LineNoise("keypad", 3))
+    assert test.take(test.keys.get_nowait()) == "got noise"
+    assert "'noise'" in out.getvalue()
