@@ -15,7 +15,9 @@ never makes two games the same: three different games without times are three ga
 importing a file twice doubles nothing.
 
 The `"companion"` metadata key of an exported record gives the game, its start and end
-(epoch seconds) and its number of actions; without it the game is dated now. Two games of a
+(epoch seconds) and its number of actions; without it the game is dated now. Given times must
+be a game's (`gametimes.import_times_problem`: a start between 2000 and 2100, a finish after
+it, less than a day later), else the file is refused. Two games of a
 kind never share a start to the millisecond (the history's play ids are made of it): a game
 that would is moved on by a millisecond.
 
@@ -35,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.table.gametimes import import_times_problem
 from companion.table.bounded import BoundedInputError, load_json, read_text, shorten
 from companion.table.seatnames import NameRefused, check_names
 
@@ -117,10 +120,13 @@ def _metadata(meta: Any, now: float) -> tuple[float | None, float, int | None]:
     if actions is not None and (type(actions) is not int or actions < 0):
         raise ImportRefused(f"companion: actions must be a whole number 0 or more, got {shorten(repr(actions), 40)}")
     if started is None:
+        if finished is not None and import_times_problem(finished, finished) is not None:
+            raise ImportRefused(f"companion: finished {finished:g} is not a time between 2000 and 2100")
         return None, now if finished is None else max(finished, now), actions
     finished = max(started, now) if finished is None else finished
-    if finished < started:
-        raise ImportRefused("companion: the game finished before it started")
+    problem = import_times_problem(started, finished)
+    if problem is not None:
+        raise ImportRefused(f"companion: {problem}")
     return started, finished, actions
 
 

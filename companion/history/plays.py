@@ -2,7 +2,7 @@
 
 Each journal entry is read through its game's history plug-in (`GameType.history`, a
 module with `facts(result)`): the table names no game. A game whose result row cannot
-be read (damaged JSON, fields missing) is listed in `History.damaged` with why, and the
+be read (damaged JSON, fields missing, times no date can be made of) is listed in `History.damaged` with why, and the
 rest of the history is kept. An abandoned game (a new game started over it) is a
 `Play` with `abandoned` True: listed when asked for, never counted as played.
 
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.journal.repair import json_or_none
+from companion.table.gametimes import stored_times_problem
 from companion.table.seatnames import default_name, names_problem
 
 __all__ = ["Play", "History", "read_history", "iso_time", "play_from_row", "seat_names", "box_of"]
@@ -105,6 +106,9 @@ def play_from_row(row: tuple, entries: dict[str, Any], box: str = "") -> Play:
     """A `Play` from a games row (id, kind, started, finished, result JSON, action count);
     ValueError (why, in a few words) when the row cannot be read."""
     gid, kind, started, finished, result_text, actions = row
+    times = stored_times_problem(started, finished)
+    if times is not None:
+        raise ValueError(times)
     result = json_or_none(result_text)
     if not isinstance(result, dict):
         raise ValueError("its result is not readable")

@@ -39,6 +39,7 @@ from companion import i18n
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.table import seatnames
+from companion.table.gametimes import stored_times_problem
 from companion.table.effects import PIN_DIGITS, CopyHistory, Effect, NewPin, Persist, PowerOff, Repeat, \
     SetBrightness, SetLanguage, SwitchGame
 from companion.table.info import InfoPager
@@ -350,11 +351,17 @@ class Shell:
         lines = []
         for entry in self.history() if self.history is not None else []:
             result, game = entry.get("result") or {}, titles.get(entry.get("kind", ""))
-            if result.get("abandoned") or game is None:
+            if isinstance(result, dict) and result.get("abandoned") or game is None:
                 continue
-            # NOTE: a strftime format, numbers only (the month's name would stay English)
-            when = time.strftime(i18n.pgettext("date", "%d/%m %H:%M"), time.localtime(entry.get("finished") or 0))
-            lines.append(T.history_line(when, game.title, game.load().history_text(result)))
+            try:  # a row an older import or a hand edit left unreadable is named, never a failed key
+                if not isinstance(result, dict) or stored_times_problem(entry.get("started"),
+                                                                        entry.get("finished")):
+                    raise ValueError("unreadable")
+                # NOTE: a strftime format, numbers only (the month's name would stay English)
+                when = time.strftime(i18n.pgettext("date", "%d/%m %H:%M"), time.localtime(entry.get("finished") or 0))
+                lines.append(T.history_line(when, game.title, game.load().history_text(result)))
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, OSError):
+                lines.append(T.unreadable_game(entry.get("id")))
         return lines
 
     # ----- out -------------------------------------------------------------------------------

@@ -114,6 +114,12 @@ def history_line(when: str, title: str, result: str) -> str:
     return f"{when} {title}: {result}" if result else f"{when} {title}"
 
 
+def unreadable_game(game_id: object) -> str:
+    """A History line for a game whose row cannot be read (its times, its result): named, left out."""
+    # NOTE: a line of the History list on the OLED, {id}: the game's number; max 40 characters
+    return _("Game {id}: unreadable, left out").format(id=game_id)
+
+
 def totals_and_winners(totals: list[int], winners: list[int]) -> str:
     """"P1 34, P2 28; P1 won" (players 0-based in, 1-based out); shared wins name every winner."""
     scores = ", ".join(_("P{seat} {total}").format(seat=i + 1, total=t) for i, t in enumerate(totals))
