@@ -200,7 +200,8 @@ def fingerprint(kind: str, result: Any) -> str | None:
     from companion.history.plays import seat_names
 
     entry = GAMES.get(kind)
-    if not isinstance(result, dict) or entry is None or entry.history is None or result.get("abandoned"):
+    if not isinstance(result, dict) or entry is None or entry.history is None or result.get("abandoned") \
+            or "removed" in result:  # a game taken out of the history may be imported again
         return None
     try:
         facts = entry.history_module().facts(result)

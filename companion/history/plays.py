@@ -4,7 +4,8 @@ Each journal entry is read through its game's history plug-in (`GameType.history
 module with `facts(result)`): the table names no game. A game whose result row cannot
 be read (damaged JSON, fields missing, times no date can be made of) is listed in `History.damaged` with why, and the
 rest of the history is kept. An abandoned game (a new game started over it) is a
-`Play` with `abandoned` True: listed when asked for, never counted as played.
+`Play` with `abandoned` True: listed when asked for, never counted as played. A game taken
+out of the history (`companion history --remove N`, `journal.store.IN_HISTORY`) is not read at all.
 
 Names: one per seat, the table's names (spec section 8, at most 24 characters) when the
 game had them, else "Player 1" ... "Player N"; a bot seat is "Bot N (level)".
@@ -145,7 +146,7 @@ def read_history(state_dir: str | Path, include_abandoned: bool = False, full: b
     lacks its setup and moves (statistics and lists need neither; exports do). `game_id`: that
     game only."""
     from companion.games import GAMES
-    from companion.journal.store import BOX_SETTING
+    from companion.journal.store import BOX_SETTING, IN_HISTORY
     from companion.journal.reader import JournalReader
 
     reader = JournalReader(state_dir)
@@ -153,7 +154,7 @@ def read_history(state_dir: str | Path, include_abandoned: bool = False, full: b
     rows = reader.query(
         f"SELECT g.id, g.kind, g.started, g.finished, {'g.result' if full else _LEAN_RESULT}, "
         "(SELECT count(*) FROM actions a WHERE a.game = g.id) "
-        f"FROM games g WHERE g.finished IS NOT NULL {only}ORDER BY g.started, g.id",
+        f"FROM games g WHERE g.finished IS NOT NULL AND {IN_HISTORY} {only}ORDER BY g.started, g.id",
         () if game_id is None else (game_id,))
     box = box_of(state_dir, json_or_none((reader.query("SELECT value FROM settings WHERE key=?", (BOX_SETTING,))
                                           or [("null",)])[0][0]))

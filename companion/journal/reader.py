@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from companion.journal.store import PLAYED_HERE
+from companion.journal.store import IN_HISTORY, PLAYED_HERE
 from companion.table.gametimes import stored_times_problem
 from companion.journal.repair import json_or_none, readable_prefix
 
@@ -145,9 +145,10 @@ class JournalReader:
 
     def games(self, limit: int = 100) -> list[GameRows]:
         """The games, the last played first (by their start: an imported game takes a new id but
-        keeps its time), without their actions (the replay list)."""
-        rows = self.query("SELECT id, kind, started, finished, result FROM games ORDER BY started DESC, id DESC "
-                          "LIMIT ?", (limit,))
+        keeps its time), without their actions (the replay list); those taken out of the history
+        (`store.IN_HISTORY`) left out."""
+        rows = self.query(f"SELECT id, kind, started, finished, result FROM games WHERE {IN_HISTORY} "
+                          "ORDER BY started DESC, id DESC LIMIT ?", (limit,))
         return [GameRows(int(r[0]), str(r[1]), _start(r[2], r[3]), r[3], json_or_none(r[4])) for r in rows]
 
     def setting(self, key: str) -> Any:

@@ -40,7 +40,7 @@ from companion.journal.repair import (BEHIND, SCHEMA, JournalError, JournalWrite
                                       fsync_dir, json_or_none, keep_aside, readable_prefix)
 
 __all__ = ["Journal", "JournalWriter", "Resumed", "JournalError", "JournalWriteError", "find_state_dir", "PLAYED_HERE",
-           "BOX_SETTING"]
+           "BOX_SETTING", "REMOVED", "IN_HISTORY"]
 
 log = logging.getLogger("companion.table.journal")  # the name the box's log has always shown
 
@@ -51,6 +51,12 @@ BOX_SETTING = "box_id"  # the box's own id (a uuid): its players' uuids in the e
 # results "imported" and gives them the next ids): the table's current game is the newest of these.
 PLAYED_HERE = ("NOT (finished IS NOT NULL AND CASE WHEN json_valid(result) "
                "THEN coalesce(json_extract(result, '$.imported'), 0) ELSE 0 END)")
+
+# A finished game taken out of the history (`Journal.remove_game`, `companion history --remove N`): its
+# row stays, its result marked {"removed": {"at": ..., "reason": ...}}; the history, statistics,
+# exports, the page and the OLED read only the games rows that are IN_HISTORY.
+REMOVED = "removed"
+IN_HISTORY = ("NOT (CASE WHEN json_valid(result) THEN json_type(result, '$.removed') IS NOT NULL ELSE 0 END)")
 
 
 def find_state_dir(explicit: str | None, cfg: Any, on_box: bool) -> str:
@@ -346,6 +352,29 @@ class Journal:
                     self.last_copy)
         return moved
 
+    def remove_game(self, game_id: int, reason: str) -> str | None:
+        """Take finished game `game_id` out of the history: kept aside in its own row, as a set-aside
+        action is kept (its result, actions and times stay; the result gains `REMOVED` with `reason`
+        and the time; an unreadable result is kept whole under "unreadable"). None when done, else why
+        not, in a few words (no such game, not finished, taken out already)."""
+        with self._tx() as db:
+            row = db.execute("SELECT finished, result FROM games WHERE id=?", (game_id,)).fetchone()
+            if row is None:
+                return "there is no such game"
+            if row[0] is None:
+                return "it is not finished"
+            result = json_or_none(row[1])
+            mark = {"at": time.time(), "reason": reason}
+            if isinstance(result, dict):
+                if REMOVED in result:
+                    return "it was taken out already"
+                kept = {**result, REMOVED: mark}
+            else:
+                kept = {REMOVED: mark, "unreadable": row[1] if isinstance(row[1], str) else None}
+            db.execute("UPDATE games SET result=? WHERE id=?", (json.dumps(kept), game_id))
+        log.warning("journal: game %s taken out of the history: %s", game_id, reason)
+        return None
+
     # ----- reading -------------------------------------------------------------------
     def resume(self, include_finished: bool = False) -> Resumed | None:
         """The newest game: unfinished (appends continue it), or, with `include_finished`,
@@ -399,10 +428,10 @@ class Journal:
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
         """Finished games, newest first (by their start: an imported game takes its place in play
-        order): id, kind, start and end times, result."""
+        order), those taken out of the history left out: id, kind, start and end times, result."""
         try:
             rows = self.db.execute(
-                "SELECT id, kind, started, finished, result FROM games WHERE finished IS NOT NULL "
+                f"SELECT id, kind, started, finished, result FROM games WHERE finished IS NOT NULL AND {IN_HISTORY} "
                 "ORDER BY started DESC, id DESC LIMIT ?", (limit,)).fetchall()
         except sqlite3.Error:
             return []
