@@ -163,6 +163,8 @@ def _prepare_one(record: Any, now: float) -> Prepared | None:
         raise ImportRefused(f"its result cannot be read back ({exc})") from None
     if "names" in record:
         result["names"] = _names(record["names"], len(facts["totals"]))
+    elif facts.get("names") is not None:  # a game's own names (a Valley of the Mammoths log's): the same rule
+        _names(facts["names"], len(facts["totals"]))
     if actions is not None:
         result["actions_played"] = actions
     if started is None:  # dated now: it ends when it starts
