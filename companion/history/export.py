@@ -82,7 +82,7 @@ def record_of(play: Play) -> dict[str, Any]:
     out = {k: v for k, v in play.record.items() if k not in ("names", "companion")}
     out["names"] = list(play.players)
     out["companion"] = {"game": play.game, "started": float(play.started), "finished": float(play.finished),
-                        "actions": int(play.actions)}
+                        "actions": int(play.actions), "game_id": play.game_id}  # game_id: `replay --game-id N`
     return out
 
 

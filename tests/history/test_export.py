@@ -241,7 +241,7 @@ def test_json_records_replay_to_the_same_totals_and_winners(state, tmp_path):
     for record, play in zip(records, plays):
         assert record["names"] == list(play.players)
         assert record["companion"] == {"game": play.game, "started": play.started, "finished": play.finished,
-                                       "actions": play.actions}
+                                       "actions": play.actions, "game_id": play.game_id}
         if play.game != "clans":
             assert record["game"] == "mammut" and record["log"][0]["action"] == "new_game"
             continue
