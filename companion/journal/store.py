@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from companion.table.effects import Effect, GameOver, Persist, SetBrightness, SetLanguage, SetSound
+from companion.table.effects import (Effect, GameOver, Persist, RemoveFromHistory, SetBrightness, SetLanguage,
+                                     SetSound)
 from companion.journal.repair import (BEHIND, SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
                                       fsync_dir, json_or_none, keep_aside, readable_prefix)
 
@@ -451,7 +452,7 @@ class Journal:
 
 confirmed_log = logging.getLogger("companion.run")  # tests outside the repo read these lines
 
-JOURNAL_EFFECTS = (Persist, GameOver, SetBrightness, SetLanguage, SetSound)
+JOURNAL_EFFECTS = (Persist, GameOver, SetBrightness, SetLanguage, SetSound, RemoveFromHistory)
 
 
 class JournalWriter:
@@ -478,6 +479,10 @@ class JournalWriter:
             self.journal.set_setting("language", effect.code)
         elif isinstance(effect, SetSound):
             self.journal.set_setting("sound", effect.settings.as_dict())
+        elif isinstance(effect, RemoveFromHistory):
+            why = self.journal.remove_game(effect.game_id, "taken out at the table (History, C)")
+            if why is not None:
+                log.warning("journal: game %s not taken out of the history: %s", effect.game_id, why)
 
     def write_all(self, effects: Iterable[Effect]) -> list[Effect]:
         """Write every journal effect of `effects` (Persist, GameOver, SetBrightness) in ONE
