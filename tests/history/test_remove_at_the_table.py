@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from companion.games import GAMES
 from companion.history.plays import read_history
 from companion.journal.store import Journal, JournalWriter
@@ -22,34 +24,38 @@ def table(state):
     return journal, shell
 
 
+@pytest.fixture
+def at_the_table(tmp_path):
+    """(the state directory, its journal, a shell showing the History) over the fixture's journal."""
+    state = tmp_path / "state"
+    build_journal(state)
+    journal, shell = table(state)
+    shell._choose("history")
+    yield state, journal, shell
+    journal.close()
+
+
 def removals(shell) -> list:
     return [e for e in shell.pop_effects() if isinstance(e, RemoveFromHistory)]
 
 
-def test_c_over_the_history_lists_the_games_and_takes_the_chosen_one_out(tmp_path):
-    state = tmp_path / "state"
-    build_journal(state)
-    journal, shell = table(state)
-    try:
-        shell._choose("history")
-        screen = shell.screen()
-        assert screen.name == "history"
-        shell.handle(K.UNDO, 0)
-        listed = shell.screen()
-        assert listed.name == "remove" and listed.choices[0].startswith("11 ") and "Clans" in listed.choices[0]
-        assert len(listed.choices) == 10  # the finished games, newest first; the abandoned one (4) left out
-        shell.handle(K.DOWN, 0)  # game 10
-        shell.handle(K.OK, 0)
-        assert shell.screen().name == "remove?" and "10" in " ".join(shell.screen().lines)
-        shell.handle(K.BACK, 0)  # no: back to the list, nothing taken out
-        assert shell.screen().name == "remove" and removals(shell) == []
-        shell.handle(K.OK, 0)
-        shell.handle(K.OK, 0)  # yes
-        effects = shell.pop_effects()
-        assert RemoveFromHistory(10) in effects and shell.screen().name == "removed"
-        JournalWriter(journal).write_all(effects)
-    finally:
-        journal.close()
+def test_c_over_the_history_lists_the_games_and_takes_the_chosen_one_out(at_the_table):
+    state, journal, shell = at_the_table
+    assert shell.screen().name == "history" and "C: take a game out" in " ".join(shell.notice.pages[-1])
+    shell.handle(K.UNDO, 0)
+    listed = shell.screen()
+    assert listed.name == "remove" and listed.choices[0].startswith("11 ") and "Clans" in listed.choices[0]
+    assert len(listed.choices) == 10  # the finished games, newest first; the abandoned one (4) left out
+    shell.handle(K.DOWN, 0)  # game 10
+    shell.handle(K.OK, 0)
+    assert shell.screen().name == "remove?" and "10" in " ".join(shell.screen().lines)
+    shell.handle(K.BACK, 0)  # no: back to the list, nothing taken out
+    assert shell.screen().name == "remove" and removals(shell) == []
+    shell.handle(K.OK, 0)
+    shell.handle(K.OK, 0)  # yes
+    effects = shell.pop_effects()
+    assert RemoveFromHistory(10) in effects and shell.screen().name == "removed"
+    JournalWriter(journal).write_all(effects)
     ids = [p.game_id for p in read_history(state).finished]
     assert 10 not in ids and 11 in ids
     _journal, again = table(state)
@@ -59,17 +65,11 @@ def test_c_over_the_history_lists_the_games_and_takes_the_chosen_one_out(tmp_pat
         _journal.close()
 
 
-def test_any_other_key_over_the_history_only_dismisses_it_and_star_leaves_the_list(tmp_path):
-    state = tmp_path / "state"
-    build_journal(state)
-    journal, shell = table(state)
-    try:
-        shell._choose("history")
-        shell.handle(K.BACK, 0)
-        assert shell.screen().name != "history" and shell.question is None
-        shell._choose("history")
-        shell.handle(K.UNDO, 0)
-        shell.handle(K.BACK, 0)
-        assert shell.question is None and removals(shell) == []
-    finally:
-        journal.close()
+def test_any_other_key_over_the_history_only_dismisses_it_and_star_leaves_the_list(at_the_table):
+    _state, _journal, shell = at_the_table
+    shell.handle(K.BACK, 0)
+    assert shell.screen().name != "history" and shell.question is None
+    shell._choose("history")
+    shell.handle(K.UNDO, 0)
+    shell.handle(K.BACK, 0)
+    assert shell.question is None and removals(shell) == []
