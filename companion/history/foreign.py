@@ -11,7 +11,7 @@ A BG Stats file's plays are matched to our games by the game's BoardGameGeek id 
 name (case aside); each play of ours becomes a game with its players (a BG Stats anonymous player
 is the table's "Guest N"), seats (`seatOrder`, else the file's order), scores (`score` as text;
 "10+7" is added up), winners, first player (`startPlayer`, else `startPosition` "1"), colours
-(Clans: `role`, when a clan colour) and date (`playDate`, the phone's local time, plus
+(`role`, when every seat has its own) and date (`playDate`, the phone's local time, plus
 `durationMin`). Plays of other games are counted in a note. The CSV's rows are grouped by their
 game_id. Neither holds a game's moves: such a game is kept as its scores (`SCORES_ONLY`,
 read by `plays.result_facts`): it counts in the history, the statistics and every export
@@ -172,14 +172,13 @@ def _first_player(flags: list[bool], positions: list[Any]) -> int | None:
     return ones[0] if len(ones) == 1 else None
 
 
-def _clan_colors(roles: list[Any], kind: str) -> list[str] | None:
-    """The seats' colours when every one is a clan colour (Clans only), else None."""
-    if kind != "clans":
-        return None
-    from companion.games.clans.board import COLORS
-
+def _colors(roles: list[Any]) -> list[str] | None:
+    """The seats' colours (BG Stats' `role`: "red"), when every seat has one of its own, a word of
+    letters (no game's code is named here: Clans' colours are such words); else None."""
     colors = [r.strip().casefold() if isinstance(r, str) else "" for r in roles]
-    return colors if all(c in COLORS for c in colors) and len(set(colors)) == len(colors) else None
+    if all(c.isalpha() and len(c) <= 12 for c in colors) and len(set(colors)) == len(colors):
+        return colors
+    return None
 
 
 def bgstats_games(data: dict[str, Any], prepared: Callable[..., Any]) -> tuple[list[tuple[int, Any]], list[str]]:
@@ -236,7 +235,7 @@ def bgstats_games(data: dict[str, Any], prepared: Callable[..., Any]) -> tuple[l
         result = scores_result("bgstats", names, totals, [i for i, s in enumerate(seats) if s.get("winner") is True],
                                _first_player([s.get("startPlayer") is True for s in seats],
                                              [s.get("startPosition") for s in seats]),
-                               _clan_colors([s.get("role") for s in seats], kind))
+                               _colors([s.get("role") for s in seats]))
         ready.append((n, prepared(kind, started, started + 60 * minutes, result, f"play {n}")))
     if not ready and not notes:
         names = " or ".join(g.name for g in GAMES.values() if g.history is not None)

@@ -388,7 +388,7 @@ class Shell:
             if isinstance(result, dict) and result.get("abandoned") or game is None:
                 continue
             try:  # a row an older import or a hand edit left unreadable is named, never a failed key
-                if not isinstance(result, dict) or stored_times_problem(entry.get("started"),
+                if not isinstance(result, dict) or stored_times_problem(entry.get("started", 0),
                                                                         entry.get("finished")):
                     raise ValueError("unreadable")
                 # NOTE: a strftime format, numbers only (the month's name would stay English)
