@@ -87,8 +87,9 @@ def record_of(play: Play) -> dict[str, Any]:
 
 
 def records(plays: History | Iterable[Play]) -> list[dict[str, Any]]:
-    """Every finished game's record (`record_of`), oldest first."""
-    return [record_of(p) for p in _finished(plays)]
+    """Every finished game's record (`record_of`), oldest first; a game without one (it came in with its
+    scores only: a BG Stats play, a CSV row) is left out."""
+    return [record_of(p) for p in _finished(plays) if isinstance(p.record, dict)]
 
 
 def records_json(plays: History | Iterable[Play]) -> str:

@@ -168,3 +168,25 @@ def test_a_damaged_companion_csv_is_refused_naming_the_game(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     status, out, err = run_cli("import", str(path), "--state-dir", str(tmp_path / "s"))
     assert (status, out) == (2, "") and err.count("\n") == 1 and ": game 1: " in err
+
+
+def test_games_with_scores_only_are_left_out_of_the_records_everywhere(tmp_path):
+    """The page's /export/json and the USB copy write records too: a game without one is left out there."""
+    from companion.history.export import copy_to_folder
+    from companion.history.plays import read_history
+    from tests.web.webtools import app_for, client, run
+
+    state = tmp_path / "s"
+    assert run_cli("import", str(write(tmp_path / "b.json", bgstats_backup())), "--state-dir", str(state))[0] == 0
+
+    async def fetch() -> tuple[int, str]:
+        async with client(app_for(state)) as c:
+            r = await c.get("/export/json")
+            return r.status, await r.text()
+
+    status, text = run(fetch())
+    assert status == 200 and json.loads(text) == []
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    folder = copy_to_folder(read_history(state), stick, 1_700_000_000.0)
+    assert json.loads(next(folder.glob("*.json")).read_text()) == []
