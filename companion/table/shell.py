@@ -46,7 +46,7 @@ from companion.table.effects import PIN_DIGITS, CopyHistory, Effect, NewPin, Per
 from companion.table.info import InfoPager
 from companion.table.naming import SeatNaming
 from companion.table.phone import phone_screen
-from companion.table.protocol import GameType, TableGame
+from companion.table.protocol import GameType, TableGame, TableGameBase
 from companion.table.screen import ENTRY, MENU, TEXT, Header, Screen, confirm_screen, wrap
 from companion.table.sound import SoundMenu, SoundSettings
 
@@ -393,8 +393,11 @@ class Shell:
                     raise ValueError("unreadable")
                 # NOTE: a strftime format, numbers only (the month's name would stay English)
                 when = time.strftime(i18n.pgettext("date", "%d/%m %H:%M"), time.localtime(entry.get("finished") or 0))
-                lines.append((entry.get("id"), when, game.title,
-                              T.history_line(when, game.title, game.load().history_text(result))))
+                # a game that came in with its scores only (BG Stats, CSV: companion.history.foreign) has no
+                # log for its game's words: its totals and 0-based winners, as the table's default says them
+                text = TableGameBase.history_text(result) if "scores_only" in result else \
+                    game.load().history_text(result)
+                lines.append((entry.get("id"), when, game.title, T.history_line(when, game.title, text)))
             except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, OSError):
                 lines.append((entry.get("id"), "?", game.title, T.unreadable_game(entry.get("id"))))
         return lines

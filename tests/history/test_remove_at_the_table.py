@@ -73,3 +73,19 @@ def test_any_other_key_over_the_history_only_dismisses_it_and_star_leaves_the_li
     shell.handle(K.UNDO, 0)
     shell.handle(K.BACK, 0)
     assert shell.question is None and removals(shell) == []
+
+
+def test_the_oleds_history_says_a_game_that_came_with_its_scores_only(tmp_path):
+    from tests.history.test_import import write
+    from tests.history.test_import_foreign import bgstats_backup
+    from tests.support import run_cli
+
+    state = tmp_path / "state"
+    assert run_cli("import", str(write(tmp_path / "b.json", bgstats_backup())), "--state-dir", str(state))[0] == 0
+    journal, shell = table(state)
+    try:
+        lines = shell.history_lines()
+    finally:
+        journal.close()
+    assert lines[0].endswith("Mammut: P1 0, P2 0; P1 won")  # its winner, though its log is not there
+    assert lines[-1].endswith("Clans: P1 27, P2 31, P3 12; P2 won")
