@@ -6,8 +6,8 @@ imports no game). It owns
 - the D menu's frame: the game's items, then Brightness, "Play <other game>" for every
   other registered game, History (the last games, then the statistics: `memory`,
   companion.history.kiosk; C there lists the games to take one out of the history, after a
-  yes/no question: a RemoveFromHistory effect), History to USB while a stick is mounted (a CopyHistory effect), Language, Shut down, Sound, Say again (the last
-  announcement), New PIN while the table's page runs (a random PIN of `PIN_DIGITS` digits
+  yes/no question: a RemoveFromHistory effect), History to USB while a stick is mounted (a
+  CopyHistory effect), Language, Shut down, Sound, Say again (the last announcement), New PIN while the table's page runs (a random PIN of `PIN_DIGITS` digits
   for the phones, after a yes/no question, shown big until a key; a NewPin effect has the
   daemon write it where the page reads it, and the page ends the old PIN's sessions) and,
   last (D then A reaches it), Phone view (the address of the table's web page and its QR
