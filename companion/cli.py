@@ -53,7 +53,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("companion.history.cli_stats:history", "the table's finished games, oldest first (spec section 8)"),
     "stats": ("companion.history.cli_stats:stats", "statistics per player, game, seat and colour (spec section 8)"),
     "export": ("companion.history.cli_export:export", "finished games for BG Stats, BoardGameGeek, a spreadsheet"),
-    "import": ("companion.history.cli_export:import_", "bring exported JSON records into this table's history"),
+    "import": ("companion.history.cli_export:import_", "bring our JSON or CSV export, or a BG Stats backup, into this history"),
     "doctor": ("companion.box.doctor:main", "check the box's set-up (I2C, OLED, groups, GPIO, keypad, service); --keys"),
 } | game_commands()
 

@@ -95,14 +95,16 @@ def export(argv: list[str]) -> int:
 
 
 def import_(argv: list[str]) -> int:
-    """`companion import`: bring exported game records (one, or a JSON list) into this table's history."""
+    """`companion import`: bring exported game records (one, or a JSON list), the companion's CSV export or
+    the plays of our games in a BG Stats backup into this table's history."""
     from companion.history.importer import ImportRefused, import_file
     from companion.journal.store import JournalError
 
     ap = argparse.ArgumentParser(prog="companion import", description=import_.__doc__)
     ap.add_argument("--state-dir", default=None, type=directory,
                     help="the table's state directory (its journal; default: where `companion run` keeps it)")
-    ap.add_argument("file", help="a record, or a JSON list of records (companion export --format json)")
+    ap.add_argument("file", help="a record or a JSON list of records (companion export --format json), "
+                                 "the companion's CSV export, or a BG Stats backup (its JSON export)")
     args = ap.parse_args(argv)
     try:
         state_dir = _state_dir(args.state_dir)

@@ -1,5 +1,7 @@
 """`companion history` and `companion stats`: the table's finished games and their statistics (spec section 8).
 
+`companion history --remove N` takes game N out of the history (`remove`).
+
 Both read the journal in `--state-dir` read only (`companion.history.plays`). A journal
 that cannot be read (none yet, not a journal) is one line on stderr and exit status 1;
 a game whose row cannot be read is noted on stderr ("game 12: ... (left out)") and the
@@ -65,11 +67,51 @@ def play_line(play: Play) -> str:
     return f"{when}  #{play.game_id} {game_name(play.game)}  {play.duration_min} min  {seats}  {won}"
 
 
+def remove(prog: str, state_dir: str | None, game_id: int) -> int:
+    """`companion history --remove N`: game N out of the history, the statistics and the exports, kept
+    aside in the journal (`Journal.remove_game`); one line, exit 0; a game not in the history, exit 2."""
+    from companion.history.where import table_state_dir
+    from companion.journal.reader import JournalReader
+    from companion.journal.store import Journal, JournalError
+
+    state = table_state_dir(state_dir)
+    try:
+        JournalReader(state).query("SELECT 1 FROM games LIMIT 1")  # never make a journal to take a game out of
+        readable = read_history(state, full=False, game_id=game_id).plays
+        journal = Journal(state)
+        try:
+            why = journal.remove_game(game_id, "taken out by companion history --remove")
+        finally:
+            journal.close()
+    except JournalUnavailable as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 1
+    except (JournalError, OSError) as exc:
+        print(f"{prog}: cannot write the journal: {exc}", file=sys.stderr)
+        return 1
+    if why is not None:
+        print(f"{prog}: --remove {game_id}: game {game_id} is not in the history ({why}): "
+              "`companion history` lists the games and their numbers", file=sys.stderr)
+        return 2
+    shown = f": {play_line(readable[0])}" if readable else " (it was unreadable)"
+    print(f"game {game_id} taken out of the history, the statistics and the exports (kept aside in the "
+          f"journal){shown}")
+    return 0
+
+
 def history(argv: list[str]) -> int:
-    """`companion history --state-dir DIR [--json] [--all]`: the table's finished games, oldest first."""
+    """`companion history --state-dir DIR [--json] [--all] [--remove N]`: the table's finished games,
+    oldest first; `--remove N` takes game N out of them (kept aside in the journal)."""
+    from companion.argtypes import whole
+
     ap = _parser("companion history", history.__doc__)
     ap.add_argument("--all", action="store_true", help="include abandoned games (marked as such)")
+    ap.add_argument("--remove", type=whole(1, 2**63 - 1), default=None, metavar="N",
+                    help="take game N (the #N of the list) out of the history, the statistics and the exports; "
+                         "it is kept aside in the journal")
     args = ap.parse_args(argv)
+    if args.remove is not None:
+        return remove("companion history", args.state_dir, args.remove)
     hist = _load("companion history", args.state_dir, include_abandoned=args.all)
     if hist is None:
         return 1

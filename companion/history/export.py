@@ -82,13 +82,14 @@ def record_of(play: Play) -> dict[str, Any]:
     out = {k: v for k, v in play.record.items() if k not in ("names", "companion")}
     out["names"] = list(play.players)
     out["companion"] = {"game": play.game, "started": float(play.started), "finished": float(play.finished),
-                        "actions": int(play.actions)}
+                        "actions": int(play.actions), "game_id": play.game_id}  # game_id: `replay --game-id N`
     return out
 
 
 def records(plays: History | Iterable[Play]) -> list[dict[str, Any]]:
-    """Every finished game's record (`record_of`), oldest first."""
-    return [record_of(p) for p in _finished(plays)]
+    """Every finished game's record (`record_of`), oldest first; a game without one (it came in with its
+    scores only: a BG Stats play, a CSV row) is left out."""
+    return [record_of(p) for p in _finished(plays) if isinstance(p.record, dict)]
 
 
 def records_json(plays: History | Iterable[Play]) -> str:

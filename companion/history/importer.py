@@ -1,7 +1,10 @@
 """Records from elsewhere (what `companion export --format json` writes) into the table's history.
 
-The file is read with the bounded reader (a size cap, no deep nesting, no over-long
-numbers): one record, or a JSON list of them. Every record is checked first, by its
+The file is read and told apart by companion.history.foreign (a size cap, no deep nesting, no
+over-long numbers, a byte order mark taken off): one record, or a JSON list of them; a BG Stats
+backup or the companion's CSV export, whose plays of our games come in with their scores only
+(`scores_game`, checked for times and names as a record is); anything else is refused in one
+line naming what the file is. Every record is checked first, by its
 game's history plug-in exactly as `companion replay` checks it (`import_result`); one
 record that is not valid refuses the whole file ("record 3: <replay's message>") and
 nothing is imported; so does a name the names' rule refuses (`seatnames.check_name`: "record 2:
@@ -15,7 +18,9 @@ never makes two games the same: three different games without times are three ga
 importing a file twice doubles nothing.
 
 The `"companion"` metadata key of an exported record gives the game, its start and end
-(epoch seconds) and its number of actions; without it the game is dated now. Two games of a
+(epoch seconds) and its number of actions; without it the game is dated now. Given times must
+be a game's (`gametimes.import_times_problem`: a start between 2000 and 2100, a finish after
+it, less than a day later), else the file is refused. Two games of a
 kind never share a start to the millisecond (the history's play ids are made of it): a game
 that would is moved on by a millisecond.
 
@@ -35,13 +40,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.table.bounded import BoundedInputError, load_json, read_text, shorten
+from companion.table.gametimes import import_times_problem, stored_times_problem
+from companion.table.bounded import shorten
 from companion.table.seatnames import NameRefused, check_names
 
-__all__ = ["ImportRefused", "ImportReport", "Prepared", "read_records", "prepare", "import_records", "import_file",
-           "fingerprint", "MAX_FILE", "IMPORTED"]
+__all__ = ["ImportRefused", "ImportReport", "Prepared", "read_file", "prepare", "import_records", "import_file",
+           "scores_game",
+           "fingerprint", "IMPORTED"]
 
-MAX_FILE = 1 << 20  # the bounded reader's cap: a few hundred games' records
 IMPORTED = "imported"  # the result key that marks an imported game (journal.PLAYED_HERE reads it)
 
 
@@ -58,6 +64,7 @@ class Prepared:
     finished: float
     result: dict[str, Any]
     timed: bool = True  # the record gave its start time (else it is dated now)
+    label: str = ""  # what the notes call it: "record 3", "play 12" (a BG Stats play), "game 7" (a CSV's)
 
 
 @dataclass
@@ -66,21 +73,6 @@ class ImportReport:
 
     imported: list[Prepared] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-
-
-def read_records(path: str | Path) -> list[Any]:
-    """The records of file `path` (one record, or a list); ImportRefused when it is not JSON the box takes."""
-    try:
-        text = read_text(str(path), MAX_FILE)
-        data = load_json(text, "file")
-    except OSError as exc:
-        raise ImportRefused(f"cannot read it: {exc.strerror or exc}") from None
-    except BoundedInputError as exc:
-        message = str(exc)
-        raise ImportRefused(message[len("file: "):] if message.startswith("file: ") else message) from None
-    if isinstance(data, list):
-        return data
-    return [data]
 
 
 def _kind(record: dict[str, Any], meta: Any) -> str:
@@ -117,10 +109,13 @@ def _metadata(meta: Any, now: float) -> tuple[float | None, float, int | None]:
     if actions is not None and (type(actions) is not int or actions < 0):
         raise ImportRefused(f"companion: actions must be a whole number 0 or more, got {shorten(repr(actions), 40)}")
     if started is None:
+        if finished is not None and import_times_problem(finished, finished) is not None:
+            raise ImportRefused(f"companion: finished {finished:g} is not a time between 2000 and 2100")
         return None, now if finished is None else max(finished, now), actions
     finished = max(started, now) if finished is None else finished
-    if finished < started:
-        raise ImportRefused("companion: the game finished before it started")
+    problem = import_times_problem(started, finished)
+    if problem is not None:
+        raise ImportRefused(f"companion: {problem}")
     return started, finished, actions
 
 
@@ -157,6 +152,8 @@ def _prepare_one(record: Any, now: float) -> Prepared | None:
         raise ImportRefused(f"its result cannot be read back ({exc})") from None
     if "names" in record:
         result["names"] = _names(record["names"], len(facts["totals"]))
+    elif facts.get("names") is not None:  # a game's own names (a Valley of the Mammoths log's): the same rule
+        _names(facts["names"], len(facts["totals"]))
     if actions is not None:
         result["actions_played"] = actions
     if started is None:  # dated now: it ends when it starts
@@ -186,20 +183,25 @@ def _same_start(a: float, b: float) -> bool:
     return abs(a - b) < 0.0005  # the history's source ids keep the start to the millisecond
 
 
-def fingerprint(kind: str, result: Any) -> str | None:
+def fingerprint(kind: str, result: Any, loose: bool = False) -> str | None:
     """What makes a finished game this game, whatever its times: a digest of its kind, its record
-    (setup and moves; a Valley of the Mammoths game's log), its seat names, totals and winners.
-    None when the result cannot be read (a damaged row is never taken for a game)."""
+    (setup and moves; a Valley of the Mammoths game's log; none for a game that came with its scores
+    only), its seat names, totals and winners; with `loose`, of its kind and number of seats only
+    (what a BG Stats file or a CSV keeps of a play can differ: an anonymous seat, a game without
+    points). None when the result cannot be read (a damaged row is never taken for a game)."""
     from companion.games import GAMES
-    from companion.history.plays import seat_names
+    from companion.history.plays import result_facts, seat_names
 
     entry = GAMES.get(kind)
-    if not isinstance(result, dict) or entry is None or entry.history is None or result.get("abandoned"):
+    if not isinstance(result, dict) or entry is None or entry.history is None or result.get("abandoned") \
+            or "removed" in result:  # a game taken out of the history may be imported again
         return None
     try:
-        facts = entry.history_module().facts(result)
+        facts = result_facts(entry, result)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         return None
+    if loose:  # a play kept by its scores only: its kind and how many seats
+        return hashlib.sha256(f"{kind}|{len(facts['totals'])} seats".encode()).hexdigest()
     record = facts.get("record")
     if isinstance(record, dict):
         record = {k: v for k, v in record.items() if k not in ("names", "companion")}
@@ -210,19 +212,37 @@ def fingerprint(kind: str, result: Any) -> str | None:
 
 
 def _known(db: Any) -> tuple[dict[str, list[tuple[str, float]]], list[tuple[str, float]]]:
-    """The journal's finished games by fingerprint ((kind, start) each), and every game's (kind, start)."""
+    """The journal's finished games by fingerprint, exact and loose ((kind, start) each), and every
+    game's (kind, start)."""
+    from companion.journal.store import IN_HISTORY
+
     by_print: dict[str, list[tuple[str, float]]] = {}
     starts: list[tuple[str, float]] = []
-    for kind, started, result in db.execute("SELECT kind, started, result FROM games"):
+    for kind, started, result in db.execute(f"SELECT kind, started, result FROM games WHERE {IN_HISTORY}"):
+        if stored_times_problem(started, None):
+            continue
         starts.append((str(kind), float(started or 0)))
         try:
             parsed = json.loads(result) if isinstance(result, str) else None
         except ValueError:
             continue
-        mark = fingerprint(str(kind), parsed)
-        if mark is not None:
+        for mark in {fingerprint(str(kind), parsed), fingerprint(str(kind), parsed, loose=True)} - {None}:
             by_print.setdefault(mark, []).append((str(kind), float(started or 0)))
     return by_print, starts
+
+
+def _already(game: Prepared, by_print: dict[str, list[tuple[str, float]]]) -> bool:
+    """Whether `game` is in the history: the same play (a record's exact fingerprint, at the same start
+    when it gave one), or for a game that came with its scores only, a game of its kind with as many
+    seats starting within the same second (BG Stats and the CSV keep times to the second)."""
+    from companion.history.plays import SCORES_ONLY
+
+    if SCORES_ONLY in game.result:
+        mark = fingerprint(game.kind, game.result, loose=True)
+        return any(k == game.kind and abs(s - game.started) < 1.0 for k, s in by_print.get(mark or "", []))
+    mark = fingerprint(game.kind, game.result)
+    same = by_print.get(mark, []) if mark is not None else []
+    return any(k == game.kind and (not game.timed or _same_start(s, game.started)) for k, s in same)
 
 
 def _free_start(kind: str, started: float, starts: list[tuple[str, float]]) -> float:
@@ -235,9 +255,15 @@ def _free_start(kind: str, started: float, starts: list[tuple[str, float]]) -> f
 def import_records(state_dir: str | Path, records: list[Any], now: float | None = None) -> ImportReport:
     """Check `records` and add their finished games to the journal of `state_dir` in one transaction,
     each under a new positive id after every game already there."""
+    ready, notes = prepare(records, now)
+    return _write(state_dir, ready, notes)
+
+
+def _write(state_dir: str | Path, ready: list[tuple[int, Prepared]], notes: list[str]) -> ImportReport:
+    """Add the checked games `ready` to the journal of `state_dir` in one transaction (those already
+    in the history skipped with a note)."""
     from companion.journal.store import Journal
 
-    ready, notes = prepare(records, now)
     report = ImportReport(notes=notes)
     if not ready:
         return report
@@ -248,15 +274,14 @@ def import_records(state_dir: str | Path, records: list[Any], now: float | None 
             by_print, starts = _known(db)
             fresh: list[Prepared] = []
             for n, game in ready:
-                mark = fingerprint(game.kind, game.result)
-                same = by_print.get(mark, []) if mark is not None else []
-                if any(k == game.kind and (not game.timed or _same_start(s, game.started)) for k, s in same):
-                    report.notes.append(f"record {n}: already in the history: skipped")
+                if _already(game, by_print):
+                    report.notes.append(f"{game.label or f'record {n}'}: already in the history: skipped")
                     continue
                 game.started = _free_start(game.kind, game.started, starts)
                 game.finished = max(game.finished, game.started)
                 starts.append((game.kind, game.started))
-                if mark is not None:
+                for mark in {fingerprint(game.kind, game.result),
+                             fingerprint(game.kind, game.result, loose=True)} - {None}:
                     by_print.setdefault(mark, []).append((game.kind, game.started))
                 fresh.append(game)
             top = db.execute("SELECT max(id) FROM games").fetchone()[0]
@@ -271,6 +296,46 @@ def import_records(state_dir: str | Path, records: list[Any], now: float | None 
     return report
 
 
+def scores_game(kind: str, started: float, finished: float, result: dict[str, Any], label: str) -> Prepared:
+    """A game that came with its scores only (a BG Stats play, a CSV export's game), checked as a record
+    is: its times (`import_times_problem`), its names (the names' rule), its facts; ImportRefused
+    ("play 12: ...") when one is not right."""
+    from companion.games import GAMES
+    from companion.history.plays import scores_facts
+
+    problem = import_times_problem(started, finished)
+    if problem is not None:
+        raise ImportRefused(f"{label}: {problem}")
+    try:
+        facts = scores_facts(result)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ImportRefused(f"{label}: {exc}") from None
+    try:
+        result["names"] = _names(result["names"], len(facts["totals"]))
+    except ImportRefused as exc:
+        raise ImportRefused(f"{label}: {exc}") from None
+    assert kind in GAMES
+    return Prepared(kind, started, finished, result, label=label)
+
+
+def read_file(path: str | Path, now: float | None = None) -> tuple[list[tuple[int, Prepared]], list[str]]:
+    """The checked finished games of file `path` and notes: the companion's records (one or a JSON list),
+    a BG Stats backup or play file, or the companion's CSV export (companion.history.foreign); anything
+    else is ImportRefused saying what the file is."""
+    from companion.history import foreign
+
+    try:
+        found = foreign.sniff(str(path))
+    except OSError as exc:
+        raise ImportRefused(f"cannot read it: {exc.strerror or exc}") from None
+    if found.kind == "bgstats":
+        return foreign.bgstats_games(found.data, scores_game)
+    if found.kind == "csv":
+        return foreign.csv_games(found.rows, scores_game)
+    return prepare(found.data if isinstance(found.data, list) else [found.data], now)
+
+
 def import_file(state_dir: str | Path, path: str | Path, now: float | None = None) -> ImportReport:
-    """`import_records` of the records in file `path`."""
-    return import_records(state_dir, read_records(path), now)
+    """The games of file `path` (`read_file`) into the journal of `state_dir`, in one transaction."""
+    ready, notes = read_file(path, now)
+    return _write(state_dir, ready, notes)

@@ -2,9 +2,14 @@
 
 Each journal entry is read through its game's history plug-in (`GameType.history`, a
 module with `facts(result)`): the table names no game. A game whose result row cannot
-be read (damaged JSON, fields missing) is listed in `History.damaged` with why, and the
+be read (damaged JSON, fields missing, times no date can be made of) is listed in `History.damaged` with why, and the
 rest of the history is kept. An abandoned game (a new game started over it) is a
-`Play` with `abandoned` True: listed when asked for, never counted as played.
+`Play` with `abandoned` True: listed when asked for, never counted as played. A game taken
+out of the history (`companion history --remove N`, `journal.store.IN_HISTORY`) is not read at all.
+
+A game brought in from a BG Stats backup or a CSV export has its scores only, not its moves
+(`SCORES_ONLY`, companion.history.foreign): its facts are read from the result itself (`result_facts`),
+its `record` is None (no `export --format json`, which writes records).
 
 Names: one per seat, the table's names (spec section 8, at most 24 characters) when the
 game had them, else "Player 1" ... "Player N"; a bot seat is "Bot N (level)".
@@ -19,9 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from companion.journal.repair import json_or_none
+from companion.table.gametimes import stored_times_problem
 from companion.table.seatnames import default_name, names_problem
 
-__all__ = ["Play", "History", "read_history", "iso_time", "play_from_row", "seat_names", "box_of"]
+__all__ = ["Play", "History", "read_history", "iso_time", "play_from_row", "seat_names", "box_of", "SCORES_ONLY",
+           "result_facts", "scores_facts"]
+
+SCORES_ONLY = "scores_only"  # a result that came with its scores, not its moves (BG Stats, CSV): its source
 
 
 def iso_time(seconds: float) -> str:
@@ -101,10 +110,43 @@ def box_of(state_dir: str | Path, stored: Any) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"file://{Path(state_dir).resolve()}"))
 
 
+def _whole(value: Any) -> int:
+    if type(value) is not int:
+        raise TypeError(f"{str(value)[:20]} is not a whole number")
+    return value
+
+
+def scores_facts(result: dict) -> dict[str, Any]:
+    """The facts of a game that came with its scores only (`SCORES_ONLY`: a BG Stats play, a CSV row);
+    ValueError/TypeError when they do not fit together."""
+    totals = [_whole(t) for t in result["totals"]]
+    winners = [_whole(w) for w in result["winners"]]
+    first, colors = result.get("first_player"), result.get("colors")
+    if not 1 <= len(totals) <= 8 or not all(0 <= w < len(totals) for w in winners) or \
+            (first is not None and not 0 <= _whole(first) < len(totals)):
+        raise ValueError("totals, winners or the first player do not fit the players")
+    if colors is not None and (type(colors) is not list or len(colors) != len(totals)
+                               or not all(isinstance(c, str) for c in colors)):
+        raise ValueError("colors do not fit the players")
+    return {"totals": totals, "winners": winners, "first_player": first, "colors": colors, "villages": None,
+            "names": result.get("names"), "record": None, "extinct": False}
+
+
+def result_facts(entry: Any, result: dict) -> dict[str, Any]:
+    """A finished game's facts: its game's (`GameType.history_module().facts`), or for a game that came
+    with its scores only, `scores_facts`."""
+    if SCORES_ONLY in result:
+        return scores_facts(result)
+    return entry.history_module().facts(result)
+
+
 def play_from_row(row: tuple, entries: dict[str, Any], box: str = "") -> Play:
     """A `Play` from a games row (id, kind, started, finished, result JSON, action count);
     ValueError (why, in a few words) when the row cannot be read."""
     gid, kind, started, finished, result_text, actions = row
+    times = stored_times_problem(started, finished)
+    if times is not None:
+        raise ValueError(times)
     result = json_or_none(result_text)
     if not isinstance(result, dict):
         raise ValueError("its result is not readable")
@@ -115,7 +157,7 @@ def play_from_row(row: tuple, entries: dict[str, Any], box: str = "") -> Play:
     if entry is None or entry.history is None:
         raise ValueError(f"{kind!r} is not a game this companion knows")
     try:
-        facts = entry.history_module().facts(result)
+        facts = result_facts(entry, result)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise ValueError(f"its result lacks what a history needs ({type(exc).__name__}: {exc})") from None
     n = len(facts["totals"])
@@ -141,7 +183,7 @@ def read_history(state_dir: str | Path, include_abandoned: bool = False, full: b
     lacks its setup and moves (statistics and lists need neither; exports do). `game_id`: that
     game only."""
     from companion.games import GAMES
-    from companion.journal.store import BOX_SETTING
+    from companion.journal.store import BOX_SETTING, IN_HISTORY
     from companion.journal.reader import JournalReader
 
     reader = JournalReader(state_dir)
@@ -149,7 +191,7 @@ def read_history(state_dir: str | Path, include_abandoned: bool = False, full: b
     rows = reader.query(
         f"SELECT g.id, g.kind, g.started, g.finished, {'g.result' if full else _LEAN_RESULT}, "
         "(SELECT count(*) FROM actions a WHERE a.game = g.id) "
-        f"FROM games g WHERE g.finished IS NOT NULL {only}ORDER BY g.started, g.id",
+        f"FROM games g WHERE g.finished IS NOT NULL AND {IN_HISTORY} {only}ORDER BY g.started, g.id",
         () if game_id is None else (game_id,))
     box = box_of(state_dir, json_or_none((reader.query("SELECT value FROM settings WHERE key=?", (BOX_SETTING,))
                                           or [("null",)])[0][0]))

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from companion.journal.store import PLAYED_HERE
+from companion.journal.store import IN_HISTORY, PLAYED_HERE
+from companion.table.gametimes import stored_times_problem
 from companion.journal.repair import json_or_none, readable_prefix
 
 JOURNAL_FILE = "journal.sqlite3"
@@ -36,6 +37,11 @@ JOURNAL_FILE = "journal.sqlite3"
 def _text(raw: bytes) -> str:
     """A stored text, its damaged bytes replaced: one bad row must not make a whole query fail."""
     return raw.decode("utf-8", "replace")
+
+
+def _start(started: Any, finished: Any) -> float:
+    """A row's start, 0 (no date) when its times are none a date can be made of (`gametimes`)."""
+    return 0.0 if stored_times_problem(started, finished) else float(started or 0)
 
 
 class JournalUnavailable(Exception):
@@ -135,14 +141,15 @@ class JournalReader:
         # a hole or a damaged row ends them, as the daemon's resume does (it sets the rest aside)
         actions, _problem = readable_prefix(self.query(
             "SELECT seq, payload, crc FROM actions WHERE game=? ORDER BY seq", (game_id,)))
-        return GameRows(int(gid), str(kind), float(started or 0), finished, json_or_none(result), actions)
+        return GameRows(int(gid), str(kind), _start(started, finished), finished, json_or_none(result), actions)
 
     def games(self, limit: int = 100) -> list[GameRows]:
         """The games, the last played first (by their start: an imported game takes a new id but
-        keeps its time), without their actions (the replay list)."""
-        rows = self.query("SELECT id, kind, started, finished, result FROM games ORDER BY started DESC, id DESC "
-                          "LIMIT ?", (limit,))
-        return [GameRows(int(r[0]), str(r[1]), float(r[2] or 0), r[3], json_or_none(r[4])) for r in rows]
+        keeps its time), without their actions (the replay list); those taken out of the history
+        (`store.IN_HISTORY`) left out."""
+        rows = self.query(f"SELECT id, kind, started, finished, result FROM games WHERE {IN_HISTORY} "
+                          "ORDER BY started DESC, id DESC LIMIT ?", (limit,))
+        return [GameRows(int(r[0]), str(r[1]), _start(r[2], r[3]), r[3], json_or_none(r[4])) for r in rows]
 
     def setting(self, key: str) -> Any:
         rows = self.query("SELECT value FROM settings WHERE key=?", (key,))

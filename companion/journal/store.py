@@ -35,12 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from companion.table.effects import Effect, GameOver, Persist, SetBrightness, SetLanguage, SetSound
+from companion.table.effects import (Effect, GameOver, Persist, RemoveFromHistory, SetBrightness, SetLanguage,
+                                     SetSound)
 from companion.journal.repair import (BEHIND, SCHEMA, JournalError, JournalWriteError, check_and_repair, crc,
                                       fsync_dir, json_or_none, keep_aside, readable_prefix)
 
 __all__ = ["Journal", "JournalWriter", "Resumed", "JournalError", "JournalWriteError", "find_state_dir", "PLAYED_HERE",
-           "BOX_SETTING"]
+           "BOX_SETTING", "REMOVED", "IN_HISTORY"]
 
 log = logging.getLogger("companion.table.journal")  # the name the box's log has always shown
 
@@ -51,6 +52,12 @@ BOX_SETTING = "box_id"  # the box's own id (a uuid): its players' uuids in the e
 # results "imported" and gives them the next ids): the table's current game is the newest of these.
 PLAYED_HERE = ("NOT (finished IS NOT NULL AND CASE WHEN json_valid(result) "
                "THEN coalesce(json_extract(result, '$.imported'), 0) ELSE 0 END)")
+
+# A finished game taken out of the history (`Journal.remove_game`, `companion history --remove N`): its
+# row stays, its result marked {"removed": {"at": ..., "reason": ...}}; the history, statistics,
+# exports, the page and the OLED read only the games rows that are IN_HISTORY.
+REMOVED = "removed"
+IN_HISTORY = ("NOT (CASE WHEN json_valid(result) THEN json_type(result, '$.removed') IS NOT NULL ELSE 0 END)")
 
 
 def find_state_dir(explicit: str | None, cfg: Any, on_box: bool) -> str:
@@ -346,6 +353,29 @@ class Journal:
                     self.last_copy)
         return moved
 
+    def remove_game(self, game_id: int, reason: str) -> str | None:
+        """Take finished game `game_id` out of the history: kept aside in its own row, as a set-aside
+        action is kept (its result, actions and times stay; the result gains `REMOVED` with `reason`
+        and the time; an unreadable result is kept whole under "unreadable"). None when done, else why
+        not, in a few words (no such game, not finished, taken out already)."""
+        with self._tx() as db:
+            row = db.execute("SELECT finished, result FROM games WHERE id=?", (game_id,)).fetchone()
+            if row is None:
+                return "there is no such game"
+            if row[0] is None:
+                return "it is not finished"
+            result = json_or_none(row[1])
+            mark = {"at": time.time(), "reason": reason}
+            if isinstance(result, dict):
+                if REMOVED in result:
+                    return "it was taken out already"
+                kept = {**result, REMOVED: mark}
+            else:
+                kept = {REMOVED: mark, "unreadable": row[1] if isinstance(row[1], str) else None}
+            db.execute("UPDATE games SET result=? WHERE id=?", (json.dumps(kept), game_id))
+        log.warning("journal: game %s taken out of the history: %s", game_id, reason)
+        return None
+
     # ----- reading -------------------------------------------------------------------
     def resume(self, include_finished: bool = False) -> Resumed | None:
         """The newest game: unfinished (appends continue it), or, with `include_finished`,
@@ -399,10 +429,10 @@ class Journal:
 
     def history(self, limit: int = 20) -> list[dict[str, Any]]:
         """Finished games, newest first (by their start: an imported game takes its place in play
-        order): id, kind, start and end times, result."""
+        order), those taken out of the history left out: id, kind, start and end times, result."""
         try:
             rows = self.db.execute(
-                "SELECT id, kind, started, finished, result FROM games WHERE finished IS NOT NULL "
+                f"SELECT id, kind, started, finished, result FROM games WHERE finished IS NOT NULL AND {IN_HISTORY} "
                 "ORDER BY started DESC, id DESC LIMIT ?", (limit,)).fetchall()
         except sqlite3.Error:
             return []
@@ -422,7 +452,7 @@ class Journal:
 
 confirmed_log = logging.getLogger("companion.run")  # tests outside the repo read these lines
 
-JOURNAL_EFFECTS = (Persist, GameOver, SetBrightness, SetLanguage, SetSound)
+JOURNAL_EFFECTS = (Persist, GameOver, SetBrightness, SetLanguage, SetSound, RemoveFromHistory)
 
 
 class JournalWriter:
@@ -449,6 +479,10 @@ class JournalWriter:
             self.journal.set_setting("language", effect.code)
         elif isinstance(effect, SetSound):
             self.journal.set_setting("sound", effect.settings.as_dict())
+        elif isinstance(effect, RemoveFromHistory):
+            why = self.journal.remove_game(effect.game_id, "taken out at the table (History, C)")
+            if why is not None:
+                log.warning("journal: game %s not taken out of the history: %s", effect.game_id, why)
 
     def write_all(self, effects: Iterable[Effect]) -> list[Effect]:
         """Write every journal effect of `effects` (Persist, GameOver, SetBrightness) in ONE

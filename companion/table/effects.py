@@ -65,6 +65,14 @@ class CopyHistory:
 
 
 @dataclass(frozen=True)
+class RemoveFromHistory:
+    """Take finished game `game_id` out of the history (the History's C, confirmed): a journal effect
+    (`JournalWriter`, `Journal.remove_game`), the game kept in the journal."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
 class Search:
     """Find a move for the bot at `seat`, which secretly plays `secret`; `position` is a private copy."""
 

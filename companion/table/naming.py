@@ -35,7 +35,7 @@ def offered(roster: Sequence[object]) -> list[str]:
         except seatnames.NameRefused as exc:
             log.warning("roster name not offered: %s", exc)
             continue
-        if not seatnames.is_placeholder(name) and name not in out:
+        if not seatnames.is_placeholder(name) and seatnames.same_key(name) not in map(seatnames.same_key, out):
             out.append(name)
     return out
 

@@ -11,7 +11,9 @@ at most MAX_NAME characters; a game without names has "Player 1" ... "Player N")
 
 What a name may be is ONE rule, `check_name`, used at every door a name comes in by: a
 record (`companion run --load`, `companion replay`), `companion import`, the config's and
-the page's roster (`check_roster`), the keypad's naming (companion.table.naming). A refused
+the page's roster (`check_roster`), the keypad's naming (companion.table.naming); a game's names
+(`check_names`) and the roster also refuse two names alike (`same_key`: case and spaces aside) and
+the names the table gives itself (in a game's names, only at the seat the table gives them). A refused
 name is a NameRefused whose message is one line: which name, why, what to do. What reads
 names already kept (the journal, the history) reads them leniently (`names_problem`), so a
 name saved before the rule still loads; `printable` shows what such a name may not hold as
@@ -29,7 +31,7 @@ from typing import Any, Iterator, Sequence
 
 __all__ = ["MAX_NAME", "SHOWN", "NAMES_ACTION", "NameRefused", "check_name", "check_names", "printable", "default_name",
            "bot_name", "guest_name", "is_guest", "is_placeholder", "check_roster", "names_problem", "shown", "spoken",
-           "using", "shorten"]
+           "using", "shorten", "same_key"]
 
 MAX_NAME = 24  # spec section 8
 SHOWN = 7  # characters of a name on the OLED: "Colores secretos: Massim." fits a 25-character title
@@ -162,10 +164,37 @@ def _checked(raw: object, characters: bool) -> str:
     return name
 
 
+def same_key(name: str) -> str:
+    """What makes two names one person's: case and spaces aside ("Anna", "ANNA", " anna ", "An  na"
+    is not "Anna" but "an na")."""
+    return " ".join(name.split()).casefold()
+
+
+def _own_seat(name: str) -> int | None:
+    """The seat (1-based) the table gives `name` itself ("Guest 2", "Bot 2 (mcts)", "Player 2": 2);
+    None for a person's name."""
+    if not is_placeholder(name):
+        return None
+    return int(re.search(r"\d+", name)[0])
+
+
 def check_names(raw: Any, players: int) -> list[str]:
     """A game's names from outside (a record's or an import's `"names"`): one per player, each by
-    `check_name`; the names as kept, or NameRefused ("names: player 2: ...")."""
-    return _names(raw, players, characters=True)
+    `check_name`, no two alike (`same_key`: "Anna", "ANNA", " Anna "), and a name the table gives
+    itself only where it gives it ("Guest 2", "Bot 2 (mcts)", "Player 2" at seat 2: what the
+    table's own exports hold); the names as kept, or NameRefused ("names: player 2: ...")."""
+    names = _names(raw, players, characters=True)
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(names, start=1):
+        own = _own_seat(name)
+        if own is not None and own != seat:
+            raise NameRefused(f"names: player {seat}: {_quoted(name)} is a name the table gives seat {own} "
+                              f"itself; choose another")
+        first = seen.setdefault(same_key(name), seat)
+        if first != seat:
+            raise NameRefused(f"names: player {seat}: {_quoted(name)} is player {first}'s name too "
+                              f"({_quoted(names[first - 1])}, case and spaces aside): give each seat its own name")
+    return names
 
 
 def names_problem(raw: Any, players: int) -> str | None:
@@ -194,7 +223,8 @@ def _names(raw: Any, players: int, characters: bool) -> list[str]:
 
 def check_roster(raw: Any) -> tuple[list[str], str | None]:
     """(the roster's names, None) or ([], why not, in one line) for a list of names: each by
-    `check_name`, none the table gives itself, none twice (ignoring case), at most MAX_ROSTER."""
+    `check_name`, none the table gives itself, none twice (`same_key`: case and spaces aside), at most
+    MAX_ROSTER."""
     if not isinstance(raw, list):
         return [], "expected a list of names, e.g. [Anna, Ben]"
     if len(raw) > MAX_ROSTER:
@@ -207,8 +237,8 @@ def check_roster(raw: Any) -> tuple[list[str], str | None]:
             return [], str(exc)
         if is_placeholder(name):
             return [], f"{_quoted(name)} is a name the table gives itself; choose another"
-        if name.casefold() in (n.casefold() for n in out):
-            return [], f"{_quoted(name)} is on the roster twice"
+        if same_key(name) in (same_key(n) for n in out):
+            return [], f"{_quoted(name)} is on the roster twice (case and spaces aside)"
         out.append(name)
     return out, None
 

@@ -5,8 +5,9 @@ catalog of registered games (`GameType`, handed in by the daemon: the table
 imports no game). It owns
 - the D menu's frame: the game's items, then Brightness, "Play <other game>" for every
   other registered game, History (the last games, then the statistics: `memory`,
-  companion.history.kiosk), History to USB while a stick is mounted (a CopyHistory effect), Language, Shut down, Sound, Say again (the last
-  announcement), New PIN while the table's page runs (a random PIN of `PIN_DIGITS` digits
+  companion.history.kiosk; C there lists the games to take one out of the history, after a
+  yes/no question: a RemoveFromHistory effect), History to USB while a stick is mounted (a
+  CopyHistory effect), Language, Shut down, Sound, Say again (the last announcement), New PIN while the table's page runs (a random PIN of `PIN_DIGITS` digits
   for the phones, after a yes/no question, shown big until a key; a NewPin effect has the
   daemon write it where the page reads it, and the page ends the old PIN's sessions) and,
   last (D then A reaches it), Phone view (the address of the table's web page and its QR
@@ -24,7 +25,7 @@ imports no game). It owns
 Keys go to the shell's own open question first, else to the game; a D or POWER the
 game leaves unused opens the menu or the shut-down question. Effects come out of
 `pop_effects()`: the shell's own (SetBrightness, SetSound, SetLanguage, SwitchGame, PowerOff, Repeat,
-Announce, CopyHistory, NewPin) and the game's.
+Announce, CopyHistory, NewPin, RemoveFromHistory) and the game's.
 """
 
 from __future__ import annotations
@@ -39,12 +40,13 @@ from companion import i18n
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.table import seatnames
-from companion.table.effects import PIN_DIGITS, CopyHistory, Effect, NewPin, Persist, PowerOff, Repeat, \
-    SetBrightness, SetLanguage, SwitchGame
+from companion.table.gametimes import stored_times_problem
+from companion.table.effects import PIN_DIGITS, CopyHistory, Effect, NewPin, Persist, PowerOff, RemoveFromHistory, \
+    Repeat, SetBrightness, SetLanguage, SwitchGame
 from companion.table.info import InfoPager
 from companion.table.naming import SeatNaming
 from companion.table.phone import phone_screen
-from companion.table.protocol import GameType, TableGame
+from companion.table.protocol import GameType, TableGame, TableGameBase
 from companion.table.screen import ENTRY, MENU, TEXT, Header, Screen, confirm_screen, wrap
 from companion.table.sound import SoundMenu, SoundSettings
 
@@ -80,6 +82,8 @@ class Shell:
         self.menu_sel = 0
         self.bright_sel = 0
         self.lang_sel = 0
+        self.remove_sel = 0  # the History's list of games to take one out (C): the highlighted row
+        self._removable: list[tuple[int, str]] = []  # (game id, its row)
         self.switch_to: str | None = None
         self.phone_url: str | None = None  # the web service's address; None: not running
         self.phone_shown = False
@@ -143,6 +147,12 @@ class Shell:
         if key == K.REPEAT:  # whatever shows stays: only the voice says the last announcement again
             self._effects.append(Repeat())
             return
+        if self.notice.shown and self.notice.name == "history" and key == K.UNDO:
+            self.notice.clear()  # C over the History: the list of games, to take one out
+            self._removable = [(gid, T.remove_choice(gid, when, title)) for gid, when, title, _line
+                               in self._history_entries() if type(gid) is int]
+            self.question, self.remove_sel = ("remove", 0) if self._removable else (None, 0)
+            return
         if self.notice.shown and key != K.POWER:
             self.notice.key(key, ())  # A/B page it; any other key only dismisses it
             return
@@ -154,7 +164,8 @@ class Shell:
         if self.question is not None:
             {"menu": self._key_menu, "brightness": self._key_brightness, "sound": self._key_sound,
              "language": self._key_language, "shutdown": self._key_shutdown,
-             "switch": self._key_switch, "names": self._key_names, "newpin": self._key_new_pin}[self.question](key)
+             "switch": self._key_switch, "names": self._key_names, "newpin": self._key_new_pin,
+             "remove": self._key_remove, "remove?": self._key_remove_confirm}[self.question](key)
             return
         with seatnames.using(self.game.names):
             if self.game.handle(key, now):
@@ -217,10 +228,11 @@ class Shell:
             self.phone_shown = True
         elif what == "newpin":
             self.question = "newpin"
-        elif what == "history":  # the last games, then the statistics' short pages
+        elif what == "history":  # the last games, then the statistics' short pages; C takes a game out
             stats = self.memory.stats_paragraphs() if self.memory is not None else []
-            self.tell(T.HISTORY, (self.history_lines() or [T.NO_HISTORY]) + ([T.STATISTICS] + stats if stats else []),
-                      "history")
+            lines = self.history_lines()
+            self.tell(T.HISTORY, (lines or [T.NO_HISTORY]) + ([T.STATISTICS] + stats if stats else [])
+                      + ([T.REMOVE_HINT] if lines else []), "history")
         elif isinstance(what, tuple) and what[0] == "usb":
             self._effects.append(CopyHistory(what[1]))
         elif self.game.in_progress():
@@ -314,6 +326,25 @@ class Shell:
         elif key == K.BACK:
             self.question = None
 
+    def _key_remove(self, key: str) -> None:
+        """The list of the History's games: A/B or a digit picks one, # asks, * goes back."""
+        moved = K.select(key, self.remove_sel, len(self._removable))
+        if moved is not None:
+            self.remove_sel = moved
+        elif key == K.OK:
+            self.question = "remove?"
+        elif key in (K.BACK, K.MENU):
+            self.question = None
+
+    def _key_remove_confirm(self, key: str) -> None:
+        if key == K.OK:
+            gid = self._removable[self.remove_sel][0]
+            self.question = None
+            self._effects.append(RemoveFromHistory(gid))
+            self.tell(T.REMOVE_TITLE, [T.removed(gid)], "removed")
+        elif key == K.BACK:
+            self.question = "remove"
+
     def _key_switch(self, key: str) -> None:
         if key == K.OK and self.switch_to is not None:
             self.question = None
@@ -346,15 +377,29 @@ class Shell:
 
     def history_lines(self) -> list[str]:
         """One line per finished game, newest first: date, game, totals and winners (abandoned games left out)."""
+        return [line for _gid, _when, _title, line in self._history_entries()]
+
+    def _history_entries(self) -> list[tuple[Any, str, str, str]]:
+        """(game id, when it ended, the game's title, its History line) per finished game, newest first."""
         titles = {e.kind: e for e in self.catalog}
-        lines = []
+        lines: list[tuple[Any, str, str, str]] = []
         for entry in self.history() if self.history is not None else []:
             result, game = entry.get("result") or {}, titles.get(entry.get("kind", ""))
-            if result.get("abandoned") or game is None:
+            if isinstance(result, dict) and result.get("abandoned") or game is None:
                 continue
-            # NOTE: a strftime format, numbers only (the month's name would stay English)
-            when = time.strftime(i18n.pgettext("date", "%d/%m %H:%M"), time.localtime(entry.get("finished") or 0))
-            lines.append(T.history_line(when, game.title, game.load().history_text(result)))
+            try:  # a row an older import or a hand edit left unreadable is named, never a failed key
+                if not isinstance(result, dict) or stored_times_problem(entry.get("started", 0),
+                                                                        entry.get("finished")):
+                    raise ValueError("unreadable")
+                # NOTE: a strftime format, numbers only (the month's name would stay English)
+                when = time.strftime(i18n.pgettext("date", "%d/%m %H:%M"), time.localtime(entry.get("finished") or 0))
+                # a game that came in with its scores only (BG Stats, CSV: companion.history.foreign) has no
+                # log for its game's words: its totals and 0-based winners, as the table's default says them
+                text = TableGameBase.history_text(result) if "scores_only" in result else \
+                    game.load().history_text(result)
+                lines.append((entry.get("id"), when, game.title, T.history_line(when, game.title, text)))
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, OSError):
+                lines.append((entry.get("id"), "?", game.title, T.unreadable_game(entry.get("id"))))
         return lines
 
     # ----- out -------------------------------------------------------------------------------
@@ -404,6 +449,11 @@ class Shell:
             return confirm_screen("switch?", T.SWITCH_TITLE, T.ABANDON)
         if self.question == "newpin":
             return confirm_screen("new-pin?", T.NEW_PIN_TITLE, T.NEW_PIN_QUESTION)
+        if self.question == "remove":
+            return Screen(MENU, "remove", T.REMOVE_TITLE, selected=self.remove_sel,
+                          choices=tuple(choice for _gid, choice in self._removable))
+        if self.question == "remove?":
+            return confirm_screen("remove?", T.REMOVE_TITLE, T.remove_question(self._removable[self.remove_sel][0]))
         if self.question == "names" and self.naming is not None:
             return self.naming.screen()
         with seatnames.using(self.game.names):

@@ -40,6 +40,11 @@ _CONSTANTS = {
     # NOTE: menu item, max 18 characters: shown only while a USB stick is plugged in
     "COPY_TO_USB": N_("History to USB"),
     "COPYING": N_("Copying the history to the USB stick..."),
+    # NOTE: the last line of the History pages: the C key opens the list of games to take one out; max 3 lines
+    # of 21 characters
+    "REMOVE_HINT": N_("C: take a game out of the history."),
+    # NOTE: title bar, max 25 characters: the list of games, one of which leaves the history
+    "REMOVE_TITLE": N_("Take a game out"),
     # NOTE: title bar, max 25 characters
     "USB_TITLE": N_("USB stick"),
     # NOTE: title bar, max 25 characters
@@ -116,6 +121,27 @@ def language_choice(number: int, name: str, current: bool) -> str:
 
 def history_line(when: str, title: str, result: str) -> str:
     return f"{when} {title}: {result}" if result else f"{when} {title}"
+
+
+def remove_choice(game_id: object, when: str, title: str) -> str:
+    """A line of the list of games to take out: its number, when it ended, the game ("12 16/11 23:13 Clans")."""
+    return f"{game_id} {when} {title}"
+
+
+def remove_question(game_id: object) -> str:
+    # NOTE: max 4 lines of 25 characters: asked before game {id} leaves the history (the journal keeps it)
+    return _("Take game {id} out of the history and the statistics? The journal keeps it.").format(id=game_id)
+
+
+def removed(game_id: object) -> str:
+    # NOTE: max 5 lines of 21 characters, after game {id} left the history
+    return _("Game {id} is out of the history and the statistics.").format(id=game_id)
+
+
+def unreadable_game(game_id: object) -> str:
+    """A History line for a game whose row cannot be read (its times, its result): named, left out."""
+    # NOTE: a line of the History list on the OLED, {id}: the game's number; max 40 characters
+    return _("Game {id}: unreadable, left out").format(id=game_id)
 
 
 def totals_and_winners(totals: list[int], winners: list[int]) -> str:

@@ -3,7 +3,7 @@
 Each takes its arguments (argv without the command name) and returns the exit status;
 the registry (`companion.games`) names them as "companion.games.clans.commands:NAME".
 
-    companion replay RECORD [--json]                      check a record and show where it stands
+    companion replay RECORD [--json] [--game-id N]        check a record (or game N of a list) and show where it stands
     companion selfplay --games N --seed S [--players P]   random games: the engine's throughput benchmark
     companion new --players P --seed S [--out FILE]       a fresh record with a random R1 setup
 """
@@ -16,7 +16,7 @@ import random
 import sys
 import time
 
-from companion.argtypes import count, new_file_or_stdout
+from companion.argtypes import count, new_file_or_stdout, whole
 from companion.games.clans.game import STALLED, Game
 from companion.games.clans.record import Record, RecordError, summary
 
@@ -42,13 +42,16 @@ def replay_text(s: dict) -> str:
 
 
 def replay(argv: list[str]) -> int:
-    """`companion replay RECORD [--json]`: check a game record and show where it stands (spec section 2)."""
+    """`companion replay RECORD [--json] [--game-id N]`: check a game record (or game N of a list of
+    them) and show where it stands (spec section 2)."""
     ap = argparse.ArgumentParser(prog="companion replay", description=replay.__doc__)
     ap.add_argument("record", help="a game record (JSON)")
     ap.add_argument("--json", action="store_true", help="print one JSON object (the spec's format)")
+    ap.add_argument("--game-id", type=whole(1), default=None, metavar="N",
+                    help="replay game N of a list of records (what `companion export --format json` writes)")
     args = ap.parse_args(argv)
     try:
-        record = Record.load(args.record)
+        record = Record.load(args.record, args.game_id)
         game = record.play()
     except RecordError as exc:
         print(f"companion replay: {args.record}: {exc}", file=sys.stderr)

@@ -70,29 +70,33 @@ class Record:
 
     # ----- reading -----------------------------------------------------------------
     @classmethod
-    def from_json(cls, text: str) -> "Record":
+    def from_json(cls, text: str, game_id: int | None = None) -> "Record":
         """Parse and check a record's JSON text (bounded: size, depth, integer length); RecordError if bad.
         This is the door of records from outside (`companion run --load`, `companion replay`): its
-        `"names"` must pass the names' rule, and are kept as the rule gives them back."""
+        `"names"` must pass the names' rule, and are kept as the rule gives them back. A list of
+        records (`companion export --format json`) gives its game `game_id` (`one_of`)."""
         try:
             data = load_json(text, _SOURCE)
         except BoundedInputError as exc:
             raise _from_bounded(exc, _SOURCE) from None
+        if game_id is not None or (isinstance(data, list) and data and all(isinstance(i, dict) for i in data)):
+            data = one_of(data, game_id)  # a list of records: its game `game_id`, or how to pick one
         record = cls.from_dict(data)
         if "names" in record.extra:
             record.extra["names"] = _check_names(record.extra["names"], record.players)
         return record
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "Record":
-        """Read and check a record file: RecordError (never anything else) if it is not a valid record."""
+    def load(cls, path: str | os.PathLike, game_id: int | None = None) -> "Record":
+        """Read and check a record file (with `game_id`, a list's game: `one_of`): RecordError (never
+        anything else) if it is not a valid record."""
         try:
             text = read_text(str(path))
         except OSError as exc:
             raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
         except BoundedInputError as exc:
             raise _from_bounded(exc, str(path)) from None
-        return cls.from_json(text)
+        return cls.from_json(text, game_id)
 
     @classmethod
     def from_dict(cls, data: Any) -> "Record":
@@ -191,6 +195,34 @@ def _check_text(data: dict) -> None:
             raise RecordError(f"a string holds {exc.object[exc.start:exc.end]!r}, a lone surrogate: "
                               f"not text a record can hold") from None
         raise RecordError("NaN and Infinity are not numbers a record can hold") from None
+
+
+def _game_id(item: Any) -> Any:
+    meta = item.get("companion") if isinstance(item, dict) else None
+    return meta.get("game_id") if isinstance(meta, dict) else None
+
+
+def one_of(data: Any, game_id: int | None) -> Any:
+    """Game `game_id` of a list of records (`companion export --format json` writes its `companion.game_id`;
+    a list without them is counted 1, 2, ...), or RecordError saying how to pick one or why none fits."""
+    if not isinstance(data, list):
+        raise RecordError("--game-id picks a game of a list of records (companion export --format json); "
+                          "this file holds one record: leave --game-id out")
+    ids = [_game_id(item) for item in data]
+    keyed = any(type(i) is int for i in ids)
+    numbers = ids if keyed else list(range(1, len(data) + 1))
+    known = sorted(n for n in numbers if type(n) is int)
+    shown = ", ".join(str(n) for n in known[:12]) + (", ..." if len(known) > 12 else "")
+    if game_id is None:
+        raise RecordError(f"this file holds {len(data)} games: add --game-id N to replay one "
+                          f"(N one of {shown})" if data else "this file holds an empty list, no game record")
+    if game_id not in numbers:
+        raise RecordError(f"--game-id {game_id}: no game of this file has that id (its games: {shown or 'none'})")
+    item = data[numbers.index(game_id)]
+    kind = (item.get("companion") or {}).get("game") if isinstance(item, dict) else None
+    if isinstance(kind, str) and kind != "clans":
+        raise RecordError(f"--game-id {game_id}: game {game_id} is a {kind!r} game: replay reads Clans records")
+    return item
 
 
 def _check_names(names: Any, players: int) -> list[str]:
