@@ -442,10 +442,15 @@ def main(argv: list[str] | None = None) -> int:
             handler.setFormatter(JournaldFormatter("%(levelname)s %(name)s: %(message)s"))
     try:
         daemon = build(args)
+        return daemon.run()
     except UsageError as exc:
         print(f"companion run: {exc}", file=sys.stderr)
         return 2
-    return daemon.run()
+    except Exception as exc:
+        from companion.kiosk.crashguard import start_died
+
+        start_died(exc)  # a start under way records the error it dies of (companion.kiosk.crashguard)
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover
