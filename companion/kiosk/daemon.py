@@ -234,6 +234,7 @@ def build(args: argparse.Namespace) -> Daemon:
     shell = start_table(args, journal, rng, cfg, say_resumed=on_terminal(driver))
     if not headless:
         tell_card_problems(shell)
+    ask_switch(args, shell)
     route_logs(driver, args.log_file)
     sink = open_sink(driver, cfg, args.save_frames if writes_frames(driver) else None)
     panel = Panel.from_config(sink, cfg, headless=headless, brightness=shell.brightness)
@@ -332,9 +333,9 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
         game = find_game(kind).load().quick_start(args.players, rng, bots=args.bot_seats)
     elif journal is not None:
         resumed = journal.journal.resume(include_finished=True)
-        if resumed is not None and args.game not in (None, resumed.kind):
-            log.info("journal holds a %s game; --game %s starts a new one", resumed.kind, args.game)
-        elif resumed is not None:
+        if resumed is not None and resumed.finished and args.game not in (None, resumed.kind):
+            log.info("journal's last game is a finished %s game; --game %s starts a new one", resumed.kind, args.game)
+        elif resumed is not None:  # an unfinished game of another kind than --game: asked below
             journaled = resumed.actions
             kind, game = rebuild(journal, resumed, kind, rng)
             if resumed.finished:
@@ -364,9 +365,18 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
             shell.tell(T.REPAIRED_TITLE, journal.journal.repairs, "repaired")
         else:  # a journal that could not be opened: nothing was repaired, nothing can be saved yet
             shell.tell(T.UNSAVED_TITLE, journal.journal.repairs, "unsaved")
-    elif say_resumed and resumed_at is not None:
+    elif say_resumed and resumed_at is not None and args.game in (None, kind):
         tell_resumed(shell, resumed_at)
     return shell
+
+
+def ask_switch(args: argparse.Namespace, shell: Shell) -> None:
+    """`--game KIND` while the journal holds an unfinished game of another kind: the table asks,
+    as the menu's switch does ("Other game? This game will be abandoned."); BACK keeps the
+    game, and a later `run --game` of its kind resumes it. A game without moves is just left."""
+    if args.game is not None and not args.load and not args.players and shell.kind != args.game:
+        log.info("journal holds a %s game; --game %s: switching, asking first if it is under way", shell.kind, args.game)
+        shell.ask_switch(args.game)
 
 
 def roster(journal: Any, cfg: Any) -> list[str]:
