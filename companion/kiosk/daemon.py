@@ -231,7 +231,7 @@ def build(args: argparse.Namespace) -> Daemon:
 
         journal = open_journal(find_state_dir(args.state_dir, cfg, on_box=is_raspberry_pi()))
     guard = crash_guard(journal)
-    shell = start_table(args, journal, rng, cfg, say_resumed=on_terminal(driver))
+    shell = start_table(args, journal, rng, cfg, say_resumed=on_terminal(driver), walkthrough=not headless)
     if not headless:
         tell_card_problems(shell)
     ask_switch(args, shell)
@@ -318,10 +318,11 @@ def tell_card_problems(shell: Shell, path: str | None = None) -> None:
 
 
 def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: random.Random,
-                cfg: Any = None, say_resumed: bool = False) -> Shell:
+                cfg: Any = None, say_resumed: bool = False, walkthrough: bool = False) -> Shell:
     """The shell and its first game: a record (--load), a quick start (--players), the journal's
     unfinished game, or a new game of --game (the registry's default game without it).
-    `say_resumed`: an unfinished game taken up from the journal says so on its first screen."""
+    `say_resumed`: an unfinished game taken up from the journal says so on its first screen;
+    `walkthrough`: a quick start at a table (not a key script) shows the setup walkthrough first."""
     kind = args.game or DEFAULT_GAME
     resumed_at: float | None = None
     stored = journal.journal.setting("brightness") if journal is not None else None
@@ -330,7 +331,7 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     if args.load:
         game = find_game(kind).load().from_record_file(args.load, rng)
     elif args.players:
-        game = find_game(kind).load().quick_start(args.players, rng, bots=args.bot_seats)
+        game = find_game(kind).load().quick_start(args.players, rng, bots=args.bot_seats, walkthrough=walkthrough)
     elif journal is not None:
         resumed = journal.journal.resume(include_finished=True)
         if resumed is not None and resumed.finished and args.game not in (None, resumed.kind):

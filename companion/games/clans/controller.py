@@ -118,11 +118,12 @@ class Controller(TableGameBase):
 
     @classmethod
     def quick_start(cls, players: int, rng: random.Random | None = None, bots: Iterable[int] = (),
-                    first: int | None = None) -> "Controller":
+                    first: int | None = None, walkthrough: bool = False) -> "Controller":
         """A new game without the questions (random R1 setup, start player drawn unless `first` is given).
 
-        `bots` (0-based seats) are played by the companion; the persons then see the
-        deal of their colors, and play starts without the setup walkthrough.
+        `bots` (0-based seats) are played by the companion; the persons then see the deal of
+        their colors. `walkthrough` (a table, not a key script): the setup walkthrough follows,
+        as after the questions, and # on its last page starts play; without it play starts at once.
         """
         seats = sorted(set(bots))
         if players not in (2, 3, 4):
@@ -132,7 +133,9 @@ class Controller(TableGameBase):
         c = cls(rng)
         c.session.do({"a": "players", "n": players})
         keys_setup.new_game(c.session, first, seats)
-        if seats:
+        if walkthrough:
+            pass  # the deal (with bots), then the walkthrough's pages, as a new game from the menu
+        elif seats:
             c.ui.skip_walkthrough = True
         else:
             c.session.do({"a": "ready"})
