@@ -50,6 +50,7 @@ from companion.table.info import InfoPager
 from companion.table.protocol import TableGameBase
 from companion.table.screen import Screen
 from companion.table.seatnames import names_problem
+from companion.table.speech import OwnScreenWords
 
 __all__ = ["Controller", "TABLE_GAME", "ActionError", "START_ACTIONS"]
 
@@ -70,6 +71,7 @@ class Controller(TableGameBase):
         self._search_failed = False  # the last search gave no move: ask again after the next key
         self._hint: Hint | None = None
         self._turn_said: tuple | None = None  # the turn last announced: (game, ply, seat)
+        self._words = OwnScreenWords()  # whose turn and a bot's move: said when the mover's screen shows
         self._menu: tuple[Callable[[], None], ...] = (
             self._menu_new, self._menu_undo, self._ask_hint, self._menu_scores, self._menu_huts)
 
@@ -216,8 +218,9 @@ class Controller(TableGameBase):
             self.session.outbox.extend(S.final(game, self.final_colors()))
         turn = (id(game), game.ply, game.to_move) if game is not None and self.mode() in ("move", "bot") else None
         if turn is not None and turn != self._turn_said:
-            self.session.outbox.put(S.turn(game, self.state.bots))
+            self._words.say(self.session.outbox, [S.turn(game, self.state.bots)], self._covered(), fresh=True)
         self._turn_said = turn
+        self._words.release(self.session.outbox, self._covered())
         if self._search is not None and self._search_version != self.state.version:
             self._search = None  # the position changed: its answer will be dropped
         game = self.state.game
@@ -248,9 +251,13 @@ class Controller(TableGameBase):
             self.session.do(move_action(move.frm, move.to, move.order, kind="bot"))
         except (ActionError, AttributeError, TypeError):
             return False
-        self.session.outbox.put(S.bot_move(move, self.state.need_game().to_move))
+        self._words.say(self.session.outbox, [S.bot_move(move, self.state.need_game().to_move)], self._covered())
         self.ui.bot_page = 0
         return True
+
+    def _covered(self) -> bool:
+        """A message or an overlay shows over the mover's screen (a move's result paged, help...)."""
+        return self.session.info.screen() is not None or self.ui.overlay is not None
 
     def _show_hint(self, move: Move) -> None:
         game = self.state.game
