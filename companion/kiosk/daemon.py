@@ -62,7 +62,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help=f"the table's language: {', '.join(LANGUAGES)} (default: the menu's last choice, "
                          "else the config's language, else the system locale's, else en)")
     ap.add_argument("--keys", metavar="FILE", type=given("a key script"),
-                    help="read keys from FILE as if typed on the keypad, then exit")
+                    help="read keys from FILE (- : standard input) as if typed on the keypad, then exit")
     ap.add_argument("--load", metavar="RECORD", type=given("a record"),
                     help="continue the game of a record (spec section 1)")
     ap.add_argument("--record-out", metavar="OUT", type=new_file, help="write the game record here at exit")
