@@ -196,3 +196,28 @@ def test_power_cuts_while_a_loaded_game_starts_lose_none_of_it(tmp_path):
     assert last.returncode == 0, last.stderr
     assert journal_rows(state) == (loaded, 0)
     assert played(out) == [tuple(m) for m in moves[:3]]
+
+
+def test_only_errors_of_the_program_count(tmp_path):
+    """Bad input (exit 2), a failing card (an OSError) and Ctrl-C are not the game's fault: the
+    marker counts none of them; an error of the program counts once per start."""
+    from companion.journal.store import Journal, JournalWriter
+    from companion.kiosk.crashguard import CrashGuard
+    from companion.table.errors import UsageError
+
+    writer = JournalWriter(Journal(str(tmp_path)))
+    writer.journal.start_game("clans", [{"a": "players", "n": 2}])
+    guard = CrashGuard(writer)
+    for exc in (UsageError("bad record"), OSError(5, "Input/output error"), KeyboardInterrupt()):
+        guard.before_start()
+        guard.died(exc)
+        assert json.loads((tmp_path / "starting.json").read_text())["errors"] == 0
+    guard.before_start()
+    guard.died(RuntimeError("a bug"))
+    guard.died(RuntimeError("the same start, told twice"))  # one start counts once
+    assert json.loads((tmp_path / "starting.json").read_text())["errors"] == 1
+    guard.before_start()
+    guard.started()
+    assert not (tmp_path / "starting.json").exists()
+    guard.died(RuntimeError("after the first screens"))  # the loop's own failures are contained, not counted
+    assert not (tmp_path / "starting.json").exists()
