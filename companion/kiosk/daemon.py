@@ -376,7 +376,8 @@ def ask_switch(args: argparse.Namespace, shell: Shell) -> None:
     as the menu's switch does ("Other game? This game will be abandoned."); BACK keeps the
     game, and a later `run --game` of its kind resumes it. A game without moves is just left."""
     if args.game is not None and not args.load and not args.players and shell.kind != args.game:
-        log.info("journal holds a %s game; --game %s: switching, asking first if it is under way", shell.kind, args.game)
+        log.info("journal holds a %s game; --game %s: switching, asking first if it is under way",
+                 shell.kind, args.game)
         shell.ask_switch(args.game)
 
 

@@ -46,7 +46,8 @@ def test_players_at_the_table_shows_the_walkthrough(at_table):
 def test_players_with_bots_at_the_table_deals_then_shows_the_walkthrough(at_table):
     d = at_table("--players", "3", "--seed", "4", "--bots", "2")
     names = walk_to_play(d)
-    assert "setup" in names and names.index("setup") > 0 and not names[0].startswith("setup")  # the deal first, then the walkthrough
+    # the deal first, then the walkthrough
+    assert "setup" in names and names.index("setup") > 0 and not names[0].startswith("setup")
     assert sum(n.startswith("setup") for n in names) == 13 and d.shell.game.mode() in ("move", "bot")
 
 
