@@ -4,12 +4,12 @@ Arguments, the config, the journal, the display and the inputs, and the first ga
 (a record, a quick start, the journal's game, or a new one); then `companion.kiosk.loop.Daemon`
 runs. Headless (spec section 5):
     companion run --display dummy --keys FILE [--load RECORD] [--record-out OUT]
-FILE is read as if typed on the serial keypad; the run ends when every key is
-handled, and OUT gets the record so far. `--players N --seed S` starts a new game
+FILE (`-`: standard input) is read as if typed on the serial keypad; the run ends when
+every key is handled, and OUT gets the record so far. `--players N --seed S` starts a new game
 without the questions; `--save-frames DIR` writes each distinct frame as a PNG.
 On a laptop with no config file, `companion run` plays in the terminal; with stdin not a
 terminal (`echo 12#13# | companion run`) its keys are read like --keys (no journal unless
---state-dir) and a stdout that is not a terminal gets the frames as plain text.
+--state-dir) and a stdout that is not a terminal gets each screen's words as plain text.
 
 Hardware libraries and adapters are imported lazily, only for what is used; so are the
 journal, the key socket and luma.oled's driver list: a headless run (`--display dummy
