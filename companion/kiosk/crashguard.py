@@ -10,6 +10,10 @@ showed and the loop is about to take keys. A start that dies of an error on the 
 (`died`, called by `companion.kiosk.daemon.main` with the exception) first writes the
 error into the marker, durably, at the position the journal had then.
 
+A start that dies of a fatal signal instead (a crash in a C library, an abort) cannot write
+JSON: while it starts, faulthandler writes its traceback into `starting-fatal.txt`, and the
+next start at the same position counts a non-empty file as one more error.
+
 A start that just stops (a pulled plug, a flaky power supply, a kill) writes nothing and so
 counts for nothing, however often it happens: only recorded errors are counted.
 
@@ -38,6 +42,7 @@ from companion.table.fsutil import atomic_write_text
 log = logging.getLogger("companion.run")
 
 MARKER = "starting.json"
+FATAL = "starting-fatal.txt"  # faulthandler's traceback of a start that died of a fatal signal
 ERRORS_BEFORE_SETTING_ASIDE = 2  # starts that died of an error at one position: the next sets its last action aside
 REASON = "the box stopped twice while showing it"
 
@@ -50,6 +55,8 @@ class CrashGuard:
         self.path = Path(writer.journal.dir) / MARKER
         self.position: tuple[int, int] | None = None  # where this start began
         self.done = False  # went through, or its death is recorded
+        self.fatal_path = Path(writer.journal.dir) / FATAL
+        self._fatal_file: Any = None  # open while faulthandler writes into it
 
     def _position(self) -> tuple[int, int] | None:
         """(game id, journaled actions) of the game a start resumes; None when there is none to resume."""
@@ -73,6 +80,9 @@ class CrashGuard:
         this start. Returns how many actions were set aside (0 or 1)."""
         position = self._position()
         errors = self._errors_at(position)
+        if self._died_fatally() and self._read_at(position) is not None:
+            errors += 1
+            log.error("the last start died of a fatal signal (%s)", self.fatal_path)
         set_aside = 0
         if position is not None and errors >= ERRORS_BEFORE_SETTING_ASIDE and position[1] > 0:
             game_id, n = position
@@ -83,15 +93,43 @@ class CrashGuard:
         global _starting
         self.position, self.done, _starting = position, False, self
         self._write(position, errors)
+        self._watch_fatal()
         return set_aside
+
+    def _read_at(self, position: tuple[int, int] | None) -> dict | None:
+        """The marker when it was left at `position`, else None."""
+        marker = self._read()
+        if position is None or [marker.get("game"), marker.get("actions")] != list(position):
+            return None
+        return marker
 
     def _errors_at(self, position: tuple[int, int] | None) -> int:
         """How many starts the marker says died of an error at `position`."""
-        marker = self._read()
-        if position is None or [marker.get("game"), marker.get("actions")] != list(position):
-            return 0
-        errors = marker.get("errors")
+        errors = (self._read_at(position) or {}).get("errors")
         return errors if isinstance(errors, int) and not isinstance(errors, bool) and errors > 0 else 0
+
+    def _died_fatally(self) -> bool:
+        """The last start left a traceback of a fatal signal (then it is cleared: counted once)."""
+        try:
+            fatal = self.fatal_path.stat().st_size > 0
+            self.fatal_path.unlink()
+        except OSError:
+            return False
+        return fatal
+
+    def _watch_fatal(self) -> None:
+        """Until the first screens showed, a fatal signal's traceback goes into FATAL. Not when
+        faulthandler is on already (PYTHONFAULTHANDLER, a test runner): that one is left as it is."""
+        import faulthandler
+
+        if faulthandler.is_enabled():
+            return
+        try:
+            self._fatal_file = open(self.fatal_path, "w", encoding="utf-8")
+        except OSError as exc:
+            log.warning("start: %s not opened (%s): a fatal signal would go uncounted", self.fatal_path, exc)
+            return
+        faulthandler.enable(self._fatal_file)
 
     def died(self, exc: BaseException) -> None:
         """This start is dying of `exc` before its first screens: the marker records it, durably,
@@ -120,7 +158,14 @@ class CrashGuard:
     def started(self) -> None:
         """The first screens showed: this start went through."""
         self.done = True
+        if self._fatal_file is not None:
+            import faulthandler
+
+            faulthandler.disable()
+            self._fatal_file.close()
+            self._fatal_file = None
         try:
+            self.fatal_path.unlink(missing_ok=True)
             self.path.unlink(missing_ok=True)
         except OSError as exc:
             log.warning("start marker %s not removed (%s)", self.path, exc)

@@ -4,7 +4,8 @@ stops (a pulled plug: SIGKILL here), however often, sets nothing aside.
 
 `companion run` is started through a small wrapper, exactly as the real command would run
 otherwise. CRASH_AT injects the error: rebuilding a journal's game of that many actions raises
-(a bug in a game's replay of its journal). HOLD stops the start at a point and says so on
+(a bug in a game's replay of its journal), or aborts with CRASH_HOW=abort (a fatal
+signal, as a crash in a C library). HOLD stops the start at a point and says so on
 stdout, for the test to pull the plug there: `marked` (the marker just written, the game not
 yet rebuilt) or `shown` (the first screens shown, a loaded game journaled, the marker not yet
 removed).
@@ -29,6 +30,8 @@ from companion.kiosk.crashguard import CrashGuard
 real_rebuild, limit = daemon.rebuild, int(os.environ.get("CRASH_AT", "999"))
 def rebuild(journal, resumed, kind, rng):
     if resumed is not None and not resumed.finished and len(resumed.actions) >= limit:
+        if os.environ.get("CRASH_HOW") == "abort":
+            os.abort()  # a fatal signal, as a crash in a C library: no exception to catch
         raise RuntimeError("injected: this game cannot be rebuilt")
     return real_rebuild(journal, resumed, kind, rng)
 daemon.rebuild = rebuild
@@ -61,9 +64,9 @@ def env(**extra: object) -> dict:
     return dict(os.environ, PYTHONPATH=os.getcwd(), **{k: str(v) for k, v in extra.items()})
 
 
-def run(tmp_path: Path, *args: str, crash_at: int = 999) -> subprocess.CompletedProcess:
-    return subprocess.run(command(tmp_path, *args), capture_output=True, text=True, env=env(CRASH_AT=crash_at),
-                          timeout=120)
+def run(tmp_path: Path, *args: str, crash_at: int = 999, how: str = "raise") -> subprocess.CompletedProcess:
+    return subprocess.run(command(tmp_path, *args), capture_output=True, text=True,
+                          env=env(CRASH_AT=crash_at, CRASH_HOW=how), timeout=120)
 
 
 def pull_the_plug(tmp_path: Path, at: str, *args: str) -> None:
@@ -147,6 +150,25 @@ def test_a_start_that_dies_of_an_error_twice_at_one_move_sets_it_aside(tmp_path)
     fourth = run(tmp_path, "--keys", str(empty), crash_at=actions)  # and the next start is an ordinary one
     assert fourth.returncode == 0, fourth.stderr
     assert journal_rows(state) == (actions - 1, 1)
+
+
+def test_a_start_that_dies_of_a_fatal_signal_twice_sets_the_move_aside(tmp_path):
+    keys, empty, _ = key_files(tmp_path)
+    state = tmp_path / "state"
+    assert run(tmp_path, "--players", "2", "--seed", "5", "--keys", str(keys)).returncode == 0
+    actions, _ = journal_rows(state)
+    died = run(tmp_path, "--keys", str(empty), crash_at=actions, how="abort")
+    assert died.returncode == -signal.SIGABRT, died.stderr
+    assert marker(state)["errors"] == 0  # no JSON written on the way down: the traceback beside it
+    assert "Fatal Python error" in (state / "starting-fatal.txt").read_text()
+    pull_the_plug(tmp_path, "marked", "--keys", str(empty))  # the next start counts it; a power cut adds nothing
+    assert marker(state)["errors"] == 1 and not (state / "starting-fatal.txt").read_text()
+    died = run(tmp_path, "--keys", str(empty), crash_at=actions, how="abort")
+    assert died.returncode == -signal.SIGABRT and marker(state)["errors"] == 1
+    third = run(tmp_path, "--keys", str(empty), "-v", crash_at=actions, how="abort")  # finds two: sets it aside
+    assert third.returncode == 0, third.stderr
+    assert journal_rows(state) == (actions - 1, 1)
+    assert not (state / "starting-fatal.txt").exists() and not (state / "starting.json").exists()
 
 
 def test_a_start_that_dies_once_sets_nothing_aside(tmp_path):
