@@ -322,14 +322,15 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     """The shell and its first game: a record (--load), a quick start (--players), the journal's
     unfinished game, or a new game of --game (the registry's default game without it).
     `say_resumed`: an unfinished game taken up from the journal says so on its first screen;
-    `walkthrough`: a quick start at a table (not a key script) shows the setup walkthrough first."""
+    `walkthrough`: a quick start, or a record of a game not yet begun, at a table (not a key script)
+    shows the setup walkthrough first."""
     kind = args.game or DEFAULT_GAME
     resumed_at: float | None = None
     stored = journal.journal.setting("brightness") if journal is not None else None
     start_language(args, cfg, journal.journal.setting("language") if journal is not None else None)
     game, journaled = None, []
     if args.load:
-        game = find_game(kind).load().from_record_file(args.load, rng)
+        game = find_game(kind).load().from_record_file(args.load, rng, walkthrough=walkthrough)
     elif args.players:
         game = find_game(kind).load().quick_start(args.players, rng, bots=args.bot_seats, walkthrough=walkthrough)
     elif journal is not None:

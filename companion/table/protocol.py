@@ -150,8 +150,9 @@ class TableGameBase:
         return ""
 
     @classmethod
-    def from_record_file(cls, path: str, rng: random.Random | None = None) -> "TableGame":
-        """Continue the game of a record file (`companion run --load`)."""
+    def from_record_file(cls, path: str, rng: random.Random | None = None, walkthrough: bool = False) -> "TableGame":
+        """Continue the game of a record file (`companion run --load`); `walkthrough`: a record of a
+        game not yet begun shows the table how to set it up first, as a new game does."""
         raise NotSupportedError(f"--load: {cls.KIND} has no game records to load")
 
     @classmethod

@@ -1,13 +1,16 @@
 """The setup walkthrough (where the huts go) shows whichever way a game starts at a table: after
-the new-game questions, and after `companion run --players N` (with or without bots). A key
-script (`--keys`, a pipe) still plays at once, as the headless contract says."""
+the new-game questions, after `companion run --players N` (with or without bots), and after
+`--load` of a record of a game not yet begun (`companion new`). A key script (`--keys`, a pipe)
+still plays at once, as the headless contract says."""
 
 from __future__ import annotations
 
 import pytest
 
+from companion.games.clans.record import Record
 from companion.kiosk import daemon
 from companion.table import keys as K
+from tests.support import run_cli
 
 
 @pytest.fixture
@@ -56,3 +59,25 @@ def test_a_key_script_with_players_still_plays_at_once(tmp_path):
     keys.write_text("")
     d = daemon.build(daemon.parse_args(["--display", "dummy", "--players", "3", "--seed", "4", "--keys", str(keys)]))
     assert d.shell.game.mode() == "move"
+
+
+def test_a_new_record_loaded_at_the_table_shows_the_walkthrough(at_table, tmp_path):
+    record = tmp_path / "new.json"
+    assert run_cli("new", "--players", "3", "--seed", "2", "--out", str(record))[0] == 0
+    d = at_table("--load", str(record))
+    assert d.shell.game.mode() == "setup"
+    assert sum(n.startswith("setup") for n in walk_to_play(d)) == 13 and d.shell.game.mode() == "move"
+    loaded = Record.load(str(record))
+    assert d.shell.game.record().setup == loaded.setup and d.shell.game.game.to_move == loaded.first_player
+    keys = tmp_path / "k"
+    keys.write_text("")
+    headless = daemon.build(daemon.parse_args(["--display", "dummy", "--load", str(record), "--keys", str(keys)]))
+    assert headless.shell.game.mode() == "move"  # a key script plays at once
+
+
+def test_a_game_in_progress_loaded_at_the_table_goes_straight_on(at_table):
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "data" / "examples"
+    d = at_table("--load", str(examples / "in-progress.record.json"))
+    assert d.shell.game.mode() in ("move", "bot", "order")

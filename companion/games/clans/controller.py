@@ -109,13 +109,22 @@ class Controller(TableGameBase):
         return c
 
     @classmethod
-    def from_record_file(cls, path: str, rng: random.Random | None = None) -> "Controller":
-        """Continue the game of a record file (`companion run --load`); UsageError if it is not valid."""
+    def from_record_file(cls, path: str, rng: random.Random | None = None, walkthrough: bool = False) -> "Controller":
+        """Continue the game of a record file (`companion run --load`); UsageError if it is not valid.
+        `walkthrough` (a table, not a key script): a record of a game not yet begun (no moves, nothing
+        else in it, as `companion new` writes) starts as a new game with its setup: the walkthrough first."""
         try:
             record = Record.load(path)
             record.play()
         except RecordError as exc:
             raise UsageError(f"{path}: {exc}") from None
+        if walkthrough and not record.moves and not record.colors and not record.extra:
+            c = cls(rng)
+            c.session.do({"a": "players", "n": record.players})
+            c.session.do({"a": "new", "players": record.players, "first": record.first_player, "drawn": False,
+                          "setup": {str(t): color for t, color in sorted(record.setup.items())}})
+            c._derive()
+            return c
         return cls.from_record(record, rng)
 
     @classmethod
