@@ -23,8 +23,13 @@ class TerminalSink(DisplaySink):
     from the terminal's real size at every frame (half blocks, quadrants, else braille: 66x18
     cells, so 80x24 shows the whole screen); when nothing fits, one line says so.
 
+    When nothing fits the terminal, only the one line saying the size it needs is shown, not a
+    garbled frame.
+
     When the stream is not a terminal (a pipe, a file) no escape code is written: each distinct
-    frame is printed as plain text in half blocks, followed by an empty line, with no legend."""
+    screen is printed as its text lines (the words `companion.table.render` gives the frame in
+    `image.info["text"]`), followed by an empty line, with no legend; a frame without words
+    (drawn by hand) is printed in half blocks."""
 
     _HALF = screen_text.HALF
     _QUAD = screen_text.QUAD
@@ -48,6 +53,7 @@ class TerminalSink(DisplaySink):
         self.idle = "awake"
         self.fits = True
         self.cells = cells if not self.auto else ("half" if not tty else self._choose()[0])
+        self._text_written: str | None = None  # the last screen's words written to a pipe
 
     def _choose(self) -> tuple[str, bool]:
         columns, rows = self._size()
@@ -66,12 +72,13 @@ class TerminalSink(DisplaySink):
             if cells != self.cells:
                 log.info("display terminal: %dx%d, drawn in %s cells", columns, rows, cells)
             self.cells = cells
+        if self.auto and not self.fits:  # a frame that does not fit would wrap into garble: the size it needs
+            need = screen_text.frame_size(self.cells, *self.size)
+            lines = [screen_text.too_small(columns, rows, need[0], need[1] + screen_text.EXTRA_ROWS)]
+            return lines, screen_text.physical_rows(lines, columns)
         frame = self.render(image)
         awake = self.idle == "awake"  # else the frame faint, and what the next key does under it
         lines = frame + [screen_text.legend() if awake else screen_text.idle_note(self.idle)]
-        if self.auto and not self.fits:
-            need = screen_text.frame_size(self.cells, *self.size)
-            lines.append(screen_text.too_small(columns, rows, need[0], need[1] + screen_text.EXTRA_ROWS))
         rows_taken = screen_text.physical_rows(lines, columns)
         return (lines if awake else screen_text.faint(frame) + lines[len(frame):]), rows_taken
 
@@ -85,6 +92,12 @@ class TerminalSink(DisplaySink):
     def _write(self, image: Any) -> bool:
         if self._broken:
             return False
+        words = image.info.get("text")
+        if not self.tty and isinstance(words, str):
+            if words == self._text_written:  # the same screen moved, dimmed or redrawn: said already
+                return True
+            self._text_written = words
+            return self._put(words.strip("\n") + "\n\n", 0)  # a screen without a title starts with its header
         image = self._moved(image)
         if self.idle == "off":
             image = image.point(lambda _: 0)
@@ -96,6 +109,10 @@ class TerminalSink(DisplaySink):
         else:
             lines, drawn = self.render(image), 0
             text = "\n".join(lines) + "\n\n"
+        return self._put(text, drawn)
+
+    def _put(self, text: str, drawn: int) -> bool:
+        """Write `text` (taking `drawn` terminal rows); False, and no more frames, once the stream broke."""
         try:
             self._stream.write(text)
             self._stream.flush()

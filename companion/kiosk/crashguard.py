@@ -1,21 +1,32 @@
-"""No crash loop: a start that dies twice at the same journal position sets the last action aside.
+"""No crash loop: a start that dies of an error twice at the same journal position sets the last action aside.
 
-Failures inside the loop are contained (companion.kiosk.recovery), but a process can still die:
-a bug outside it, memory, a kill. systemd then restarts the daemon, which resumes the
-journal into the same state, and it could die the same way for ever. So each start leaves
-a marker in the state dir, `starting.json` (the game's id, its number of journaled actions,
-and how many starts in a row died there), written before the game is rebuilt and removed
-once the first screens showed and the loop is about to take keys:
+Failures inside the loop are contained (companion.kiosk.recovery), but a start can still die
+of an error before the loop takes keys: a bug while the journal's game is rebuilt or first
+shown. systemd then restarts the daemon, which resumes the journal into the same state, and
+it could die the same way for ever. So each start leaves a marker in the state dir,
+`starting.json` (the game's id, its number of journaled actions, and how many starts died of
+an error there), written before the game is rebuilt and removed once the first screens
+showed and the loop is about to take keys. A start that dies of an error on the way
+(`died`, called by `companion.kiosk.daemon.main` with the exception) first writes the
+error into the marker, durably, at the position the journal had then.
 
-- no marker: the last start went through; this one writes `starts: 1`;
-- a marker at another position: the game moved on since; `starts: 1` again;
-- a marker at this position: that start died before it could show the game, and the
-  marker counts one more. A start that finds two such deaths (the second start that knows
-  it died there) sets the game's last action aside (kept in the journal's `set_aside` table
-  and a `journal-damaged-N` copy, as the repair of damaged journals does), resumes the
-  game before it, and the table is told with the journal's repair message.
+A start that dies of a fatal signal instead (a crash in a C library, an abort) cannot write
+JSON: while it starts, faulthandler writes its traceback into `starting-fatal.txt`, and the
+next start at the same position counts a non-empty file as one more error.
 
-Two small writes a start, none per key.
+A start that just stops (a pulled plug, a flaky power supply, a kill) writes nothing and so
+counts for nothing, however often it happens: only recorded errors are counted.
+
+- no marker, or one at another position: no error known here; this start counts from 0;
+- a marker at this position: the errors it records. A start that finds two (two starts
+  died of an error at this very position) sets the game's last action aside (kept in the
+  journal's `set_aside` table and a `journal-damaged-N` copy, as the repair of damaged
+  journals does), resumes the game before it, and the table is told with the journal's
+  repair message.
+
+Not counted: a refused input (exit 2), a storage failure (an OSError: setting a move aside
+mends nothing there), Ctrl-C. Markers of older versions (`starts`, no `errors`) count 0.
+Two small writes a start, none per key; one more when a start dies of an error.
 """
 
 from __future__ import annotations
@@ -25,12 +36,14 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from companion.table.errors import UsageError
 from companion.table.fsutil import atomic_write_text
 
 log = logging.getLogger("companion.run")
 
 MARKER = "starting.json"
-DIED_BEFORE_SETTING_ASIDE = 2  # starts in a row that died at one position: the next sets its last action aside
+FATAL = "starting-fatal.txt"  # faulthandler's traceback of a start that died of a fatal signal
+ERRORS_BEFORE_SETTING_ASIDE = 2  # starts that died of an error at one position: the next sets its last action aside
 REASON = "the box stopped twice while showing it"
 
 
@@ -40,6 +53,10 @@ class CrashGuard:
     def __init__(self, writer: Any) -> None:
         self.writer = writer
         self.path = Path(writer.journal.dir) / MARKER
+        self.position: tuple[int, int] | None = None  # where this start began
+        self.done = False  # went through, or its death is recorded
+        self.fatal_path = Path(writer.journal.dir) / FATAL
+        self._fatal_file: Any = None  # open while faulthandler writes into it
 
     def _position(self) -> tuple[int, int] | None:
         """(game id, journaled actions) of the game a start resumes; None when there is none to resume."""
@@ -59,32 +76,111 @@ class CrashGuard:
         return marker if isinstance(marker, dict) else {}
 
     def before_start(self) -> int:
-        """Look at the last starts, set the last action aside on a crash loop, mark this start.
-        Returns how many actions were set aside (0 or 1)."""
+        """Look at the errors of the last starts, set the last action aside on a crash loop, mark
+        this start. Returns how many actions were set aside (0 or 1)."""
         position = self._position()
-        marker = self._read()
-        died = 0  # starts in a row that died at this position before showing the game
-        if position is not None and [marker.get("game"), marker.get("actions")] == list(position):
-            died = marker.get("starts") if isinstance(marker.get("starts"), int) else 1
+        errors = self._errors_at(position)
+        if self._died_fatally() and self._read_at(position) is not None:
+            errors += 1
+            log.error("the last start died of a fatal signal (%s)", self.fatal_path)
         set_aside = 0
-        if position is not None and died >= DIED_BEFORE_SETTING_ASIDE and position[1] > 0:
+        if position is not None and errors >= ERRORS_BEFORE_SETTING_ASIDE and position[1] > 0:
             game_id, n = position
-            log.error("journal: %d starts in a row died at action %d of game %s: setting it aside", died, n, game_id)
+            log.error("journal: %d starts died of an error at action %d of game %s: setting it aside",
+                      errors, n, game_id)
             set_aside = self.writer.journal.truncate_to(n - 1, REASON, game_id)
-            position, died = (game_id, n - 1), 0
-        self._write(position, died + 1)
+            position, errors = (game_id, n - 1), 0
+        global _starting
+        self.position, self.done, _starting = position, False, self
+        self._write(position, errors)
+        self._watch_fatal()
         return set_aside
 
-    def _write(self, position: tuple[int, int] | None, starts: int) -> None:
-        game, actions = position if position is not None else (None, None)
+    def _read_at(self, position: tuple[int, int] | None) -> dict | None:
+        """The marker when it was left at `position`, else None."""
+        marker = self._read()
+        if position is None or [marker.get("game"), marker.get("actions")] != list(position):
+            return None
+        return marker
+
+    def _errors_at(self, position: tuple[int, int] | None) -> int:
+        """How many starts the marker says died of an error at `position`."""
+        errors = (self._read_at(position) or {}).get("errors")
+        return errors if isinstance(errors, int) and not isinstance(errors, bool) and errors > 0 else 0
+
+    def _died_fatally(self) -> bool:
+        """The last start left a traceback of a fatal signal (then it is cleared: counted once)."""
         try:
-            atomic_write_text(self.path, json.dumps({"game": game, "actions": actions, "starts": starts}))
+            fatal = self.fatal_path.stat().st_size > 0
+            self.fatal_path.unlink()
+        except OSError:
+            return False
+        return fatal
+
+    def _watch_fatal(self) -> None:
+        """Until the first screens showed, a fatal signal's traceback goes into FATAL. Not when
+        faulthandler is on already (PYTHONFAULTHANDLER, a test runner): that one is left as it is."""
+        import faulthandler
+
+        if faulthandler.is_enabled():
+            return
+        try:
+            self._fatal_file = open(self.fatal_path, "w", encoding="utf-8")
+        except OSError as exc:
+            log.warning("start: %s not opened (%s): a fatal signal would go uncounted", self.fatal_path, exc)
+            return
+        faulthandler.enable(self._fatal_file)
+
+    def died(self, exc: BaseException) -> None:
+        """This start is dying of `exc` before its first screens: the marker records it, durably,
+        at the journal's position now (a start may have journaled a loaded game first)."""
+        if self.done or not counts(exc):
+            return
+        self.done = True
+        try:
+            position = self._position()
+        except Exception:  # noqa: BLE001 - the journal itself may be what failed: its position at start
+            position = self.position
+        log.error("the start died of an error at action %s of game %s (%s: %s)",
+                  position and position[1], position and position[0], type(exc).__name__, exc)
+        self._write(position, self._errors_at(position) + 1, f"{type(exc).__name__}: {exc}"[:300])
+
+    def _write(self, position: tuple[int, int] | None, errors: int, error: str | None = None) -> None:
+        game, actions = position if position is not None else (None, None)
+        marker: dict[str, Any] = {"game": game, "actions": actions, "errors": errors}
+        if error is not None:
+            marker["error"] = error
+        try:
+            atomic_write_text(self.path, json.dumps(marker))  # fsynced: a power cut right after keeps it
         except OSError as exc:  # a full card: the journal says so at its first write
             log.warning("start marker %s not written (%s)", self.path, exc)
 
     def started(self) -> None:
         """The first screens showed: this start went through."""
+        self.done = True
+        if self._fatal_file is not None:
+            import faulthandler
+
+            faulthandler.disable()
+            self._fatal_file.close()
+            self._fatal_file = None
         try:
+            self.fatal_path.unlink(missing_ok=True)
             self.path.unlink(missing_ok=True)
         except OSError as exc:
             log.warning("start marker %s not removed (%s)", self.path, exc)
+
+
+_starting: CrashGuard | None = None  # the guard of the start under way in this process, if any
+
+
+def start_died(exc: BaseException) -> None:
+    """The process is dying of `exc`: when a start is under way, its marker records the error."""
+    if _starting is not None:
+        _starting.died(exc)
+
+
+def counts(exc: BaseException) -> bool:
+    """Whether a start dying of `exc` counts towards setting a move aside: an error of the
+    program, not a refused input, a storage failure or an interruption."""
+    return isinstance(exc, Exception) and not isinstance(exc, (UsageError, OSError))

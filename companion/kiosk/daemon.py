@@ -4,12 +4,12 @@ Arguments, the config, the journal, the display and the inputs, and the first ga
 (a record, a quick start, the journal's game, or a new one); then `companion.kiosk.loop.Daemon`
 runs. Headless (spec section 5):
     companion run --display dummy --keys FILE [--load RECORD] [--record-out OUT]
-FILE is read as if typed on the serial keypad; the run ends when every key is
-handled, and OUT gets the record so far. `--players N --seed S` starts a new game
+FILE (`-`: standard input) is read as if typed on the serial keypad; the run ends when
+every key is handled, and OUT gets the record so far. `--players N --seed S` starts a new game
 without the questions; `--save-frames DIR` writes each distinct frame as a PNG.
 On a laptop with no config file, `companion run` plays in the terminal; with stdin not a
 terminal (`echo 12#13# | companion run`) its keys are read like --keys (no journal unless
---state-dir) and a stdout that is not a terminal gets the frames as plain text.
+--state-dir) and a stdout that is not a terminal gets each screen's words as plain text.
 
 Hardware libraries and adapters are imported lazily, only for what is used; so are the
 journal, the key socket and luma.oled's driver list: a headless run (`--display dummy
@@ -62,7 +62,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help=f"the table's language: {', '.join(LANGUAGES)} (default: the menu's last choice, "
                          "else the config's language, else the system locale's, else en)")
     ap.add_argument("--keys", metavar="FILE", type=given("a key script"),
-                    help="read keys from FILE as if typed on the keypad, then exit")
+                    help="read keys from FILE (- : standard input) as if typed on the keypad, then exit")
     ap.add_argument("--load", metavar="RECORD", type=given("a record"),
                     help="continue the game of a record (spec section 1)")
     ap.add_argument("--record-out", metavar="OUT", type=new_file, help="write the game record here at exit")
@@ -231,9 +231,10 @@ def build(args: argparse.Namespace) -> Daemon:
 
         journal = open_journal(find_state_dir(args.state_dir, cfg, on_box=is_raspberry_pi()))
     guard = crash_guard(journal)
-    shell = start_table(args, journal, rng, cfg, say_resumed=on_terminal(driver))
+    shell = start_table(args, journal, rng, cfg, say_resumed=on_terminal(driver), walkthrough=not headless)
     if not headless:
         tell_card_problems(shell)
+    ask_switch(args, shell)
     route_logs(driver, args.log_file)
     sink = open_sink(driver, cfg, args.save_frames if writes_frames(driver) else None)
     panel = Panel.from_config(sink, cfg, headless=headless, brightness=shell.brightness)
@@ -317,24 +318,26 @@ def tell_card_problems(shell: Shell, path: str | None = None) -> None:
 
 
 def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: random.Random,
-                cfg: Any = None, say_resumed: bool = False) -> Shell:
+                cfg: Any = None, say_resumed: bool = False, walkthrough: bool = False) -> Shell:
     """The shell and its first game: a record (--load), a quick start (--players), the journal's
     unfinished game, or a new game of --game (the registry's default game without it).
-    `say_resumed`: an unfinished game taken up from the journal says so on its first screen."""
+    `say_resumed`: an unfinished game taken up from the journal says so on its first screen;
+    `walkthrough`: a quick start, or a record of a game not yet begun, at a table (not a key script)
+    shows the setup walkthrough first."""
     kind = args.game or DEFAULT_GAME
     resumed_at: float | None = None
     stored = journal.journal.setting("brightness") if journal is not None else None
     start_language(args, cfg, journal.journal.setting("language") if journal is not None else None)
     game, journaled = None, []
     if args.load:
-        game = find_game(kind).load().from_record_file(args.load, rng)
+        game = find_game(kind).load().from_record_file(args.load, rng, walkthrough=walkthrough)
     elif args.players:
-        game = find_game(kind).load().quick_start(args.players, rng, bots=args.bot_seats)
+        game = find_game(kind).load().quick_start(args.players, rng, bots=args.bot_seats, walkthrough=walkthrough)
     elif journal is not None:
         resumed = journal.journal.resume(include_finished=True)
-        if resumed is not None and args.game not in (None, resumed.kind):
-            log.info("journal holds a %s game; --game %s starts a new one", resumed.kind, args.game)
-        elif resumed is not None:
+        if resumed is not None and resumed.finished and args.game not in (None, resumed.kind):
+            log.info("journal's last game is a finished %s game; --game %s starts a new one", resumed.kind, args.game)
+        elif resumed is not None:  # an unfinished game of another kind than --game: asked below
             journaled = resumed.actions
             kind, game = rebuild(journal, resumed, kind, rng)
             if resumed.finished:
@@ -364,9 +367,19 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
             shell.tell(T.REPAIRED_TITLE, journal.journal.repairs, "repaired")
         else:  # a journal that could not be opened: nothing was repaired, nothing can be saved yet
             shell.tell(T.UNSAVED_TITLE, journal.journal.repairs, "unsaved")
-    elif say_resumed and resumed_at is not None:
+    elif say_resumed and resumed_at is not None and args.game in (None, kind):
         tell_resumed(shell, resumed_at)
     return shell
+
+
+def ask_switch(args: argparse.Namespace, shell: Shell) -> None:
+    """`--game KIND` while the journal holds an unfinished game of another kind: the table asks,
+    as the menu's switch does ("Other game? This game will be abandoned."); BACK keeps the
+    game, and a later `run --game` of its kind resumes it. A game without moves is just left."""
+    if args.game is not None and not args.load and not args.players and shell.kind != args.game:
+        log.info("journal holds a %s game; --game %s: switching, asking first if it is under way",
+                 shell.kind, args.game)
+        shell.ask_switch(args.game)
 
 
 def roster(journal: Any, cfg: Any) -> list[str]:
@@ -442,10 +455,15 @@ def main(argv: list[str] | None = None) -> int:
             handler.setFormatter(JournaldFormatter("%(levelname)s %(name)s: %(message)s"))
     try:
         daemon = build(args)
+        return daemon.run()
     except UsageError as exc:
         print(f"companion run: {exc}", file=sys.stderr)
         return 2
-    return daemon.run()
+    except Exception as exc:
+        from companion.kiosk.crashguard import start_died
+
+        start_died(exc)  # a start under way records the error it dies of (companion.kiosk.crashguard)
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover

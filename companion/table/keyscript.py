@@ -37,16 +37,26 @@ def read_capped(f: Any, name: str, max_bytes: int = MAX_KEY_SCRIPT_BYTES) -> byt
     return data
 
 
-def read_key_script(path: str, max_bytes: int = MAX_KEY_SCRIPT_BYTES) -> list[str]:
-    """The key script's tokens; unknown bytes are logged once and dropped.
+def read_key_script(path: str, max_bytes: int = MAX_KEY_SCRIPT_BYTES, stdin: Any = None) -> list[str]:
+    """The key script's tokens; unknown bytes are logged once and dropped. `-` reads standard
+    input (`stdin`, default sys.stdin) to its end, as if it were the file.
 
     UsageError (one line: the path, then why) if the file cannot be read or is bigger
     than `max_bytes`."""
-    try:
-        with open(path, "rb") as f:
-            data = read_capped(f, path, max_bytes)
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read keys: {exc.strerror or exc}") from None
+    if path == "-":
+        import sys
+
+        stream = sys.stdin if stdin is None else stdin
+        if stream is None:
+            raise UsageError("--keys -: there is no standard input to read keys from; give a key script file")
+        data = read_capped(getattr(stream, "buffer", stream), "stdin", max_bytes)
+        path = "stdin"
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = read_capped(f, path, max_bytes)
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read keys: {exc.strerror or exc}") from None
     unknown: set[int] = set()
     tokens = list(K.tokens_from_bytes(data, unknown))
     if unknown:

@@ -150,11 +150,14 @@ class TableGameBase:
         return ""
 
     @classmethod
-    def from_record_file(cls, path: str, rng: random.Random | None = None) -> "TableGame":
-        """Continue the game of a record file (`companion run --load`)."""
+    def from_record_file(cls, path: str, rng: random.Random | None = None, walkthrough: bool = False) -> "TableGame":
+        """Continue the game of a record file (`companion run --load`); `walkthrough`: a record of a
+        game not yet begun shows the table how to set it up first, as a new game does."""
         raise NotSupportedError(f"--load: {cls.KIND} has no game records to load")
 
     @classmethod
-    def quick_start(cls, players: int, rng: random.Random | None = None, bots: Iterable[int] = ()) -> "TableGame":
-        """A new game of `players` without the questions (`companion run --players`); `bots`: 0-based seats."""
+    def quick_start(cls, players: int, rng: random.Random | None = None, bots: Iterable[int] = (),
+                    walkthrough: bool = False) -> "TableGame":
+        """A new game of `players` without the questions (`companion run --players`); `bots`: 0-based seats;
+        `walkthrough`: the table is shown how to set the game up first (a key script plays at once)."""
         raise NotSupportedError(f"--players: {cls.KIND} asks its new-game questions at the table")

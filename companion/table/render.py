@@ -77,7 +77,7 @@ def drawable(text: str) -> str:
 
 
 def render(screen: S.Screen) -> Image.Image:
-    """Draw one screen; a new mode "1" image of 128x64 (1 = lit pixel)."""
+    """Draw one screen; a new mode "1" image of 128x64 (1 = lit pixel), its `info["text"]` the screen's words."""
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(image)
     if screen.kind == S.ENTRY:
@@ -90,6 +90,7 @@ def render(screen: S.Screen) -> Image.Image:
     else:
         _title(draw, screen)
         _text(draw, screen)
+    image.info["text"] = screen.text()  # its words, for a sink that shows text (a pipe); never drawn nor saved
     return image
 
 

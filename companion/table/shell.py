@@ -352,6 +352,15 @@ class Shell:
         elif key == K.BACK:
             self.question = None
 
+    def ask_switch(self, kind: str) -> None:
+        """Go to a game of `kind` as the menu does: asking first when that abandons a game in progress."""
+        if kind == self.kind:
+            return
+        if self.game.in_progress():
+            self.question, self.switch_to = "switch", kind
+        else:
+            self._switch(kind)
+
     def _switch(self, kind: str) -> None:
         """A fresh game of `kind` at its new-game questions; what the old one had to say goes out first."""
         entry = next(e for e in self.catalog if e.kind == kind)

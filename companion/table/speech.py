@@ -3,16 +3,18 @@
 Games keep their spoken sentences in their own `speech.py` (a `say(event, fields)`
 function, named by the registry); this module holds the table's own messages (a
 changed sound setting), the buzzer patterns' words for the announce log (so a deaf
-player's tablet reads what the table beeped) and `spoken_list` ("green, yellow and
-blue"). Sentences are short and whole, numbers stay digits (espeak-ng says them in
-the voice's language), and no abbreviation a voice would spell out.
+player's tablet reads what the table beeped), `spoken_list` ("green, yellow and
+blue") and `OwnScreenWords`, which keeps the voice from running ahead of the screen.
+Sentences are short and whole, numbers stay digits (espeak-ng says them in the voice's
+language), and no abbreviation a voice would spell out.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from companion.i18n import N_, _
+from companion.table.effects import Announce
 
 BEEPS = {
     # NOTE: the announce log's words for a buzzer pattern (not spoken)
@@ -58,3 +60,29 @@ def say(event: str, fields: dict) -> str:
         said = SETTING_SAID[fields["item"]]
         return _(said).format(value=word)
     raise KeyError(event)
+
+
+class OwnScreenWords:
+    """Words that belong to a game's own screen (whose turn it is, a bot's move, a new phase) while
+    a message may cover it (a move's result paged, a report): said when that screen shows.
+
+    `say` puts them in the outbox at once when nothing covers the game's screen, else holds them;
+    `release`, called after every event, lets them go once the cover is gone. The loop says a
+    key's words after it drew that key's screen, so the voice is never ahead of the panel."""
+
+    def __init__(self) -> None:
+        self.held: list[Announce] = []
+
+    def say(self, outbox: Any, said: Iterable[Announce], covered: bool, fresh: bool = False) -> None:
+        """`fresh`: these words start anew (a new turn): what was held for an earlier one is stale."""
+        if fresh:
+            self.held = []
+        if covered:
+            self.held += said
+        else:
+            outbox.extend(said)
+
+    def release(self, outbox: Any, covered: bool) -> None:
+        if self.held and not covered:
+            outbox.extend(self.held)
+            self.held = []

@@ -234,5 +234,10 @@ def test_the_table_hears_the_last_move_while_a_bot_thinks(tmp_path):
     frm, to = d.shell.game.game.random_move(random.Random(2).random)
     for key in f"{frm}#{to}#":
         d.step(key)
+    # the move is heard while the bot thinks; whose turn it is waits for the bot's screen, which
+    # shows once the move's result on the panel is gone (the voice is never ahead of the screen)
+    assert heard_while_thinking and heard_while_thinking[0][-1] == "move"
+    assert d.shell.screen().name == "result"
+    d.step("#")
+    assert heard_while_thinking[-1][-2:] == ["move", "turn"] and d.shell.screen().name.startswith("bot")
     d.announcer.close()
-    assert heard_while_thinking and heard_while_thinking[0][-2:] == ["move", "turn"]

@@ -182,13 +182,13 @@ def test_cli_headless_run_is_quiet_and_writes_the_record(tmp_path):
 
 
 def test_terminal_mode_with_piped_stdin_plays_and_ends(tmp_path):
-    """No hardware, no --keys: keys line-wise from a non-tty stdin, frames drawn as text."""
+    """No hardware, no --keys: keys line-wise from a non-tty stdin, each screen's words as text."""
     out = tmp_path / "o.json"
     r = subprocess.run([sys.executable, "-m", "companion", "run", "--display", "terminal", "--players", "2",
                         "--seed", "3", "--no-journal", "--record-out", str(out)],
                        input="", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 0, r.stderr
-    assert "\u2588" in r.stdout or "\u2580" in r.stdout
+    assert "P1 to move" in r.stdout and "\u2588" not in r.stdout and "\u2580" not in r.stdout
     assert Record.load(out).players == 2
 
 

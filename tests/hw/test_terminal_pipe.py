@@ -3,6 +3,7 @@ into the pipe, nothing is journaled for the next run; a game resumed in the term
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from companion.hw.terminal import read_piped_keys, stdin_is_tty
 from companion.table.keys import MENU, OK, QUIT, UNDO
 
 ROOT = Path(__file__).resolve().parents[2]
+PIXEL_ART = set("\u2580\u2584\u2588\u2502\u250c") | {chr(c) for c in range(0x2801, 0x2900)}  # blocks, borders, braille
 
 
 def run_piped(keys: str, home: Path, *args: str) -> subprocess.CompletedProcess:
@@ -25,7 +27,8 @@ def test_piped_keys_play_like_a_key_script_and_leave_no_game_behind(tmp_path):
     r = run_piped("12#13#\n", tmp_path)
     assert r.returncode == 0, r.stderr
     assert "\x1b" not in r.stdout            # plain text frames, no cursor movement
-    assert "\u2502" in r.stdout              # the frames are there
+    assert "New game: players?\n> 2 players\n" in r.stdout  # each screen's words, as text
+    assert not PIXEL_ART & set(r.stdout)      # not the frame's pixels in block characters
     state = tmp_path / "state" / "companion"
     assert not state.exists() or not any(state.iterdir()), "a piped run must not journal a game"
     again = run_piped("", tmp_path)           # the next run starts fresh, it resumes nothing
@@ -38,6 +41,34 @@ def test_piped_keys_with_a_record(tmp_path):
     r = run_piped("1#2#\n", tmp_path, "--players", "2", "--seed", "3", "--record-out", str(out))
     assert r.returncode == 0, r.stderr
     assert out.exists() and "\x1b" not in r.stdout
+
+
+def test_keys_dash_reads_the_key_script_from_standard_input(tmp_path):
+    out = tmp_path / "o.json"
+    r = run_piped("12#13#\n", tmp_path, "--keys", "-", "--players", "2", "--seed", "3", "--record-out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(out.read_text())["moves"] == [[12, 13]] or \
+        [(m["from"], m["to"]) for m in json.loads(out.read_text())["moves"]] == [(12, 13)]
+    assert "12 -> 13" in r.stdout and not PIXEL_ART & set(r.stdout)
+
+
+def test_keys_dash_with_an_empty_or_no_standard_input(tmp_path, monkeypatch):
+    import io
+
+    import pytest
+
+    from companion.table.errors import UsageError
+    from companion.table.keyscript import read_key_script
+
+    env = dict(os.environ, HOME=str(tmp_path))
+    r = subprocess.run([sys.executable, "-m", "companion", "run", "--keys", "-", "--players", "2"],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr  # no keys: the first screen, then the end
+    assert " to move" in r.stdout
+    assert read_key_script("-", stdin=io.BytesIO(b"12#\n13#")) == ["1", "2", "#", "1", "3", "#"]
+    monkeypatch.setattr(sys, "stdin", None)  # started with standard input closed
+    with pytest.raises(UsageError, match="no standard input"):
+        read_key_script("-")
 
 
 def test_read_piped_keys_mapping_and_bound():
@@ -78,9 +109,9 @@ def test_a_game_resumed_in_the_terminal_says_so(tmp_path, monkeypatch):
     assert d2.shell.screen().title != "Game resumed"
 
 
-def run_in_pty(args: list[str], home: Path, columns: int = 80, rows: int = 24) -> str:
-    """`companion run ARGS` on a pseudo-terminal of columns x rows: everything it drew until the legend
-    appeared, then q (quit) and its exit."""
+def run_in_pty(args: list[str], home: Path, columns: int = 80, rows: int = 24, until: str | None = None) -> str:
+    """`companion run ARGS` on a pseudo-terminal of columns x rows: everything it drew until `until`
+    (default: the legend) appeared, then q (quit) and its exit."""
     import fcntl
     import pty
     import select
@@ -101,7 +132,7 @@ def run_in_pty(args: list[str], home: Path, columns: int = 80, rows: int = 24) -
     out = b""
     deadline = time.monotonic() + 60
     try:
-        while legend().encode() not in out and time.monotonic() < deadline:
+        while (until or legend()).encode() not in out and time.monotonic() < deadline:
             ready, _, _ = select.select([master], [], [], 1.0)
             if ready:
                 try:
@@ -141,5 +172,7 @@ def test_an_80x24_terminal_draws_braille_with_the_legend_and_a_resumed_game_says
 
 
 def test_a_small_terminal_is_told_in_one_line(tmp_path):
-    out = run_in_pty(["--players", "2", "--seed", "3", "--no-journal"], tmp_path, columns=60, rows=15)
+    out = run_in_pty(["--players", "2", "--seed", "3", "--no-journal"], tmp_path, columns=60, rows=15,
+                     until="too small")
     assert "Terminal 60x15 is too small: the screen needs 66x20." in out
+    assert not PIXEL_ART & set(out)  # the line alone, not a frame wrapped into garble above it

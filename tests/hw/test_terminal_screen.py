@@ -89,8 +89,7 @@ def test_when_nothing_fits_one_line_says_so_and_the_mode_follows_a_resize():
     out = TtyOut()
     sink = TerminalSink(128, 64, out, size=lambda: tuple(size))
     sink.show(random_frame(1))
-    last = out.getvalue().rstrip("\n").split("\n")[-1]
-    assert last == "Terminal 60x15 is too small: the screen needs 66x20."
+    assert out.getvalue() == "Terminal 60x15 is too small: the screen needs 66x20.\n"  # that line alone
     assert not sink.fits
     size[:] = [200, 60]                    # the window grew
     sink.show(random_frame(2))
@@ -143,6 +142,21 @@ def test_a_dimmed_or_dark_panel_shows_as_such_on_the_terminal():
     shown = out.getvalue().split("\x1b[J")[-1].rstrip("\n").split("\n")
     assert shown[-1] == idle_note("off") and "\u28ff" not in "".join(shown) and "\u2801" not in "".join(shown)
     assert panel.key() is True  # dark: the key only wakes it
+
+
+def test_a_pipe_gets_each_screens_words_once_as_text():
+    from companion.table.render import render
+    from companion.table.screen import text_screen
+
+    out = io.StringIO()
+    sink = TerminalSink(128, 64, out, size=lambda: (80, 24), tty=False)
+    first = render(text_screen("a", "Village on 14", ["Remove the single green hut."]))
+    sink.show(first)
+    sink.set_shift(1, 0)  # the same screen moved (burn-in care): nothing new to say
+    sink.show(render(text_screen("b", "P2 to move", [])))
+    assert out.getvalue() == "Village on 14\nRemove the single green\nhut.\n\nP2 to move\n\n"  # the OLED's lines
+    sink.show(random_frame(6))  # a frame without words (drawn by hand): its pixels, in half blocks
+    assert "\u2580" in out.getvalue() or "\u2584" in out.getvalue()
 
 
 def test_a_closed_pipe_drops_frames_quietly(caplog):

@@ -50,6 +50,7 @@ from companion.table.info import InfoPager
 from companion.table.protocol import TableGameBase
 from companion.table.screen import Screen
 from companion.table.seatnames import names_problem
+from companion.table.speech import OwnScreenWords
 
 __all__ = ["Controller", "TABLE_GAME", "ActionError", "START_ACTIONS"]
 
@@ -70,6 +71,7 @@ class Controller(TableGameBase):
         self._search_failed = False  # the last search gave no move: ask again after the next key
         self._hint: Hint | None = None
         self._turn_said: tuple | None = None  # the turn last announced: (game, ply, seat)
+        self._words = OwnScreenWords()  # whose turn and a bot's move: said when the mover's screen shows
         self._menu: tuple[Callable[[], None], ...] = (
             self._menu_new, self._menu_undo, self._ask_hint, self._menu_scores, self._menu_huts)
 
@@ -107,22 +109,32 @@ class Controller(TableGameBase):
         return c
 
     @classmethod
-    def from_record_file(cls, path: str, rng: random.Random | None = None) -> "Controller":
-        """Continue the game of a record file (`companion run --load`); UsageError if it is not valid."""
+    def from_record_file(cls, path: str, rng: random.Random | None = None, walkthrough: bool = False) -> "Controller":
+        """Continue the game of a record file (`companion run --load`); UsageError if it is not valid.
+        `walkthrough` (a table, not a key script): a record of a game not yet begun (no moves, nothing
+        else in it, as `companion new` writes) starts as a new game with its setup: the walkthrough first."""
         try:
             record = Record.load(path)
             record.play()
         except RecordError as exc:
             raise UsageError(f"{path}: {exc}") from None
+        if walkthrough and not record.moves and not record.colors and not record.extra:
+            c = cls(rng)
+            c.session.do({"a": "players", "n": record.players})
+            c.session.do({"a": "new", "players": record.players, "first": record.first_player, "drawn": False,
+                          "setup": {str(t): color for t, color in sorted(record.setup.items())}})
+            c._derive()
+            return c
         return cls.from_record(record, rng)
 
     @classmethod
     def quick_start(cls, players: int, rng: random.Random | None = None, bots: Iterable[int] = (),
-                    first: int | None = None) -> "Controller":
+                    first: int | None = None, walkthrough: bool = False) -> "Controller":
         """A new game without the questions (random R1 setup, start player drawn unless `first` is given).
 
-        `bots` (0-based seats) are played by the companion; the persons then see the
-        deal of their colors, and play starts without the setup walkthrough.
+        `bots` (0-based seats) are played by the companion; the persons then see the deal of
+        their colors. `walkthrough` (a table, not a key script): the setup walkthrough follows,
+        as after the questions, and # on its last page starts play; without it play starts at once.
         """
         seats = sorted(set(bots))
         if players not in (2, 3, 4):
@@ -132,7 +144,9 @@ class Controller(TableGameBase):
         c = cls(rng)
         c.session.do({"a": "players", "n": players})
         keys_setup.new_game(c.session, first, seats)
-        if seats:
+        if walkthrough:
+            pass  # the deal (with bots), then the walkthrough's pages, as a new game from the menu
+        elif seats:
             c.ui.skip_walkthrough = True
         else:
             c.session.do({"a": "ready"})
@@ -213,8 +227,9 @@ class Controller(TableGameBase):
             self.session.outbox.extend(S.final(game, self.final_colors()))
         turn = (id(game), game.ply, game.to_move) if game is not None and self.mode() in ("move", "bot") else None
         if turn is not None and turn != self._turn_said:
-            self.session.outbox.put(S.turn(game, self.state.bots))
+            self._words.say(self.session.outbox, [S.turn(game, self.state.bots)], self._covered(), fresh=True)
         self._turn_said = turn
+        self._words.release(self.session.outbox, self._covered())
         if self._search is not None and self._search_version != self.state.version:
             self._search = None  # the position changed: its answer will be dropped
         game = self.state.game
@@ -245,9 +260,13 @@ class Controller(TableGameBase):
             self.session.do(move_action(move.frm, move.to, move.order, kind="bot"))
         except (ActionError, AttributeError, TypeError):
             return False
-        self.session.outbox.put(S.bot_move(move, self.state.need_game().to_move))
+        self._words.say(self.session.outbox, [S.bot_move(move, self.state.need_game().to_move)], self._covered())
         self.ui.bot_page = 0
         return True
+
+    def _covered(self) -> bool:
+        """A message or an overlay shows over the mover's screen (a move's result paged, help...)."""
+        return self.session.info.screen() is not None or self.ui.overlay is not None
 
     def _show_hint(self, move: Move) -> None:
         game = self.state.game

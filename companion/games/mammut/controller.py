@@ -33,6 +33,7 @@ from companion.table.effects import Effect
 from companion.table.errors import ActionError
 from companion.table.protocol import TableGameBase
 from companion.table.screen import Screen
+from companion.table.speech import OwnScreenWords
 
 from . import keys_play
 from . import outcomes as O
@@ -61,6 +62,7 @@ class MammutTable(TableGameBase):
         self.rng = rng if rng is not None else random.Random()
         self.session = Session(self.rng)
         self._phase_said: tuple | None = None  # (year, season, turn, phase) last announced
+        self._words = OwnScreenWords()  # a phase is said when its screen shows, not under a report
         self._menu: tuple[Callable[[], None], ...] = (
             self._menu_actions, self._menu_books, self._menu_undo, self._menu_new)
 
@@ -152,8 +154,13 @@ class MammutTable(TableGameBase):
         if key is not None and key != self._phase_said:
             last = self._phase_said
             new_turn = last is None or key[:3] != last[:3] or last[3] == Phase.SETUP
-            self.session.outbox.extend(S.phase(self.game, new_turn))
+            self._words.say(self.session.outbox, S.phase(self.game, new_turn), self._covered(), fresh=True)
         self._phase_said = key
+        self._words.release(self.session.outbox, self._covered())
+
+    def _covered(self) -> bool:
+        """A message or a question shows over the phase's screen (a report, a refusal, help...)."""
+        return self.session.info.screen() is not None or self.session.ui.overlay is not None
 
     # ----- the menu --------------------------------------------------------------------------
     def menu_items(self) -> tuple[str, ...]:

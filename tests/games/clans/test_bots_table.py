@@ -198,7 +198,8 @@ def test_bot_turn_proposal_then_ok_plays_it_and_undo_asks_again():
     assert (search.seat, search.secret) == (0, color)
     shell = shell_of(c)
     feed(shell, "D")  # the table's menu: the search asked for is still the one
-    assert shell.screen().name == "menu" and shell.pop_effects() == []
+    # (whose turn it is, held while the undo's message covered the bot's screen, goes out as D takes it away)
+    assert shell.screen().name == "menu" and [e.event for e in shell.pop_effects()] == ["turn"]
     feed(shell, "*")
     assert shell.pop_effects() == []
     c.deliver(search, None)  # the search failed: asked again after the next key
@@ -242,7 +243,8 @@ def test_a_bot_founding_villages_gives_its_order_and_is_never_asked():
                 assert move is not None  # answered after the last key
                 while c.info.shown:  # the last move's result first (# pages on, then closes it)
                     feed(c, "#")
-                assert not c.pop_effects()
+                # only the bot's words, held while the result covered its screen
+                assert {getattr(e, "event", None) for e in c.pop_effects()} <= {"turn", "bot-move"}
                 feed(c, "#")
                 effects = c.pop_effects()
                 (action,) = actions_of(effects)
