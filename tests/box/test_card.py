@@ -186,6 +186,8 @@ def zone_tree(tmp_path: Path) -> Path:
     etc = tmp_path / "etc"
     etc.mkdir(exist_ok=True)
     (etc / "localtime").symlink_to(tmp_path / "data" / "box" / "localtime")  # as on the image
+    (tmp_path / "data" / "box").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "data" / "box" / "localtime").symlink_to(z / "Europe" / "Rome")  # a boot before linked it
     (z / "localtime").symlink_to(etc / "localtime")  # Debian's zoneinfo/localtime -> /etc/localtime
     (z / "Loop").mkdir()
     (z / "Loop" / "A").symlink_to(z / "Loop" / "B")
@@ -219,7 +221,6 @@ def test_a_real_zone_is_taken(tmp_path, zone):
 def test_a_special_zone_an_older_box_saved_is_not_linked_again(tmp_path):
     box = box_at(tmp_path, "hostname = tavolo\n")
     zone_tree(tmp_path)
-    (box.data).mkdir(parents=True)
     (box.data / "settings.json").write_text(json.dumps({"timezone": "localtime"}))
     run(box)
     assert (box.data / "localtime").readlink() == box.zoneinfo / "UTC"
