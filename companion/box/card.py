@@ -179,7 +179,8 @@ def parse(text: str) -> tuple[dict[str, Entry], list[Problem]]:
     for key, lines in copies.items():
         if len(lines) > 1:
             others = ", ".join(str(n) for n in lines[:-1])
-            problems.append(Problem(lines[-1], key, f"also on line {others}: this last one is taken; "
+            problems.append(Problem(lines[-1], key, f"also on line{'s' if len(lines) > 2 else ''} {others}: "
+                                                    "this last one is taken; "
                                                     "delete the others"))
     return entries, problems
 
