@@ -83,6 +83,8 @@ class Problem:
     message: str
 
     def text(self, name: str = "companion.txt") -> str:
+        if not self.line and self.key == "companion.txt":  # the file itself: named once
+            return f"{name}: {self.message}"
         where = f"{name} line {self.line}" if self.line else name
         return f"{where}: {self.key}: {self.message}"
 
@@ -92,6 +94,7 @@ class Entry:
     line: int
     key: str
     value: str
+    others: tuple[int, ...] = ()  # the earlier lines of the same key, which this one overrides
 
 
 class CardRefused(ValueError):
@@ -154,11 +157,11 @@ def key_value(line: str) -> tuple[str, str, bool] | None:
 
 
 def parse(text: str) -> tuple[dict[str, Entry], list[Problem]]:
-    """`key = value` lines into entries (the last of a repeated key wins, and says so); the rest are
-    problems. A secret that a stopped scrub left as stars is no value: the saved one stays."""
+    """`key = value` lines into entries (the last of a repeated key wins, `Entry.others`); the rest
+    are problems. A secret that a stopped scrub left as stars is no value: the saved one stays."""
     entries: dict[str, Entry] = {}
     problems: list[Problem] = []
-    copies: dict[str, list[int]] = {}
+    copies: dict[str, list[int]] = {}  # every line of each key
     for number, line in enumerate(LINE_END.split(text), 1):
         got = key_value(line)
         if got is None:
@@ -174,15 +177,17 @@ def parse(text: str) -> tuple[dict[str, Entry], list[Problem]]:
             value = value[1:-1]  # quotes keep spaces at either end
         if key in SECRET_KEYS and STARS.fullmatch(value):
             continue
-        entries[key] = Entry(number, key, value)
         copies.setdefault(key, []).append(number)
-    for key, lines in copies.items():
-        if len(lines) > 1:
-            others = ", ".join(str(n) for n in lines[:-1])
-            problems.append(Problem(lines[-1], key, f"also on line{'s' if len(lines) > 2 else ''} {others}: "
-                                                    "this last one is taken; "
-                                                    "delete the others"))
+        entries[key] = Entry(number, key, value, tuple(copies[key][:-1]))
     return entries, problems
+
+
+def repeated(entries: dict[str, Entry]) -> list[Problem]:
+    """One line per key written more than once, at its last line (the one taken). Not a problem at
+    boot (the box takes the last, as always, and says so in its log), but one for `card check`."""
+    return [Problem(e.line, e.key, f"also on line{'s' if len(e.others) > 1 else ''} "
+                                   f"{', '.join(map(str, e.others))}: this last one is taken; delete the others")
+            for e in entries.values() if e.others]
 
 
 def clip(value: str, n: int = 24) -> str:
@@ -287,11 +292,12 @@ CHECKS: dict[str, Callable[[str, Box], str]] = {
 }
 
 
-def check_card(card: CardText, box: Box) -> tuple[dict[str, str], list[Problem]]:
-    """The card's values that pass their checks, and one problem per line that does not."""
+def check_card(card: CardText, box: Box) -> tuple[dict[str, str], list[Problem], list[Problem]]:
+    """The card's values that pass their checks, one problem per line that does not, and one line
+    per key written more than once (`repeated`)."""
     entries, problems = parse(card.text)
     good, bad = checked(entries, box)
-    return good, problems + bad
+    return good, problems + bad, repeated(entries)
 
 
 def checked(entries: dict[str, Entry], box: Box) -> tuple[dict[str, str], list[Problem]]:
@@ -528,9 +534,11 @@ def run(box: Box, sethostname: Callable[[str], None] = socket.sethostname,
     except OSError as exc:
         problems = [Problem(0, "companion.txt", f"cannot be read ({exc.strerror or exc}); the saved settings apply")]
     good: dict[str, str] = {}
+    done: list[str] = []
     if card is not None:
-        good, problems = check_card(card, box)
-    done = apply(load_saved(box), good, box, sethostname)
+        good, problems, repeats = check_card(card, box)
+        done = [r.text() for r in repeats]
+    done += apply(load_saved(box), good, box, sethostname)
     try:
         if card is not None and scrub_card(box.card, card, good, time.strftime("%Y-%m-%d"), step):
             done.append("the passphrase and PIN are commented out on the card")
@@ -569,12 +577,13 @@ def command(argv: list[str]) -> int:
     try:
         card = read_card(path)
     except CardRefused as exc:
-        good, problems = {}, [Problem(0, "the card", str(exc))]
+        good, problems = {}, [Problem(0, "companion.txt", str(exc))]
     except OSError as exc:
         print(f"companion card: {args.file}: cannot be read ({exc.strerror or exc})", file=sys.stderr)
         return 2
     else:
-        good, problems = check_card(card, box)
+        good, problems, repeats = check_card(card, box)
+        problems += repeats
     for problem in problems:
         print(problem.text(path.name))
     if problems:
