@@ -136,7 +136,9 @@ def decode(raw: bytes) -> CardText:
 def read_card(path: Path) -> CardText:
     """The card at `path`, whole or not at all: OSError when it cannot be read (a FIFO or a device
     is refused before any read), CardRefused when it is over `MAX_CARD_BYTES` or not text."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    # `companion card check` runs on Windows too: no O_NONBLOCK there (nor FIFOs), and O_BINARY a must
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
     with open(fd, "rb", closefd=True) as f:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(0, "not a regular file")
@@ -391,8 +393,9 @@ def service_owner(box: Box) -> tuple[int, int] | None:
 
 
 def apply(saved: dict[str, str], good: dict[str, str], box: Box,
-          sethostname: Callable[[str], None] = socket.sethostname) -> list[str]:
-    """Write what the box runs on from the merged settings; returns what it did, one line each."""
+          sethostname: Callable[[str], None] | None = None) -> list[str]:
+    """Write what the box runs on from the merged settings; returns what it did, one line each.
+    `sethostname`: socket.sethostname unless given."""
     new = merge(saved, good)
     done = []
     write_private(box.data / "settings.json", json.dumps(new, sort_keys=True, indent=1) + "\n")
@@ -403,7 +406,7 @@ def apply(saved: dict[str, str], good: dict[str, str], box: Box,
     hostname = new.get("hostname", "clans")
     write_private(box.data / "hostname", hostname + "\n", 0o644)
     try:
-        sethostname(hostname)
+        (sethostname or socket.sethostname)(hostname)  # looked up here: Windows has none (card check)
         done.append(f"host name {hostname} (the page: http://{hostname}.local:8080)")
     except OSError as exc:
         done.append(f"host name {hostname} not set: {exc.strerror or exc}")
@@ -519,7 +522,7 @@ def report(problems: list[Problem], done: list[str], box: Box) -> None:
     write_private(box.problems, json.dumps([dataclasses.asdict(p) for p in problems]) + "\n", 0o644)
 
 
-def run(box: Box, sethostname: Callable[[str], None] = socket.sethostname,
+def run(box: Box, sethostname: Callable[[str], None] | None = None,
         step: Callable[[str], None] = lambda what: None) -> list[Problem]:
     """Read the card, apply what is right, report what is not. Never raises on a bad card.
     `step`: called after each write to the card (scrub_card)."""

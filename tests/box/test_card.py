@@ -363,3 +363,22 @@ def test_the_pin_belongs_to_the_service_user_from_its_creation_on(tmp_path):
     pin = (box.state / C.PIN_FILE).stat()
     assert problems == [] and (pin.st_uid, pin.st_gid) == (user.pw_uid, user.pw_gid) and pin.st_mode & 0o077 == 0
     assert not [p for p in box.state.iterdir() if p.name != C.PIN_FILE], "no temporary file left behind"
+
+
+def test_card_check_needs_nothing_only_unix_has(tmp_path):
+    """People run it on Windows: without os.O_NONBLOCK / O_NOCTTY, socket.sethostname, os.pwrite."""
+    import subprocess
+    import sys
+
+    card = tmp_path / "companion.txt"
+    card.write_bytes(notepad("hostname = tavolo\npage_pin = 12\n", "utf-16-le"))
+    code = ("import os, socket, sys\n"
+            "for name in ('O_NONBLOCK', 'O_NOCTTY', 'pwrite'): delattr(os, name)\n"
+            "del socket.sethostname\n"
+            "from companion.box import card\n"
+            "sys.exit(card.command(['check', sys.argv[1]]))\n")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code, str(card)], capture_output=True, text=True, cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)}, timeout=60)
+    assert (done.returncode, done.stderr) == (1, ""), done.stderr
+    assert done.stdout.startswith("companion.txt line 2: page_pin: the PIN has 4 to 16 digits")
