@@ -32,39 +32,33 @@ def encode(text: str, codec: str) -> bytes:
 def random_card(rnd: random.Random, big: bool | None = None) -> tuple[bytes, dict[str, list[str]]]:
     """A card's bytes and, per secret key, the values of its copies in file order."""
     codec = rnd.choice(CODECS)
-    secrets: dict[str, list[str]] = {"wifi_password": [], "page_pin": []}
-    lines = []
+    lines: list[tuple[str, str | None, str | None]] = []  # (line, secret key, its value)
     for key in ("wifi_name", "hostname", "language", "timezone", "wifi_password", "page_pin", "wifi_password",
                 "page_pin", "wifi_password", None, None, None):
         if rnd.random() < 0.3:
             continue
         if key is None:
-            lines.append(rnd.choice(COMMENTS))
+            lines.append((rnd.choice(COMMENTS), None, None))
         elif key == "wifi_password":
             value = "pw-" + "".join(rnd.choice(LETTERS + " ") for _ in range(rnd.randrange(6, 40))).strip()
-            secrets[key].append(value)
-            lines.append(f"{rnd.choice(['wifi_password', 'WIFI_PASSWORD', '  wifi_password'])}"
-                         f"{rnd.choice([' = ', '=', ' =  '])}{rnd.choice(['', chr(34)])}".replace('"', "")
-                         + (f'"{value}"' if rnd.random() < 0.3 else value))
+            written = f'"{value}"' if rnd.random() < 0.3 else value
+            name = rnd.choice(["wifi_password", "WIFI_PASSWORD", "  wifi_password"])
+            lines.append((f"{name}{rnd.choice([' = ', '=', ' =  ', chr(9) + '= '])}{written}", key, value))
         elif key == "page_pin":
             value = "".join(rnd.choice("0123456789") for _ in range(rnd.randrange(4, 17)))
-            secrets[key].append(value)
-            lines.append(f"page_pin = {value}")
+            lines.append((f"page_pin = {value}", key, value))
         else:
-            lines.append(f"{key} = " + {"wifi_name": "Casa Rossi", "hostname": "tavolo", "language": "it",
-                                        "timezone": rnd.choice(["Europe/Rome", "UTC", "localtime"])}[key])
-    order = list(range(len(lines)))
-    rnd.shuffle(order)
-    by_value = {v: k for k, vs in secrets.items() for v in vs}
-    lines = [lines[i] for i in order]
-    secrets = {k: [v for line in lines for v in [next((v for v in by_value if line.endswith((v, f'{v}"')) and
-                                                       by_value[v] == k), None)] if v] for k in secrets}
+            lines.append((f"{key} = " + {"wifi_name": "Casa Rossi", "hostname": "tavolo", "language": "it",
+                                         "timezone": rnd.choice(["Europe/Rome", "UTC", "localtime"])}[key], None, None))
+    rnd.shuffle(lines)
+    secrets = {k: [v for _, key, v in lines if key == k and v is not None] for k in C.SECRET_KEYS}
+    text_lines = [line for line, _, _ in lines]
     if codec == "latin-1":
-        lines = [line.encode("latin-1", "replace").decode("latin-1") for line in lines] + ["# perché"]
+        text_lines = [line.encode("latin-1", "replace").decode("latin-1") for line in text_lines] + ["# perché"]
     end = rnd.choice(["\n", "\r\n"])
-    text = end.join(lines) + end
+    text = end.join(text_lines) + end
     big = rnd.random() < 0.2 if big is None else big
-    if big:  # past the limit, with the secrets also after the cut
+    if big:  # past the limit, with a secret also after the cut
         text += ("# " + "è" * 60 + end) * (C.MAX_CARD_BYTES // 60 + 1) + "page_pin = 97531864" + end
     return encode(text, codec), secrets
 
