@@ -54,7 +54,7 @@ ZONE_RE = re.compile(r"^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$")
 # and the two trees of duplicates (posix/, right/ with leap seconds counted).
 NOT_ZONES = frozenset({"localtime", "posixrules", "leapseconds", "leap-seconds", "Factory"})
 NOT_ZONE_TREES = frozenset({"posix", "right"})
-MAX_CARD_BYTES = 64 * 1024  # the shipped card is 2 KiB; Notepad's "Unicode" doubles that
+MAX_CARD_BYTES = 64 * 1024  # the shipped card has under 2 KiB; Notepad's "Unicode" doubles that
 LINE_END = re.compile(r"\r\n|\r|\n")
 STARS = re.compile(r"\*+")  # a secret overwritten in place by a scrub that a power cut stopped
 CODEC_NAMES = {"utf-8": "UTF-8", "utf-16-le": "UTF-16 (little-endian)", "utf-16-be": "UTF-16 (big-endian)",
@@ -145,7 +145,7 @@ def read_card(path: Path) -> CardText:
         raw = f.read(MAX_CARD_BYTES + 1)
     if len(raw) > MAX_CARD_BYTES:
         raise CardRefused(f"is more than {MAX_CARD_BYTES // 1024} KiB, far more than its settings need: "
-                          "nothing on it was read (the comments it ships with make 2 KiB)")
+                          "nothing on it was read (as shipped, with its comments, it has under 2 KiB)")
     return decode(raw)
 
 
