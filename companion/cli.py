@@ -49,11 +49,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("companion.kiosk.daemon:main", "the companion at the table (keys in, screens out)"),
     "install-service": ("companion.box.service_install:main", "write and enable the systemd unit for this install"),
     "bench": ("companion.bench.run:main", "benchmarks of the daemon: key-to-frame latency, cold start"),
-    "web": ("companion.web.server:main", "serve the table's page to the phones at the table (spec section 7)"),
-    "history": ("companion.history.cli_stats:history", "the table's finished games, oldest first (spec section 8)"),
-    "stats": ("companion.history.cli_stats:stats", "statistics per player, game, seat and colour (spec section 8)"),
+    "web": ("companion.web.server:main",
+        "serve the table's page to the phones at the table (contract 7, docs/contracts.md)"),
+    "history": ("companion.history.cli_stats:history",
+        "the table's finished games, oldest first (contract 8, docs/contracts.md)"),
+    "stats": ("companion.history.cli_stats:stats",
+        "statistics per player, game, seat and colour (contract 8, docs/contracts.md)"),
     "export": ("companion.history.cli_export:export", "finished games for BG Stats, BoardGameGeek, a spreadsheet"),
     "import": ("companion.history.cli_export:import_", "bring our JSON or CSV export, or a BG Stats backup, into this history"),
+    "card": ("companion.box.card:command", "check a settings card before it goes in the box: card check FILE"),
     "doctor": ("companion.box.doctor:main", "check the box's set-up (I2C, OLED, groups, GPIO, keypad, service); --keys"),
 } | game_commands()
 

@@ -4,31 +4,41 @@ A table writes it from any computer (Wi-Fi, host name, language, the page's PIN,
 an SSH key); `companion-card.service` runs `python -m companion.box.card` as root before the
 network, the kiosk and the page start. Each line is `key = value`; `#` starts a comment line.
 A key that is absent (or commented out) leaves what the box has; a key with an empty value
-clears it (no Wi-Fi, no PIN, no SSH key). The secrets (the Wi-Fi passphrase, the PIN) are
-saved on the data partition and then commented out on the card, their old bytes overwritten
-first, so the card does not keep them readable.
+clears it (no Wi-Fi, no PIN, no SSH key); a key written twice takes its last line (and says
+so). The secrets (the Wi-Fi passphrase, the PIN) are saved on the data partition and then
+every line of them is commented out on the card, its old bytes overwritten first, so the card
+does not keep them readable.
+
+The card is UTF-8 (with or without a BOM), UTF-16 with a BOM (Windows Notepad's "Unicode",
+little- or big-endian), else Latin-1, and is written back as it came. A card over
+`MAX_CARD_BYTES` is not read at all: one problem says so and the saved settings apply.
 
 A wrong value is left out (the rest applies) and gives one line on the serial console and in
-`PROBLEMS_FILE`, which the kiosk shows on the OLED; the box always boots on.
+`PROBLEMS_FILE`, which the kiosk shows on the OLED; the box always boots on. `companion card
+check FILE` runs the same checks on any computer before the card goes in.
 
 Everything writes under a `Box` of paths, so tests run it on temporary directories.
 """
 
 from __future__ import annotations
 
+import argparse
 import base64
 import binascii
+import codecs
 import dataclasses
 import hashlib
 import json
 import os
 import re
 import socket
+import stat
 import sys
 import time
 from pathlib import Path
 from typing import Callable
 
+from companion.argtypes import given
 from companion.i18n import LANGUAGES
 from companion.table.effects import PIN_FILE, PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from companion.table.fsutil import atomic_write_text
@@ -40,6 +50,16 @@ SSH_KEY_TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-ni
                  "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com")
 HOSTNAME_RE = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 ZONE_RE = re.compile(r"^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$")
+# In zoneinfo but not a place's zone: the system's own link, the default rules, leap-second tables
+# and the two trees of duplicates (posix/, right/ with leap seconds counted).
+NOT_ZONES = frozenset({"localtime", "posixrules", "leapseconds", "leap-seconds", "Factory"})
+NOT_ZONE_TREES = frozenset({"posix", "right"})
+MAX_CARD_BYTES = 64 * 1024  # the shipped card has under 2 KiB; Notepad's "Unicode" doubles that
+LINE_END = re.compile(r"\r\n|\r|\n")
+STARS = re.compile(r"\*+")  # a secret overwritten in place by a scrub that a power cut stopped
+CODEC_NAMES = {"utf-8": "UTF-8", "utf-16-le": "UTF-16 (little-endian)", "utf-16-be": "UTF-16 (big-endian)",
+               "latin-1": "Latin-1"}
+BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,8 +82,10 @@ class Problem:
     key: str
     message: str
 
-    def text(self) -> str:
-        where = f"companion.txt line {self.line}" if self.line else "companion.txt"
+    def text(self, name: str = "companion.txt") -> str:
+        if not self.line and self.key == "companion.txt":  # the file itself: named once
+            return f"{name}: {self.message}"
+        where = f"{name} line {self.line}" if self.line else name
         return f"{where}: {self.key}: {self.message}"
 
 
@@ -72,38 +94,102 @@ class Entry:
     line: int
     key: str
     value: str
+    others: tuple[int, ...] = ()  # the earlier lines of the same key, which this one overrides
 
 
-def decode(raw: bytes) -> str:
-    """The card's text: UTF-8 (a BOM and CRLF line ends, as Windows writes them, are fine), else Latin-1."""
+class CardRefused(ValueError):
+    """A card that is there but not read at all (too big, not text): nothing on it applies."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CardText:
+    """The card's text, its line ends as they were, and how it was written (to write it back so)."""
+
+    text: str
+    codec: str  # utf-8, utf-16-le, utf-16-be, latin-1
+    bom: bytes = b""
+
+    def encode(self, text: str) -> bytes:
+        return self.bom + text.encode(self.codec)
+
+    def lines(self) -> list[str]:
+        return LINE_END.split(self.text)
+
+
+def decode(raw: bytes) -> CardText:
+    """The card's text: UTF-16 after its BOM (FF FE or FE FF, as Notepad's "Unicode" writes it),
+    else UTF-8 (a BOM is fine), else Latin-1; CardRefused for UTF-16 that does not decode."""
+    for bom, codec in BOMS:
+        if raw.startswith(bom) and codec != "utf-8":
+            try:
+                return CardText(raw[len(bom):].decode(codec), codec, bom)
+            except UnicodeDecodeError:
+                raise CardRefused(f"starts as {CODEC_NAMES[codec]} text (its byte order mark) but is not: "
+                                  "save it again as UTF-8 (or Unicode)") from None
+    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     try:
-        text = raw.decode("utf-8-sig")
+        return CardText(raw[len(bom):].decode("utf-8"), "utf-8", bom)
     except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+        return CardText(raw[len(bom):].decode("latin-1"), "latin-1", bom)
+
+
+def read_card(path: Path) -> CardText:
+    """The card at `path`, whole or not at all: OSError when it cannot be read (a FIFO or a device
+    is refused before any read), CardRefused when it is over `MAX_CARD_BYTES` or not text."""
+    # `companion card check` runs on Windows too: no O_NONBLOCK there (nor FIFOs), and O_BINARY a must
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    with open(fd, "rb", closefd=True) as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file")
+        raw = f.read(MAX_CARD_BYTES + 1)
+    if len(raw) > MAX_CARD_BYTES:
+        raise CardRefused(f"is more than {MAX_CARD_BYTES // 1024} KiB, far more than its settings need: "
+                          "nothing on it was read (as shipped, with its comments, it has under 2 KiB)")
+    return decode(raw)
+
+
+def key_value(line: str) -> tuple[str, str, bool] | None:
+    """(key in lower case, value, whether it had a `=`) of a line; None for a blank or comment line."""
+    stripped = line.strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    key, sep, value = stripped.partition("=")
+    return key.strip().lower(), value.strip(), bool(sep)
 
 
 def parse(text: str) -> tuple[dict[str, Entry], list[Problem]]:
-    """`key = value` lines into entries (the last of a repeated key wins); the rest are problems."""
+    """`key = value` lines into entries (the last of a repeated key wins, `Entry.others`); the rest
+    are problems. A secret that a stopped scrub left as stars is no value: the saved one stays."""
     entries: dict[str, Entry] = {}
     problems: list[Problem] = []
-    for number, line in enumerate(text.split("\n"), 1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
+    copies: dict[str, list[int]] = {}  # every line of each key
+    for number, line in enumerate(LINE_END.split(text), 1):
+        got = key_value(line)
+        if got is None:
             continue
-        key, sep, value = stripped.partition("=")
-        key = key.strip().lower()
+        key, value, sep = got
         if not sep:
             problems.append(Problem(number, clip(key), "not a 'key = value' line; left out"))
             continue
         if key not in KEYS:
             problems.append(Problem(number, clip(key), f"unknown setting (the settings are {', '.join(KEYS)})"))
             continue
-        value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] == '"':
             value = value[1:-1]  # quotes keep spaces at either end
-        entries[key] = Entry(number, key, value)
+        if key in SECRET_KEYS and STARS.fullmatch(value):
+            continue
+        copies.setdefault(key, []).append(number)
+        entries[key] = Entry(number, key, value, tuple(copies[key][:-1]))
     return entries, problems
+
+
+def repeated(entries: dict[str, Entry]) -> list[Problem]:
+    """One line per key written more than once, at its last line (the one taken). Not a problem at
+    boot (the box takes the last, as always, and says so in its log), but one for `card check`."""
+    return [Problem(e.line, e.key, f"also on line{'s' if len(e.others) > 1 else ''} "
+                                   f"{', '.join(map(str, e.others))}: this last one is taken; delete the others")
+            for e in entries.values() if e.others]
 
 
 def clip(value: str, n: int = 24) -> str:
@@ -164,8 +250,26 @@ def check_pin(value: str, box: Box) -> str:
 
 
 def check_timezone(value: str, box: Box) -> str:
-    if not ZONE_RE.match(value) or ".." in value or not (box.zoneinfo / value).is_file():
-        raise ValueError(f"{clip(value)!r} is not a time zone (Europe/Rome, America/New_York, UTC ...)")
+    """A zone file of zoneinfo's own (TZif, inside zoneinfo once every link is followed), never its
+    special files: `localtime` (a link back to /etc/localtime: a loop), `posixrules`, the
+    leap-second tables, the posix/ and right/ copies. Without a zoneinfo (a PC that has none,
+    for `companion card check`) only the name's form is checked."""
+    wrong = ValueError(f"{clip(value)!r} is not a time zone (Europe/Rome, America/New_York, UTC ...)")
+    if not ZONE_RE.match(value) or value in NOT_ZONES or value.split("/")[0] in NOT_ZONE_TREES:
+        raise wrong
+    if not box.zoneinfo.is_dir():
+        return value
+    try:
+        root = box.zoneinfo.resolve(strict=True)
+        target = (box.zoneinfo / value).resolve(strict=True)  # a symlink loop raises too
+        inside = target.relative_to(root)
+        if str(inside) in NOT_ZONES or inside.parts[0] in NOT_ZONE_TREES or not target.is_file():
+            raise wrong
+        with open(target, "rb") as f:
+            if f.read(4) != b"TZif":
+                raise wrong
+    except (OSError, RuntimeError, ValueError):
+        raise wrong from None
     return value
 
 
@@ -188,6 +292,14 @@ CHECKS: dict[str, Callable[[str, Box], str]] = {
     "hostname": check_hostname, "language": check_language, "page_pin": check_pin,
     "timezone": check_timezone, "ssh_key": check_ssh_key,
 }
+
+
+def check_card(card: CardText, box: Box) -> tuple[dict[str, str], list[Problem], list[Problem]]:
+    """The card's values that pass their checks, one problem per line that does not, and one line
+    per key written more than once (`repeated`)."""
+    entries, problems = parse(card.text)
+    good, bad = checked(entries, box)
+    return good, problems + bad, repeated(entries)
 
 
 def checked(entries: dict[str, Entry], box: Box) -> tuple[dict[str, str], list[Problem]]:
@@ -281,8 +393,9 @@ def service_owner(box: Box) -> tuple[int, int] | None:
 
 
 def apply(saved: dict[str, str], good: dict[str, str], box: Box,
-          sethostname: Callable[[str], None] = socket.sethostname) -> list[str]:
-    """Write what the box runs on from the merged settings; returns what it did, one line each."""
+          sethostname: Callable[[str], None] | None = None) -> list[str]:
+    """Write what the box runs on from the merged settings; returns what it did, one line each.
+    `sethostname`: socket.sethostname unless given."""
     new = merge(saved, good)
     done = []
     write_private(box.data / "settings.json", json.dumps(new, sort_keys=True, indent=1) + "\n")
@@ -293,11 +406,15 @@ def apply(saved: dict[str, str], good: dict[str, str], box: Box,
     hostname = new.get("hostname", "clans")
     write_private(box.data / "hostname", hostname + "\n", 0o644)
     try:
-        sethostname(hostname)
+        (sethostname or socket.sethostname)(hostname)  # looked up here: Windows has none (card check)
         done.append(f"host name {hostname} (the page: http://{hostname}.local:8080)")
     except OSError as exc:
         done.append(f"host name {hostname} not set: {exc.strerror or exc}")
     zone = new.get("timezone", "UTC")
+    try:
+        check_timezone(zone, box)
+    except ValueError:
+        zone = "UTC"  # a zone an older box took (localtime, posixrules) is not linked again
     link = box.data / "localtime"
     tmp = link.with_name("localtime.tmp")
     tmp.unlink(missing_ok=True)
@@ -328,34 +445,64 @@ def apply(saved: dict[str, str], good: dict[str, str], box: Box,
     return done
 
 
-def scrub_card(path: Path, raw: bytes, entries: dict[str, Entry], good: dict[str, str], when: str) -> bool:
-    """Comment out the secrets the box saved: first overwrite their bytes in place (the same
-    clusters, so the FAT does not keep them in a freed one), then write the tidy file."""
-    lines = decode(raw).split("\n")
-    secret_lines = [entries[k].line for k in SECRET_KEYS if k in entries and good.get(k)]
-    if not secret_lines:
+def secret_lines(card: CardText, good: dict[str, str]) -> list[tuple[int, str, int, int]]:
+    """(line index, key as written, first and last character of its value in the text) for every line
+    of a secret the box took from this card (each copy, whatever its value), and for every secret
+    a stopped scrub left as stars; in the order of the file."""
+    found = []
+    offset = 0
+    pieces = re.split(f"({LINE_END.pattern})", card.text)
+    for index, line in enumerate(pieces[0::2]):
+        got = key_value(line)
+        if got is not None and got[0] in SECRET_KEYS and got[2] and got[1]:
+            value = got[1].strip('"')
+            if got[0] in good or STARS.fullmatch(value):
+                equals = line.index("=")
+                first = equals + 1 + (len(line[equals + 1:]) - len(line[equals + 1:].lstrip()))
+                last = len(line.rstrip())
+                found.append((index, line.split("=", 1)[0].strip(), offset + first, offset + last))
+        offset += len(line) + (len(pieces[2 * index + 1]) if 2 * index + 1 < len(pieces) else 0)
+    return found
+
+
+def scrub_card(path: Path, card: CardText, good: dict[str, str], when: str,
+               step: Callable[[str], None] = lambda what: None) -> bool:
+    """Comment out every line of the secrets the box saved. First each value is overwritten with
+    stars in place, in the order of the file (the same clusters, so the FAT keeps no copy in a
+    freed one; a power cut in between leaves the last copy, the one that applies, readable or
+    starred, and stars are no value); then the tidy card, in the card's own encoding and line ends,
+    replaces it through a synced temporary file, so a power cut leaves the starred card or the
+    tidy one. `step(what)` is called after each write (the tests stop there, as a power cut would)."""
+    found = secret_lines(card, good)
+    if not found:
         return False
-    blanked = bytearray(raw)
-    for key in SECRET_KEYS:
-        if key in entries and good.get(key):
-            value = entries[key].value.encode("utf-8")
-            start = blanked.find(value, blanked.find(key.encode()))
-            while start >= 0:
-                blanked[start:start + len(value)] = b"*" * len(value)
-                start = blanked.find(value, start + len(value))
+    unit = len("*".encode(card.codec))
     with open(path, "r+b") as f:
-        f.write(bytes(blanked))
+        for _, _, first, last in found:
+            start = len(card.bom) + len(card.text[:first].encode(card.codec))
+            size = len(card.text[first:last].encode(card.codec))
+            os.pwrite(f.fileno(), ("*" * (size // unit)).encode(card.codec), start)
+            step("star")
+        os.fsync(f.fileno())
+        step("sync")
+    pieces = re.split(f"({LINE_END.pattern})", card.text)
+    for index, key, _, _ in found:
+        pieces[2 * index] = f"# {key} = (saved on the box {when}; write a new one here to change it)"
+    tmp = path.with_name(path.name + ".new")
+    with open(tmp, "wb") as f:
+        f.write(card.encode("".join(pieces)))
+        step("write")
         f.flush()
         os.fsync(f.fileno())
-    for number in secret_lines:
-        key = lines[number - 1].split("=", 1)[0].strip()
-        lines[number - 1] = f"# {key} = (saved on the box {when}; write a new one here to change it)"
-    text = "\n".join(lines)
-    with open(path, "r+b") as f:
-        f.truncate(0)
-        f.write(text.encode("utf-8"))
-        f.flush()
-        os.fsync(f.fileno())
+        step("sync")
+    os.replace(tmp, path)
+    step("replace")
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+    step("sync")
     return True
 
 
@@ -375,22 +522,28 @@ def report(problems: list[Problem], done: list[str], box: Box) -> None:
     write_private(box.problems, json.dumps([dataclasses.asdict(p) for p in problems]) + "\n", 0o644)
 
 
-def run(box: Box, sethostname: Callable[[str], None] = socket.sethostname) -> list[Problem]:
-    """Read the card, apply what is right, report what is not. Never raises on a bad card."""
-    missing: list[Problem] = []
+def run(box: Box, sethostname: Callable[[str], None] | None = None,
+        step: Callable[[str], None] = lambda what: None) -> list[Problem]:
+    """Read the card, apply what is right, report what is not. Never raises on a bad card.
+    `step`: called after each write to the card (scrub_card)."""
+    card: CardText | None = None
+    problems: list[Problem] = []
     try:
-        raw = box.card.read_bytes()[:65536]
+        card = read_card(box.card)
     except FileNotFoundError:
-        raw = b""
+        pass
+    except CardRefused as exc:
+        problems = [Problem(0, "companion.txt", f"{exc}; the saved settings apply")]
     except OSError as exc:
-        raw = b""
-        missing = [Problem(0, "companion.txt", f"cannot be read ({exc.strerror or exc}); the saved settings apply")]
-    entries, problems = parse(decode(raw))
-    good, bad = checked(entries, box)
-    problems = missing + problems + bad
-    done = apply(load_saved(box), good, box, sethostname)
+        problems = [Problem(0, "companion.txt", f"cannot be read ({exc.strerror or exc}); the saved settings apply")]
+    good: dict[str, str] = {}
+    done: list[str] = []
+    if card is not None:
+        good, problems, repeats = check_card(card, box)
+        done = [r.text() for r in repeats]
+    done += apply(load_saved(box), good, box, sethostname)
     try:
-        if scrub_card(box.card, raw, entries, good, time.strftime("%Y-%m-%d")):
+        if card is not None and scrub_card(box.card, card, good, time.strftime("%Y-%m-%d"), step):
             done.append("the passphrase and PIN are commented out on the card")
     except OSError as exc:
         problems.append(Problem(0, "companion.txt", f"could not comment out the secrets: {exc.strerror or exc}"))
@@ -405,6 +558,45 @@ def read_problems(path: str = PROBLEMS_FILE) -> list[Problem]:
         return [Problem(int(i["line"]), str(i["key"]), str(i["message"])) for i in items]
     except (OSError, ValueError, TypeError, KeyError):
         return []
+
+
+def local_zoneinfo() -> Path:
+    """This computer's zone database (Python's TZPATH), for `companion card check`; may not exist."""
+    import zoneinfo
+
+    return next((Path(p) for p in zoneinfo.TZPATH if Path(p).is_dir()), Path("/usr/share/zoneinfo"))
+
+
+def command(argv: list[str]) -> int:
+    """`companion card check FILE`: a settings card checked on any computer before it goes in the box:
+    exit 0 when it is right, 1 with one line a problem, 2 when the file cannot be read."""
+    ap = argparse.ArgumentParser(prog="companion card", description=command.__doc__)
+    sub = ap.add_subparsers(dest="action", required=True, metavar="check")
+    check = sub.add_parser("check", help="check a settings card (companion.txt)", description=command.__doc__)
+    check.add_argument("file", metavar="FILE", type=given("a settings card (companion.txt)"))
+    args = ap.parse_args(argv)
+    path = Path(args.file)
+    box = Box(card=path, zoneinfo=local_zoneinfo(), console=None)
+    try:
+        card = read_card(path)
+    except CardRefused as exc:
+        good, problems = {}, [Problem(0, "companion.txt", str(exc))]
+    except OSError as exc:
+        print(f"companion card: {args.file}: cannot be read ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    else:
+        good, problems, repeats = check_card(card, box)
+        problems += repeats
+    for problem in problems:
+        print(problem.text(path.name))
+    if problems:
+        return 1
+    if not box.zoneinfo.is_dir() and good.get("timezone"):
+        print(f"{path.name}: (no time zone database on this computer: the time zone's name was checked, "
+              "the box checks the zone itself)")
+    taken = ", ".join(good) or "none: every setting is commented out, the box keeps what it has"
+    print(f"{path.name}: right ({CODEC_NAMES[card.codec]}); settings: {taken}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

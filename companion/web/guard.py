@@ -23,8 +23,10 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import logging
+import os
 import secrets
 import socket
+import stat
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -91,8 +93,16 @@ def read_pin(path: str) -> str:
     """The PIN in `path` (`PIN_MIN_DIGITS`-`PIN_MAX_DIGITS` digits); ValueError saying what is wrong."""
     want = f"the PIN file {path} must hold {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits"
     try:
-        with open(path, encoding="utf-8") as f:
-            pin = f.read(64).strip()
+        # O_NONBLOCK and fstat before any read: a FIFO (or a device) put there would block the
+        # open or the read, and with it the page's one thread and its SIGTERM.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+        kind = os.fstat(fd).st_mode
+        if not stat.S_ISREG(kind):
+            os.close(fd)
+            raise ValueError(f"the PIN file {path} is not a regular file ({file_kind(kind)}): "
+                             f"give a text file holding {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits")
+        with open(fd, "rb") as f:
+            pin = f.read(64).decode("utf-8").strip()
     except OSError as exc:
         raise ValueError(f"cannot read the PIN file {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -100,6 +110,15 @@ def read_pin(path: str) -> str:
     if not (pin.isascii() and pin.isdigit() and PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS):
         raise ValueError(f"{want} (and nothing else; the box's menu, New PIN, makes one of {PIN_DIGITS})")
     return pin
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a plain file"
 
 
 def guessing_time(digits: int, per_s: float = 1.0) -> str:

@@ -7,7 +7,8 @@ the config's `web.pin_file` (or --pin-file); else there is none and the page is 
 The page looks at both files (a `stat` each) every `LOOK_S`; when either changed, the PIN
 is read again and handed to the guard (`PinGuard.set_pin`), which ends every session
 opened with the old one. A PIN file that stops being valid closes the page to changes
-(fails closed) until it is fixed.
+(fails closed) until it is fixed; one that is not a regular file (a FIFO) is never read
+(`read_pin` opens without blocking and looks first), so it cannot hang the page's one thread.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""`companion web`: serves the table's page to the phones at the table (spec section 7).
+"""`companion web`: serves the table's page to the phones at the table (contract 7,
+docs/contracts.md).
 
     companion web --state-dir DIR [--bind ADDR] [--port N] [--pin-file F]
                   [--config PATH] [--lang CODE] [--key-socket PATH] [--allow-host NAME]

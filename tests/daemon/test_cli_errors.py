@@ -371,6 +371,15 @@ def test_help_returns_0_instead_of_exiting():
     assert call("--help")[0] == 0
 
 
+def test_help_names_the_contracts_as_readme_does():
+    """README and docs/contracts.md say "contract 7" / "contract 8"; --help said "spec section" (issue 41)."""
+    top = call("--help")[1]
+    web = " ".join(call("web", "--help")[1].split())  # argparse wraps the description
+    assert "spec section" not in top + web
+    assert "(contract 7, docs/contracts.md)" in top and "(contract 8, docs/contracts.md)" in top
+    assert "contract 7" in web
+
+
 def test_argparse_is_itself_again_after_main():
     original = argparse.ArgumentParser.error, argparse.ArgumentParser.parse_known_args
     call("selfplay", "--games", "x")
