@@ -292,3 +292,28 @@ def test_hostile_remove_messages_on_the_key_socket_act_only_on_finished_games(st
     assert removed == set(wanted) & set(range(1, 12))  # every finished game named, and only those
     assert reader.query("SELECT finished FROM games WHERE id=?", (in_progress,)) == [(None,)]  # never the live one
     assert reader.query("SELECT count(*) FROM actions")[0][0] == actions  # no action lost
+
+
+def test_a_table_that_does_not_take_the_game_out_in_time_is_one_line_504(state, tmp_path, monkeypatch):
+    """The key socket answers but nobody carries the message out (an older daemon): the page waits
+    `DONE_S`, then says so in one line naming the command, and the game stays."""
+    from companion.web import history_remove
+
+    monkeypatch.setattr(history_remove, "DONE_S", 0.2)
+    got: list = []
+    sock = KeySocket(str(tmp_path / "old.sock"), got.append)
+    sock.start()
+
+    async def go():
+        async with client(app_for(state, pin=PIN, key_socket=sock.path)) as c:
+            origin, csrf = await session(c)
+            r = await c.post("/history/remove/10", data={"csrf": csrf}, headers=origin)
+            return r.status, await r.text()
+
+    try:
+        status, html = run(go())
+        assert wait_until(lambda: RemoveGame(10) in got)
+    finally:
+        sock.close()
+    assert status == 504 and "within 0.2 s" in one_line(html) and "companion history --remove 10" in one_line(html)
+    assert 10 in history_ids(state)
