@@ -29,7 +29,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from companion.hw.keyevents import PhoneUrl, RemoveGame, RosterUpdate  # noqa: F401  (re-exported: callers name them here)
+from companion.hw.keyevents import PhoneUrl, RemoveGame, RosterUpdate  # noqa: F401  (re-exported for callers)
 from companion.table.keys import KEYPAD
 
 log = logging.getLogger(__name__)
@@ -130,7 +130,8 @@ class KeySocket:
                     kind = self._line(line)
                     if kind is None:
                         if not warned:
-                            log.warning("key socket: dropped a line that is not UTF-8 JSON keys, url, roster or remove_game")
+                            log.warning("key socket: dropped a line that is not UTF-8 JSON keys, url, roster "
+                                        "or remove_game")
                             warned = True
                         continue
                     spoken = True

@@ -10,6 +10,7 @@
     POST /api/logout
     GET  /history /stats /api/history /api/stats /export/{fmt} /roster, POST /api/roster:
                              finished games, statistics, exports, names (companion.web.history_pages)
+    GET, POST /history/remove/{id}   a game out of the history, with the PIN (companion.web.history_remove)
 
 One background task follows the journal (companion.web.watch: a look at its files every
 5 ms, `Views.refresh` when they moved and every second) and wakes every stream when the view
