@@ -25,6 +25,7 @@ from companion.i18n import N_, _
 from companion.journal.reader import JournalUnavailable
 from companion.journal.store import IN_HISTORY
 from companion.table.gameweb import esc, tag
+from companion.web.guard import FORM_REFERRER_POLICY
 from companion.web.history_pages import (FINISHED_GAMES, _history, _page, history_document, play_html,
                                          session_csrf)
 from companion.web.http import KEYS, VIEWS, change_why, form_body, html_response as _html
@@ -111,7 +112,9 @@ async def ask(request: web.Request) -> web.Response:
                + tag("a", esc(_(NO)), href="/history", cls="button"),
                method="post", action=f"/history/remove/{game_id}", cls="confirm")
     body = shown + tag("p", esc(_(QUESTION).format(id=game_id)), cls="question") + form
-    return _html(_page(_(REMOVE_TITLE), "", body))
+    response = _html(_page(_(REMOVE_TITLE), "", body))
+    response.headers["Referrer-Policy"] = FORM_REFERRER_POLICY  # else the form posts with Origin: null
+    return response
 
 
 async def remove(request: web.Request) -> web.Response:

@@ -100,6 +100,9 @@ def test_with_the_pin_a_game_asked_and_confirmed_is_gone_from_history_stats_and_
             shown = await (await c.get("/history")).text()
             ask = await c.get("/history/remove/11")
             asked = await ask.text()
+            # the question's form posts with the page's Origin: a navigation under "no-referrer" sends "null"
+            assert ask.headers["Referrer-Policy"] == "same-origin"
+            assert (await c.get("/history")).headers["Referrer-Policy"] == "no-referrer"
             done = await c.post("/history/remove/11", data={"csrf": csrf}, headers=origin)
             after = await done.text()
             pages = {p: await (await c.get(p)).text() for p in ("/history", "/stats", "/api/history", "/api/stats")}
