@@ -86,6 +86,14 @@ def _in_history(request: web.Request, game_id: int) -> bool:
     return bool(rows)
 
 
+def _in_table_language(request: web.Request) -> None:
+    """The answer in the table's language (English while no journal can be read)."""
+    try:
+        request.app[VIEWS].use_table_language()
+    except JournalUnavailable:
+        pass
+
+
 def _shown(request: web.Request) -> str:
     """What the address said, for the one line (short, whatever it was)."""
     return request.match_info["game_id"][:24]
@@ -93,10 +101,10 @@ def _shown(request: web.Request) -> str:
 
 async def ask(request: web.Request) -> web.Response:
     """The question, with the game it is about."""
+    _in_table_language(request)
     csrf = session_csrf(request)
     if csrf is None:
         return _answer(_(NEEDS_PIN), 403)
-    request.app[VIEWS].use_table_language()
     game_id = _wanted(request)
     try:
         known = game_id is not None and _in_history(request, game_id)
@@ -120,10 +128,9 @@ async def ask(request: web.Request) -> web.Response:
 async def remove(request: web.Request) -> web.Response:
     """The Yes: checked, asked of the daemon, then the history without the game (or one line why not)."""
     fields = await form_body(request)
+    _in_table_language(request)
     if change_why(request, fields.get("csrf")) is not None:
         return _answer(_(NEEDS_PIN) if session_csrf(request) is None else _(RELOAD), 403)
-    views = request.app[VIEWS]
-    views.use_table_language()
     game_id = _wanted(request)
     try:
         if game_id is None or not _in_history(request, game_id):

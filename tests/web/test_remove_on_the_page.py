@@ -320,3 +320,19 @@ def test_a_table_that_does_not_take_the_game_out_in_time_is_one_line_504(state, 
         sock.close()
     assert status == 504 and "within 0.2 s" in one_line(html) and "companion history --remove 10" in one_line(html)
     assert 10 in history_ids(state)
+
+
+def test_without_a_journal_the_question_and_the_yes_are_one_line_never_a_traceback(tmp_path):
+    empty = tmp_path / "nothing-here"
+    empty.mkdir()
+
+    async def go():
+        async with client(app_for(empty, pin=PIN, key_socket=str(tmp_path / "nobody.sock"))) as c:
+            origin, csrf = await session(c)
+            asked = await c.get("/history/remove/3")
+            r = await c.post("/history/remove/3", data={"csrf": csrf}, headers=origin)
+            return asked.status, await asked.text(), r.status, await r.text()
+
+    asked, asked_html, status, html = run(go())
+    assert asked == status == 503
+    assert "journal" in one_line(asked_html) and "journal" in one_line(html) and "Traceback" not in html
