@@ -85,6 +85,7 @@ class History:
 
     plays: list[Play] = field(default_factory=list)
     damaged: list[str] = field(default_factory=list)  # "game 12: its result is not readable JSON"
+    damaged_ids: list[int] = field(default_factory=list)  # their games' ids, in the same order
     box: str = ""  # the box's id (journal.Journal.box_id)
 
     @property
@@ -201,6 +202,7 @@ def read_history(state_dir: str | Path, include_abandoned: bool = False, full: b
             play = play_from_row(row, GAMES, box)
         except ValueError as exc:
             out.damaged.append(f"game {row[0]}: {exc}")
+            out.damaged_ids.append(int(row[0]))
             continue
         if include_abandoned or not play.abandoned:
             out.plays.append(play)

@@ -1,5 +1,5 @@
-"""The adapters' events that are not keys: where the table's page is, the page's roster (both from
-the key socket), and noise on the serial keypad's line.
+"""The adapters' events that are not keys: where the table's page is, the page's roster, a game the
+page takes out of the history (all three from the key socket), and noise on the serial keypad's line.
 
 Kept apart from `companion.hw.keysocket` (which re-exports them) so the loop can tell them
 from keys without importing the socket adapter: a table without its page, or a headless run,
@@ -16,6 +16,14 @@ class RosterUpdate:
     """The page set the table's roster to `names` (checked again by the daemon before it keeps them)."""
 
     names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RemoveGame:
+    """The page (with the PIN, confirmed) takes finished game `game_id` out of the history: the daemon
+    does it through `Journal.remove_game`, as `companion history --remove N` does."""
+
+    game_id: int
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,11 @@ it is made mode 0600 for the daemon's own user) sends JSON lines:
     {"keys": ["1", "2", "#"]}     keys typed on a phone: the keypad's 16 keys only
     {"url": "HTTP://192.168.1.23:8080"}   where the page is (the OLED's Phone view shows it)
     {"roster": ["Anna", "Ben"]}   the players' names, set on the page with the PIN
+    {"remove_game": 7}            take finished game 7 out of the history (the page, with the PIN, confirmed)
 
 Like every adapter it only puts events on the daemon's queue: key tokens go through the
-same queue and the same checks as the keypad's; the URL goes as a `PhoneUrl` event, and
+same queue and the same checks as the keypad's; the URL goes as a `PhoneUrl` event (a game to take
+out as `RemoveGame`: only a whole number from 1 to 2**63 - 1, nothing else, is passed on), and
 `PhoneUrl(None)` when the web service goes away. Lines are UTF-8 JSON only (UTF-16 or -32 is
 refused); anything else on a line (bad JSON, nesting too deep for the parser, an unknown
 message) is dropped and logged once per connection; lines are capped so a client cannot grow
@@ -27,7 +29,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from companion.hw.keyevents import PhoneUrl, RosterUpdate  # noqa: F401  (re-exported: callers name them here)
+from companion.hw.keyevents import PhoneUrl, RemoveGame, RosterUpdate  # noqa: F401  (re-exported for callers)
 from companion.table.keys import KEYPAD
 
 log = logging.getLogger(__name__)
@@ -35,7 +37,14 @@ log = logging.getLogger(__name__)
 MAX_LINE = 4096
 MAX_KEYS_PER_LINE = 64
 MAX_CLIENTS = 4
+MAX_GAME_ID = 2 ** 63 - 1  # SQLite's largest integer: a journal's game ids are within 1..this
 SILENT_S = 5.0  # a connection's first line, and the rest of any line begun, must come within this
+
+
+def game_id(value: Any) -> int | None:
+    """`value` when it is a whole number a journal's game may have (1 to `MAX_GAME_ID`; never a bool,
+    a float or a string of digits), else None."""
+    return value if type(value) is int and 1 <= value <= MAX_GAME_ID else None
 
 
 def _keypad(key: Any) -> bool:
@@ -121,7 +130,8 @@ class KeySocket:
                     kind = self._line(line)
                     if kind is None:
                         if not warned:
-                            log.warning("key socket: dropped a line that is not UTF-8 JSON keys, url or roster")
+                            log.warning("key socket: dropped a line that is not UTF-8 JSON keys, url, roster "
+                                        "or remove_game")
                             warned = True
                         continue
                     spoken = True
@@ -172,6 +182,12 @@ class KeySocket:
                 return None
             self.put(RosterUpdate(tuple(names)))
             return "roster"
+        if "remove_game" in message:
+            wanted = game_id(message["remove_game"])
+            if wanted is None or len(message) != 1:
+                return None
+            self.put(RemoveGame(wanted))
+            return "remove_game"
         return None
 
     def close(self) -> None:

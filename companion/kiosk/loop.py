@@ -7,6 +7,7 @@
              panel, PowerOff -> stop and power off, Announce / SetSound / Repeat -> the announcer
              (companion.kiosk.announce: the announce log, the voice and the buzzer, on their own threads),
              NewPin -> the page's PIN file in the state directory (companion.web.pinfile reads it)
+          (events from the page's key socket: its address, the roster, a game to take out of the history)
           -> render the screen -> panel (brightness, idle dim, pixel shift) -> display sink
 
 Set-up (arguments, config, adapters, the first game) is `companion.kiosk.daemon`; this
@@ -102,7 +103,7 @@ class Daemon:
     def page_event(self, event: Any) -> bool:
         """The events that are not keys (the table's page's, the keypad's noise); True when `event` was one.
         (Imported here: keys are strings, only a table with its page or a serial keypad sends these.)"""
-        from companion.hw.keyevents import LineNoise, PhoneUrl, RosterUpdate
+        from companion.hw.keyevents import LineNoise, PhoneUrl, RemoveGame, RosterUpdate
 
         if isinstance(event, LineNoise):
             self.noise_at = self.clock()
@@ -114,6 +115,9 @@ class Daemon:
             return True
         if isinstance(event, RosterUpdate):  # the page changed the players' names (with the PIN)
             self.set_roster(list(event.names))
+            return True
+        if isinstance(event, RemoveGame):  # the page took a game out of the history (with the PIN, confirmed)
+            self.remove_game(event.game_id)
             return True
         return False
 
@@ -247,6 +251,16 @@ class Daemon:
                 return
         self.shell.roster = checked
         log.info("roster: %d names", len(checked))
+
+    def remove_game(self, game_id: int) -> None:
+        """Take finished game `game_id` out of the history as the page asked: the journal's own call
+        (`Journal.remove_game`, as `companion history --remove N`); the page reads the outcome there."""
+        if self.journal is None:
+            log.warning("game %s not taken out of the history: this run keeps no journal", game_id)
+            return
+        why = self.journal.journal.remove_game(game_id, "taken out on the table's page (with the PIN)")
+        if why is not None:
+            log.warning("game %s not taken out of the history from the page: %s", game_id, why)
 
     def restore(self) -> None:
         """After a failed write: the game as the journal holds it, and a message saying what to do."""

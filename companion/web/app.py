@@ -10,6 +10,7 @@
     POST /api/logout
     GET  /history /stats /api/history /api/stats /export/{fmt} /roster, POST /api/roster:
                              finished games, statistics, exports, names (companion.web.history_pages)
+    GET, POST /history/remove/{id}   a game out of the history, with the PIN (companion.web.history_remove)
 
 One background task follows the journal (companion.web.watch: a look at its files every
 5 ms, `Views.refresh` when they moved and every second) and wakes every stream when the view
@@ -34,7 +35,8 @@ from aiohttp_sse import sse_response
 from companion.table.gameweb import esc, tag
 from companion.table.keys import KEYPAD
 from companion.web import history_pages, pages, watch
-from companion.web.guard import SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck, PinGuard, origin_matches
+from companion.web.guard import (FORM_REFERRER_POLICY, SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck,
+                                 PinGuard, origin_matches)
 from companion.web.http import (GUARD, HOSTS, KEYS, NOT_RUNNING, ROSTER, STATE, VIEWS, change_refused,
                                 html_response as _html, json_body, json_response as _json)
 from companion.web.keylink import KeyLink
@@ -146,7 +148,10 @@ async def _follow_pin(app: web.Application, pins: PinSource) -> None:
 
 # ----- guards --------------------------------------------------------------------------------
 async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    form = response.headers.get("Referrer-Policy") == FORM_REFERRER_POLICY  # its form must carry its Origin
     response.headers.update(SECURITY_HEADERS)
+    if form:
+        response.headers["Referrer-Policy"] = FORM_REFERRER_POLICY
     response.headers["Cache-Control"] = "no-store"
 
 

@@ -4,7 +4,8 @@
   reached it, its host name, `<name>.local`, localhost, or a name the config allows);
   anything else is a DNS-rebinding attempt and gets 421.
 - `SECURITY_HEADERS`: a strict Content-Security-Policy (every asset from the box, no
-  inline script, no frames), nosniff, no referrer, on every response, errors included.
+  inline script, no frames), nosniff, no referrer, on every response, errors included
+  (a page with a changing form without script: a same-origin referrer, `FORM_REFERRER_POLICY`).
 - `PinGuard`: changes need the PIN (`PIN_MIN_DIGITS` to `PIN_MAX_DIGITS` digits; the box's
   menu, New PIN, makes `PIN_DIGITS`). Failed attempts back off per client (1, 2, 4 ... 60 s
   during which the PIN is not even checked); all clients together get at most one checked
@@ -45,6 +46,11 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
+# A page with a form that changes something (no script) is served with this policy instead: a form's
+# POST is a navigation, and under "no-referrer" browsers send it with `Origin: null` (the Fetch
+# standard), which `origin_matches` refuses; "same-origin" sends the page's own Origin, and a Referer
+# only to the box itself. The handler sets it in its response's headers; the app keeps it there.
+FORM_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE = "companion_session"
 CSRF_HEADER = "X-CSRF-Token"
 SESSION_TTL_S = 4 * 3600

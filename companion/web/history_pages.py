@@ -7,6 +7,7 @@
     GET  /export/{fmt}       the whole history as a download: bgstats, bgg, csv or json
     GET  /roster             the table's names; with a PIN session, a form to change them
     POST /api/roster         {"names": [...]} -> the daemon's key socket (session, CSRF, Origin)
+    GET, POST /history/remove/{id}   with a PIN session, a game out of the history (companion.web.history_remove)
 
 Only finished games are read (`read_history`): their secret colours are revealed, and the
 game in progress never shows here. Read-only pages need no PIN; the box never contacts the
@@ -107,6 +108,10 @@ ROSTER_SAVE = N_("Save the names")
 ROSTER_SAVED = N_("Saved: the table offers these names at the next game.")
 # NOTE: the table's page: the players' names: without a PIN in the config
 ROSTER_READ_ONLY = N_("Changing the names needs the PIN set in the box's config.")
+# NOTE: the table's page: the finished games: a game's button (with the PIN) that asks before taking it out
+REMOVE = N_("Remove from the history")
+# NOTE: the table's page: the finished games: above the PIN form (the PIN shows a remove button per game)
+REMOVE_WITH_PIN = N_("With the PIN, a game can be taken out of the history.")
 
 # each download as `companion export` writes it (export.file_text): the BG Stats play file as .bgsplay
 # (octet-stream, so a phone keeps the name the app opens it by), the CSV with its byte order mark
@@ -116,6 +121,8 @@ PALETTE = ("#1e63c6", "#d32f2f", "#2e9e44", "#ef6c00", "#7b1fa2", "#00838f", "#6
 
 def register(app: web.Application) -> None:
     """Add this module's routes to `app` (make_app calls it, after filling companion.web.http's keys)."""
+    from companion.web import history_remove
+
     app.router.add_get("/history", history_page)
     app.router.add_get("/stats", stats_page)
     app.router.add_get("/api/history", api_history)
@@ -123,6 +130,7 @@ def register(app: web.Application) -> None:
     app.router.add_get("/export/{fmt}", export_file)
     app.router.add_get("/roster", roster_page)
     app.router.add_post("/api/roster", post_roster)
+    history_remove.register(app)
 
 
 # ----- helpers -----------------------------------------------------------------------------
@@ -162,9 +170,22 @@ def _scroll(html: str) -> str:
     return tag("div", html, cls="scroll")
 
 
+def session_csrf(request: web.Request) -> str | None:
+    """The CSRF token of the request's PIN session, None without one (or without a PIN)."""
+    guard = request.app[GUARD]
+    session = guard.session(request.cookies.get(SESSION_COOKIE)) if guard.enabled else None
+    return session.csrf if session is not None else None
+
+
+def remove_link(game_id: int) -> str:
+    """The button that asks before taking game `game_id` out (shown with a PIN session only)."""
+    return tag("a", esc(_(REMOVE)), href=f"/history/remove/{game_id}", cls="button remove")
+
+
 # ----- /history ------------------------------------------------------------------------------
-def play_html(play: Play) -> str:
-    """One finished game: when, which, how long, each name with its total (winners marked), its links."""
+def play_html(play: Play, remove: bool = False) -> str:
+    """One finished game: when, which, how long, each name with its total (winners marked), its links
+    (with `remove`, the button that takes it out of the history)."""
     seats = []
     for i, name in enumerate(play.players):
         won = i in play.winners
@@ -175,13 +196,15 @@ def play_html(play: Play) -> str:
     head = tag("h2", esc(f"{_when(play.started)} {pages.game_title(play.game)}"))
     facts = tag("p", esc(_(MINUTES).format(minutes=play.duration_min)), cls="facts")
     links = tag("p", pages.bgstats_link(create_play_link(play)) + " "
-                + tag("a", esc(_(REPLAY)), href=f"/replay/{play.game_id}", cls="button"), cls="links")
+                + tag("a", esc(_(REPLAY)), href=f"/replay/{play.game_id}", cls="button")
+                + (" " + remove_link(play.game_id) if remove else ""), cls="links")
     return tag("article", head + facts + tag("ul", "".join(seats), cls="seats") + links, cls="play",
                data_game_id=play.game_id)
 
 
-def history_html(hist: History) -> str:
-    """The body of /history: downloads, damaged entries, the games newest first."""
+def history_html(hist: History, remove: bool = False) -> str:
+    """The body of /history: downloads, damaged entries, the games newest first (with `remove`, each
+    game and each damaged entry with the button that takes it out)."""
     plays = sorted(hist.finished, key=lambda p: (p.started, p.game_id), reverse=True)
     out = ""
     if hist.damaged:
@@ -190,21 +213,34 @@ def history_html(hist: History) -> str:
         said = ngettext("{n} journal entry could not be read and is left out:",
                         "{n} journal entries could not be read and are left out:", n).format(n=n)
         out += tag("div", tag("p", esc(said))
-                   + tag("ul", "".join(tag("li", esc(why)) for why in hist.damaged)), cls="note damaged")
+                   + tag("ul", "".join(tag("li", esc(why) + (" " + remove_link(gid) if remove else ""))
+                                       for why, gid in zip(hist.damaged, hist.damaged_ids))), cls="note damaged")
     if not plays:
         return tag("p", esc(_(NO_GAMES)), cls="empty") + out
     downloads = " ".join(tag("a", esc(_(f.label)), href=f"/export/{name}", download="")
                          for name, f in formats.FORMATS.items())
     out = tag("nav", tag("h2", esc(_(DOWNLOADS))) + downloads, cls="downloads") + out
-    return out + "".join(play_html(p) for p in plays)
+    return out + "".join(play_html(p, remove) for p in plays)
+
+
+def history_document(request: web.Request, hist: History | str, above: str = "") -> str:
+    """The whole /history page (`above`: a line that says what just happened); with a PIN and no session
+    the PIN form (page.js reloads the page after it, to show the remove buttons)."""
+    csrf = session_csrf(request)
+    if isinstance(hist, str):
+        body = tag("p", esc(_(NO_GAMES)), cls="empty") + tag("p", esc(hist), cls="problem")
+    else:
+        body = history_html(hist, remove=csrf is not None)
+    login = request.app[GUARD].enabled and csrf is None
+    if login:
+        body += tag("section", tag("p", esc(_(REMOVE_WITH_PIN)), cls="note") + pages.pin_form()
+                    + tag("p", "", id="keys-status", role="status"), id="controls")
+    return _page(_(FINISHED_GAMES), "/history", above + body, script=login,
+                 attrs=' data-login-reload=""' if login else "")
 
 
 async def history_page(request: web.Request) -> web.Response:
-    hist = await _history(request)
-    if isinstance(hist, str):
-        return _html(_page(_(FINISHED_GAMES), "/history", tag("p", esc(_(NO_GAMES)), cls="empty")
-                           + tag("p", esc(hist), cls="problem")))
-    return _html(_page(_(FINISHED_GAMES), "/history", history_html(hist)))
+    return _html(history_document(request, await _history(request)))
 
 
 # ----- /stats --------------------------------------------------------------------------------

@@ -1,14 +1,15 @@
 """What every route of the table's page shares: the application's keys and the answers' shapes.
 
 `companion.web.app` fills the keys in `make_app`; its routes and those of
-`companion.web.history_pages` read them from `request.app`. `change_refused` is the one
-check every change makes (a PIN session, its CSRF token, an Origin matching the Host).
+`companion.web.history_pages` read them from `request.app`. `change_refused` (`change_why`) is the
+one check every change makes (a PIN session, its CSRF token, an Origin matching the Host).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import urllib.parse
 from typing import Any
 
 from aiohttp import web
@@ -29,16 +30,14 @@ NOT_RUNNING = "the table is not running (its key socket cannot be reached)"
 BODY_S = 5.0  # a request body must arrive whole within this (a slow sender cannot hold a connection)
 
 
-async def json_body(request: web.Request, limit_s: float = BODY_S) -> dict:
-    """The request's body as a JSON object. 400 (never a traceback) for anything else: not JSON, not
-    UTF-8, nested too deep for the parser, not an object; 408 when it does not arrive within `limit_s`
-    (the connection is closed); 413 above the app's size limit (aiohttp's own check)."""
+async def _body(request: web.Request, limit_s: float) -> bytes:
+    """The request's whole body; 408 when it does not arrive within `limit_s` (the connection is closed)."""
     connections = request.app[STATE].get("connections")
     if connections is not None:  # a body still arriving: the connection waits for its client
         connections.busy(request.protocol, -1)
     try:
         async with asyncio.timeout(limit_s):
-            raw = await request.read()
+            return await request.read()
     except TimeoutError:
         late = web.HTTPRequestTimeout(text=f"the request body did not arrive within {limit_s:.0f} s\n")
         late.force_close()  # answered, then the connection is closed (the rest of the body is not awaited)
@@ -46,6 +45,13 @@ async def json_body(request: web.Request, limit_s: float = BODY_S) -> dict:
     finally:
         if connections is not None:
             connections.busy(request.protocol, +1)
+
+
+async def json_body(request: web.Request, limit_s: float = BODY_S) -> dict:
+    """The request's body as a JSON object. 400 (never a traceback) for anything else: not JSON, not
+    UTF-8, nested too deep for the parser, not an object; 408 when it does not arrive within `limit_s`
+    (the connection is closed); 413 above the app's size limit (aiohttp's own check)."""
+    raw = await _body(request, limit_s)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError, RecursionError):
@@ -53,6 +59,17 @@ async def json_body(request: web.Request, limit_s: float = BODY_S) -> dict:
     if not isinstance(data, dict):
         raise web.HTTPBadRequest(text="send a JSON object\n")
     return data
+
+
+async def form_body(request: web.Request, limit_s: float = BODY_S) -> dict[str, str]:
+    """A form's fields (application/x-www-form-urlencoded, as a page's form without script posts it),
+    each field's first value; {} for a body that is no such form (the caller then refuses the change)."""
+    raw = await _body(request, limit_s)
+    try:
+        fields = urllib.parse.parse_qs(raw.decode("utf-8"), max_num_fields=16, strict_parsing=bool(raw))
+    except ValueError:  # not UTF-8, too many fields, not a form at all
+        return {}
+    return {name: values[0] for name, values in fields.items()}
 
 
 def html_response(text: str, status: int = 200) -> web.Response:
@@ -64,8 +81,14 @@ def json_response(data: Any, status: int = 200) -> web.Response:
     return web.Response(text=json_text(data), status=status, content_type="application/json")
 
 
+def change_why(request: web.Request, csrf: str | None = None) -> str | None:
+    """Why `request` may not change anything (in English, for the log and the JSON answers), or None when
+    it may; `csrf`: the token a form repeats (else the header's)."""
+    return request.app[GUARD].may_change(request.cookies.get(SESSION_COOKIE), csrf or request.headers.get(CSRF_HEADER),
+                                         request.headers.get("Origin"), request.headers.get("Host"))
+
+
 def change_refused(request: web.Request) -> web.Response | None:
     """403 with why, when `request` may not change anything; None when it may."""
-    why = request.app[GUARD].may_change(request.cookies.get(SESSION_COOKIE), request.headers.get(CSRF_HEADER),
-                                        request.headers.get("Origin"), request.headers.get("Host"))
+    why = change_why(request)
     return None if why is None else json_response({"error": why}, status=403)

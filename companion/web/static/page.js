@@ -59,6 +59,7 @@
       });
       const answer = await reply.json().catch(() => ({}));
       if (reply.ok && answer.csrf) {
+        if ("loginReload" in document.body.dataset) { location.reload(); return; }  // the history: its buttons
         csrf = answer.csrf;
         login.hidden = true;
         if (keypad) keypad.hidden = false;
