@@ -27,6 +27,12 @@ counts for nothing, however often it happens: only recorded errors are counted.
 Not counted: a refused input (exit 2), a storage failure (an OSError: setting a move aside
 mends nothing there), Ctrl-C. Markers of older versions (`starts`, no `errors`) count 0.
 Two small writes a start, none per key; one more when a start dies of an error.
+
+The run's last error: a run that dies of an error at any time, before or after its first
+screens (`run_died`, from the same handler), also writes LAST_ERROR; a start that died of a
+fatal signal counts as one too. The next start keeps it in `last_error`, and the kiosk's
+first screen says the companion stopped with an error last time (the log has the rest); the
+file goes once that start's screens showed. A pulled plug writes nothing, so it says nothing.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ log = logging.getLogger("companion.run")
 
 MARKER = "starting.json"
 FATAL = "starting-fatal.txt"  # faulthandler's traceback of a start that died of a fatal signal
+LAST_ERROR = "last-error.json"  # the error the last run died of, for the next start's first screen
 ERRORS_BEFORE_SETTING_ASIDE = 2  # starts that died of an error at one position: the next sets its last action aside
 REASON = "the box stopped twice while showing it"
 
@@ -57,6 +64,8 @@ class CrashGuard:
         self.done = False  # went through, or its death is recorded
         self.fatal_path = Path(writer.journal.dir) / FATAL
         self._fatal_file: Any = None  # open while faulthandler writes into it
+        self.last_error_path = Path(writer.journal.dir) / LAST_ERROR
+        self.last_error: str | None = None  # what the last run died of, when it died of an error
 
     def _position(self) -> tuple[int, int] | None:
         """(game id, journaled actions) of the game a start resumes; None when there is none to resume."""
@@ -80,8 +89,11 @@ class CrashGuard:
         this start. Returns how many actions were set aside (0 or 1)."""
         position = self._position()
         errors = self._errors_at(position)
-        if self._died_fatally() and self._read_at(position) is not None:
-            errors += 1
+        self.last_error = self._read_last_error()
+        if self._died_fatally():
+            self.last_error = self.last_error or "a fatal signal"
+            if self._read_at(position) is not None:
+                errors += 1
             log.error("the last start died of a fatal signal (%s)", self.fatal_path)
         set_aside = 0
         if position is not None and errors >= ERRORS_BEFORE_SETTING_ASIDE and position[1] > 0:
@@ -95,6 +107,27 @@ class CrashGuard:
         self._write(position, errors)
         self._watch_fatal()
         return set_aside
+
+    def _read_last_error(self) -> str | None:
+        try:
+            data = json.loads(self.last_error_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            log.warning("%s unreadable (%s): taken as an error all the same", self.last_error_path, exc)
+            return "unknown"
+        error = data.get("error") if isinstance(data, dict) else None
+        return error if isinstance(error, str) and error else "unknown"
+
+    def ran_into(self, exc: BaseException) -> None:
+        """The run is dying of `exc`, before or after its first screens: LAST_ERROR records it,
+        durably, for the next start's first screen."""
+        if not isinstance(exc, Exception) or isinstance(exc, UsageError):
+            return
+        try:
+            atomic_write_text(self.last_error_path, json.dumps({"error": f"{type(exc).__name__}: {exc}"[:300]}))
+        except OSError as exc2:
+            log.warning("%s not written (%s)", self.last_error_path, exc2)
 
     def _read_at(self, position: tuple[int, int] | None) -> dict | None:
         """The marker when it was left at `position`, else None."""
@@ -167,6 +200,7 @@ class CrashGuard:
         try:
             self.fatal_path.unlink(missing_ok=True)
             self.path.unlink(missing_ok=True)
+            self.last_error_path.unlink(missing_ok=True)  # the first screens told it
         except OSError as exc:
             log.warning("start marker %s not removed (%s)", self.path, exc)
 
@@ -175,9 +209,11 @@ _starting: CrashGuard | None = None  # the guard of the start under way in this 
 
 
 def start_died(exc: BaseException) -> None:
-    """The process is dying of `exc`: when a start is under way, its marker records the error."""
+    """The process is dying of `exc`: when a start is under way, its marker records the error;
+    either way the next start's first screen will say the last run died of an error."""
     if _starting is not None:
         _starting.died(exc)
+        _starting.ran_into(exc)
 
 
 def counts(exc: BaseException) -> bool:

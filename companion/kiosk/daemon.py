@@ -234,6 +234,10 @@ def build(args: argparse.Namespace) -> Daemon:
     shell = start_table(args, journal, rng, cfg, say_resumed=on_terminal(driver), walkthrough=not headless)
     if not headless:
         tell_card_problems(shell)
+        tell_last_error(shell, guard)
+    from companion.box.about import about_paragraphs, read_about
+
+    shell.about = about_paragraphs(read_about())
     ask_switch(args, shell)
     route_logs(driver, args.log_file)
     sink = open_sink(driver, cfg, args.save_frames if writes_frames(driver) else None)
@@ -296,6 +300,23 @@ def tell_resumed(shell: Shell, started: float | None) -> None:
     # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page)
     text = _("Your game of {date} goes on. D: menu for a new game.")
     shell.tell(title, [text.format(date=date)], "resumed")
+
+
+def tell_last_error(shell: Shell, guard: Any) -> None:
+    """The first screen after the companion stopped with an error (and systemd started it
+    again) says so, unless a message of the journal's or the card's is showing: a box owner
+    then knows to look at the log (`journalctl -u companion`; the image keeps the last boots')."""
+    from companion.i18n import _
+
+    if guard is None or guard.last_error is None or shell.notice.shown:
+        return
+    # NOTE: max 25 characters
+    title = _("Stopped last time")
+    # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page)
+    text = _("The companion stopped with an error and started again. The game is kept.")
+    # NOTE: body text, wraps at 21 characters; at most 2 lines; keep "journalctl" as it is
+    log_hint = _("journalctl has the details.")
+    shell.tell(title, [text, log_hint], "last-error")
 
 
 def tell_card_problems(shell: Shell, path: str | None = None) -> None:

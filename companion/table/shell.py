@@ -36,7 +36,7 @@ import secrets
 import time
 from typing import Any, Callable, Iterable, Sequence
 
-from companion import i18n
+from companion import __version__, i18n
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.table import seatnames
@@ -86,6 +86,7 @@ class Shell:
         self._removable: list[tuple[int, str]] = []  # (game id, its row)
         self.switch_to: str | None = None
         self.phone_url: str | None = None  # the web service's address; None: not running
+        self.about: list[str] = []  # the About item's paragraphs (the kiosk reads the versions)
         self.phone_shown = False
         self.pin_shown: str | None = None  # the new PIN on the panel, until a key
         self.roster: list[str] = []  # names a seat may pick at a new game (none: seats stay "Player N")
@@ -193,6 +194,7 @@ class Shell:
         items += [(T.COPY_TO_USB, ("usb", str(stick))) for stick in self._sticks[:1]]
         items.append((T.LANGUAGE, "language"))
         items.append((T.SHUT_DOWN, "shutdown"))
+        items.append((T.ABOUT, "about"))  # between the items scripts count from the top and those from the end
         items.append((T.SOUND, "sound"))  # after the items key scripts count on
         items.append((T.REPEAT, "repeat"))
         if self.phone_url:  # the page runs: its PIN can be changed (just before Phone view)
@@ -224,6 +226,8 @@ class Shell:
             self.question, self.lang_sel = "language", i18n.LANGUAGES.index(i18n.language())
         elif what == "shutdown":
             self.question = "shutdown"
+        elif what == "about":
+            self.tell(T.ABOUT, self.about or [f"Clans companion {__version__}"], "about")
         elif what == "phone":
             self.phone_shown = True
         elif what == "newpin":

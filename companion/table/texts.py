@@ -23,6 +23,8 @@ _CONSTANTS = {
     "SOUND": N_("Sound"),
     # NOTE: menu item, max 18 characters
     "SHUT_DOWN": N_("Shut down"),
+    # NOTE: menu item and title, max 18 characters: which version the box runs
+    "ABOUT": N_("About"),
     # NOTE: title bar, max 25 characters
     "SHUTDOWN_TITLE": N_("Shut down?"),
     "SHUTDOWN_QUESTION": N_("Turn the companion off safely."),

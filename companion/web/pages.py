@@ -8,6 +8,7 @@ live page works without its script too: it shows the game as it was when loaded.
 
 from __future__ import annotations
 
+import functools
 import time
 
 from companion import i18n
@@ -54,13 +55,21 @@ ADD_TO_BGSTATS = N_("Add to BG Stats")
 TOO_MANY = N_("Too many viewers: {n} phones are watching already. Close the page on another one, then reload.")
 
 
+@functools.cache
+def footer() -> str:
+    """Which version the box runs (and, on the SD-card image, the image's version and date)."""
+    from companion.box.about import about_line, read_about
+
+    return f'<footer class="about">{esc(about_line(read_about()))}</footer>'
+
+
 def document(title: str, body: str, script: bool = False, attrs: str = "") -> str:
-    """A whole HTML page around `body` (already HTML)."""
+    """A whole HTML page around `body` (already HTML), the box's versions at its foot."""
     js = '<script src="/static/page.js" defer></script>' if script else ""
     return (f'<!doctype html><html lang="{esc(i18n.language())}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{esc(title)}</title><link rel="stylesheet" href="/static/style.css">{js}</head>'
-            f"<body{attrs}>{body}</body></html>")
+            f"<body{attrs}>{body}{footer()}</body></html>")
 
 
 def _nav(*links: tuple[str, str]) -> str:

@@ -26,7 +26,7 @@ def shell_with(keys: str = "") -> Shell:
 def test_menu_is_the_games_items_then_the_tables():
     s = shell_with("D")
     assert s.screen().choices == ("1 Reset", "2 Ask", "3 Brightness", "4 Play Other", "5 Language",
-                                    "6 Shut down", "7 Sound", "8 Say again", "9 Phone view")
+                                    "6 Shut down", "7 About", "8 Sound", "9 Say again", "10 Phone view")
     s.handle("B", 0.0)
     assert s.screen().selected == 1
     s.handle("*", 0.0)
@@ -98,7 +98,8 @@ def test_history_is_a_menu_line_when_the_table_keeps_one():
     for k in "D":
         s.handle(k, 0.0)
     choices = s.screen().choices
-    assert choices[-6:] == ("5 History", "6 Language", "7 Shut down", "8 Sound", "9 Say again", "10 Phone view")
+    assert choices[-7:] == ("5 History", "6 Language", "7 Shut down", "8 About", "9 Sound", "10 Say again",
+                            "11 Phone view")
     for k in "5#":
         s.handle(k, 0.0)
     screen = s.screen()

@@ -49,7 +49,7 @@ def test_daemon_plays_journals_and_resumes_a_registered_game(counter, tmp_path, 
 def test_every_game_offers_the_third_one_and_switches_to_it(counter, tmp_path):
     d = run(tmp_path, "D", "--game", "mammut")
     menu = d.shell.screen().choices
-    assert "7 Play Counter" in menu and "6 Play Clans" in menu and menu[-4] == "9 Shut down"
+    assert "7 Play Counter" in menu and "6 Play Clans" in menu and menu[-5] == "9 Shut down" and menu[-4] == "10 About"
     d = run(tmp_path, "D7#" + "#3#", "--game", "mammut", "--no-journal")
     assert d.shell.kind == "counter" and d.shell.screen().header.right == "3/20"  # 3 added in the new game
 

@@ -332,7 +332,7 @@ def test_record_with_colors_goes_straight_to_final():
 
 # ----- menu (the table's frame around the game's items) ----------------------------------------
 MENU = ("1 New game", "2 Undo last move", "3 Hint", "4 Scores", "5 Huts on territory", "6 Brightness",
-        "7 Play Mammut", "8 Language", "9 Shut down", "10 Sound", "11 Say again", "12 Phone view")
+        "7 Play Mammut", "8 Language", "9 Shut down", "10 About", "11 Sound", "12 Say again", "13 Phone view")
 
 
 def test_menu_scores_huts_brightness_shutdown():

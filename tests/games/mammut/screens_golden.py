@@ -96,6 +96,11 @@ women, a tribe with nobody left: weighted-2, weighted-3, extinction-15), and the
 tokens removed after 0 warriors is 1 (weighted-1). The victory script named the victims by
 their place in the old lists (Yellow second, Green third): it now picks them in the shorter
 lists ("#4#1#1#2##", "#1#1#2##"), the same two captures, and Red still wins.
+
+Issue 40 re-recorded every stream but resurrection-12 (`--rerecord` with every name): the
+shell's menu gained "About" (item 9, after Shut down: the box's versions), so every menu
+screen lists it and a storm's 9 in the menu now opens About; Sound, Say again and Phone view
+moved down one.
 """
 
 from __future__ import annotations

@@ -544,7 +544,7 @@ def test_menu_books_brightness_new_game_shutdown():
     d("D")
     assert d.name == "menu" and d.shell.screen().choices == (
         "1 Actions", "2 Tribe books", "3 Undo last entry", "4 New game", "5 Brightness", "6 Play Clans",
-        "7 Language", "8 Shut down", "9 Sound", "10 Say again", "11 Phone view")
+        "7 Language", "8 Shut down", "9 About", "10 Sound", "11 Say again", "12 Phone view")
     d("2#")
     assert d.name == "books" and "T1: 5war 2wom 1vil 0cave 15food 5cards" in text(d.shell.screen())
     n = len(d.journal)
