@@ -281,15 +281,14 @@ tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='./
 say "pip install $SRC into $VENV"
 "$VENV/bin/pip" install -q --upgrade --disable-pip-version-check --root-user-action=ignore \
   "${PIP_EXTRA[@]}" "$BUILD"
+# gpiozero's backend on a Pi (Python 3.13 without python3-lgpio: built from its source)
+[ $PI = 1 ] && ensure_lgpio "$VENV"
 chown -R root:root "$PREFIX"
 chmod -R go-w "$PREFIX"
 say "installed: $("$VENV/bin/python" -c 'from importlib.metadata import version; print("clans-companion", version("clans-companion"))')"
 
-# --- firmware -----------------------------------------------------------------------------------
+# --- the GPIO chips' udev rule, the firmware ------------------------------------------------------
 if [ $PI = 1 ]; then
-  ensure_lgpio "$VENV"
-  chown -R root:root "$PREFIX"
-  chmod -R go-w "$PREFIX"
   udev_rule /etc/udev/rules.d
   if [ $UDEV_CHANGED = 1 ] && [ $IMAGE = 0 ] && command -v udevadm >/dev/null; then
     udevadm control --reload-rules || true

@@ -96,8 +96,9 @@ def test_install_sh_installs_the_rule_on_a_pi_and_i2c_tools_everywhere() -> None
     code = "\n".join(ln for ln in SCRIPT.read_text(encoding="utf-8").splitlines() if not ln.lstrip().startswith("#"))
     # i2c-tools ships 60-i2c-tools.rules (/dev/i2c-* to group i2c, 0660) and creates the group
     assert re.search(r"^PKGS=\(.*\bi2c-tools\b", code, re.M)
-    pi_branch = code[code.index("if [ $PI = 1 ]; then\n  ensure_lgpio"):]
-    assert "udev_rule /etc/udev/rules.d" in pi_branch.split("\nelse\n")[0]
+    pi_branch = code[code.index("if [ $PI = 1 ]; then\n  udev_rule /etc/udev/rules.d\n"):]
+    assert "udevadm trigger --subsystem-match=gpio" in pi_branch.split("\nelse\n")[0]
+    assert '[ $PI = 1 ] && ensure_lgpio "$VENV"' in code
 
 
 def _accounts(members: dict[str, list[str]]) -> install_checks.Accounts:
