@@ -141,7 +141,7 @@ mkdir -p "$root/boot/firmware"
 cp "$root/usr/share/companion-box/companion.txt" "$fw/companion.txt"
 # The data partition's first contents: what the read-only root binds from it (/etc/fstab).
 cid=$(chroot "$root" id -u companion) gid=$(chroot "$root" id -g companion)
-mkdir -p "$data/companion" "$data/box/etc-companion" "$data/box/systemd"
+mkdir -p "$data/companion" "$data/box/etc-companion" "$data/box/systemd" "$data/box/log-journal"
 chown "$cid:$gid" "$data/companion"; chmod 700 "$data/companion"
 cp -a "$root/etc/companion/." "$data/box/etc-companion/"
 find "$root/etc/companion" -mindepth 1 -delete
