@@ -53,3 +53,8 @@ passwd -l root >/dev/null
 # What a read-only box never uses: documentation and apt's caches.
 rm -rf /usr/share/doc/* /usr/share/man/* /usr/share/info/* /var/cache/apt/archives/*.deb
 lap box
+
+# --- which bytes: the manifest (build.sh copies it beside the image) ----------------------------
+/opt/companion/venv/bin/python /root/companion-src/tools/image/manifest.py \
+  /root/companion-src/tools/image/requirements.lock > /usr/share/companion-box/manifest.txt
+say "manifest: $(grep -vc '^#' /usr/share/companion-box/manifest.txt) packages"
