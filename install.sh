@@ -154,9 +154,16 @@ ensure_lgpio() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${added[@]}" >/dev/null \
       || die "apt-get install ${added[*]} failed: lgpio (the GPIO buttons) cannot be built"
   fi
-  local rc=0
+  local rc=0 want=('lgpio>=0.2.2') lock=$SRC/tools/image/requirements.lock
+  if [ $IMAGE = 1 ] && [ -f "$lock" ]; then
+    # the image: the lock's lgpio, its source checked against PyPI's SHA-256 there (its marker,
+    # Python < 3.13, left out: this is the Python it has no wheel for)
+    awk '/^lgpio==/ {on=1; sub(/ *;[^\\]*/, " ")} on && !/^ *#/ {print} on && !/\\$/ {exit}' "$lock" > "$BUILD/lgpio.req"
+    grep -q -- '--hash=sha256:' "$BUILD/lgpio.req" || die "tools/image/requirements.lock has no lgpio: run tools/image/lock.sh"
+    want=(--require-hashes -r "$BUILD/lgpio.req")
+  fi
   PYPI=1 "$venv/bin/pip" install -q --disable-pip-version-check --root-user-action=ignore --no-cache-dir \
-    --no-binary lgpio "${PIP_EXTRA[@]}" 'lgpio>=0.2.2' || rc=$?
+    --no-binary lgpio "${PIP_EXTRA[@]}" "${want[@]}" || rc=$?
   if [ ${#added[@]} -gt 0 ]; then
     # exactly what this step brought in (build packages and their dependencies), nothing else
     mapfile -t added < <(comm -13 <(echo "$before") <(dpkg-query -W -f '${Package}\n' | sort))
@@ -278,9 +285,20 @@ BUILD=$(mktemp -d /tmp/companion-install.XXXXXX)
 trap 'rm -rf "$BUILD"' EXIT
 tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='./*.egg-info' \
   -cf - . | tar -C "$BUILD" -xf -
-say "pip install $SRC into $VENV"
-"$VENV/bin/pip" install -q --upgrade --disable-pip-version-check --root-user-action=ignore \
-  "${PIP_EXTRA[@]}" "$BUILD"
+LOCK=$SRC/tools/image/requirements.lock
+if [ $IMAGE = 1 ] && [ -f "$LOCK" ]; then
+  # The image: exactly the lock's packages, each file checked against PyPI's SHA-256 in the lock
+  # (tools/image/lock.sh), then the companion itself without dependencies.
+  say "pip install --require-hashes -r tools/image/requirements.lock into $VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check --root-user-action=ignore --require-hashes \
+    -r "$LOCK"
+  say "pip install $SRC into $VENV (its dependencies from the lock)"
+  "$VENV/bin/pip" install -q --upgrade --disable-pip-version-check --root-user-action=ignore --no-deps "$BUILD"
+else
+  say "pip install $SRC into $VENV"
+  "$VENV/bin/pip" install -q --upgrade --disable-pip-version-check --root-user-action=ignore \
+    "${PIP_EXTRA[@]}" "$BUILD"
+fi
 # gpiozero's backend on a Pi (Python 3.13 without python3-lgpio: built from its source)
 [ $PI = 1 ] && ensure_lgpio "$VENV"
 chown -R root:root "$PREFIX"

@@ -5,8 +5,8 @@
 #   tools/image/lock.sh        (after a change of pyproject.toml's dependencies; commit the lock)
 #
 # One universal lock for Python 3.11 to 3.13 (Bookworm's and Trixie's), every platform's markers
-# kept; lgpio is named for aarch64 whatever the Python (the image builds it from its source on
-# 3.13, where PyPI has no wheel: install.sh). uv resolves it, in a scratch venv of its own.
+# kept. lgpio's hashes are there too (its marker: Python < 3.13); on 3.13, where PyPI has no
+# wheel, install.sh builds its source checked against them. uv resolves it, in a scratch venv.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -14,13 +14,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 -m venv "$tmp/venv"
 "$tmp/venv/bin/pip" install -q uv
-printf '%s\n' "lgpio>=0.2.2; sys_platform == 'linux' and platform_machine == 'aarch64'" > "$tmp/image.in"
 cd "$src"
-"$tmp/venv/bin/uv" pip compile pyproject.toml "$tmp/image.in" --universal --python-version 3.11 \
+"$tmp/venv/bin/uv" pip compile pyproject.toml --universal --python-version 3.11 \
   --generate-hashes --no-header --quiet -o "$tmp/lock"
 {
   echo "# The SD-card image's Python packages, every file's hash: written by tools/image/lock.sh, read"
   echo "# by install.sh --image (pip install --require-hashes). Do not edit: run tools/image/lock.sh."
-  sed "s|$tmp/image.in|tools/image/lock.sh|" "$tmp/lock"
+  cat "$tmp/lock"
 } > "$here/requirements.lock"
 echo "lock.sh: $(grep -c '^[a-z]' "$here/requirements.lock") packages in tools/image/requirements.lock"
