@@ -192,7 +192,12 @@ def read_firstrun(text: str, found: Found) -> None:
 
 
 def take_keys(keys: list[tuple[str, int]], source: str, found: Found) -> None:
-    """The box takes one SSH key (`ssh_key`): the first; the others are said to be left out."""
+    """The box takes one SSH key (`ssh_key`): the first; the others are said to be left out.
+    (Imager writes each key twice in firstrun.sh: its own command, then the fallback.)"""
+    unique: dict[str, int] = {}
+    for key, number in keys:
+        unique.setdefault(key, number)
+    keys = list(unique.items())
     if keys:
         found.put("ssh_key", keys[0][0], source, keys[0][1])
     if len(keys) > 1:

@@ -1,0 +1,605 @@
+"""Raspberry Pi Imager's OS customisation on the card's FAT (companion.box.imager): read as settings-card
+entries, left alone when it is not Imager's, then scrubbed, removed and taken out of cmdline.txt.
+
+The fixtures are written by Python ports of Imager's own generators, line for line with the same
+template strings, from raspberrypi/rpi-imager:
+- 2.x: commit 72ad1179ff46a8355291898416fe65cbe6bbd450 (after v2.0.11.1), src/customization_generator.cpp
+  (generateSystemdScript, generateCloudInitUserData, generateCloudInitNetworkConfig,
+  generateRpiPreseedToml), src/imagewriter.cpp (cfg80211.ieee80211_regdom) and src/downloadthread.cpp
+  (_customizeImage: the systemd.run words, `ds=nocloud;i=`, meta-data, the `#cloud-config` line).
+- 1.x: tag v1.8.5, commit 06abbadbb501869c29076df0f0409b977869e992, src/OptionsPopup.qml (applySettings)
+  and src/downloadthread.cpp (the same cmdline words; a custom image gets the cloud-init files).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.box import card as C
+from companion.box import imager as I
+
+IMAGE_CMDLINE = "console=tty0 console=ttyS1,115200 root=LABEL=clans-root ro rootwait\n"
+KEY1 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHKbdZ4s5a2dQ4QvhQx0m2y0gZ0U5s0mJb6r8yqN3l2k anna@laptop"
+KEY2 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBn2rj8lqXbq7yIh1o9k3dX0y7o2cH5c7c1k0mYwz7Xx anna@phone"
+CRYPT = "$y$j9T$abcdefghijklmnop$0123456789abcdefghijklmnopqrstuvwxyzABCDE"
+RUN_WORDS = " systemd.run=/boot/firstrun.sh systemd.run_success_action=reboot systemd.unit=kernel-command-line.target"
+
+
+def shell_quote(v: str) -> str:  # CustomisationGenerator::shellQuote / escapeshellarg in OptionsPopup.qml
+    return "'" + v.replace("'", "'\"'\"'") + "'"
+
+
+def pbkdf2(passphrase: str, ssid: bytes) -> str:  # CustomisationGenerator::pbkdf2
+    return hashlib.pbkdf2_hmac("sha1", passphrase.encode(), ssid, 4096, 32).hex()
+
+
+def crypted_psk(passphrase: str, ssid: bytes) -> str:  # resolveWifiPskCrypt
+    return pbkdf2(passphrase, ssid) if 8 <= len(passphrase) < 64 else passphrase
+
+
+def wpa_ssid_field(ssid: bytes) -> str:  # wpaSupplicantSsidField
+    try:
+        ssid.decode("utf-8")
+        needs_hex = any(b < 0x20 or b == 0x7F or b in b'\\"' for b in ssid)
+    except UnicodeDecodeError:
+        needs_hex = True
+    if needs_hex:
+        return "\tssid=hex:" + ssid.hex()
+    return '\tssid="' + ssid.decode().replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def firstrun_2x(hostname="", user="", password="", keys=(), ssid=b"", passphrase="", country="",
+                hidden=False, keyboard="", timezone="") -> str:
+    """generateSystemdScript (2.x)."""
+    s = ""
+
+    def line(text: str) -> None:
+        nonlocal s
+        s += text + "\n"
+
+    line("#!/bin/sh"); line(""); line("set +e"); line("")
+    if hostname:
+        line("CURRENT_HOSTNAME=$(cat /etc/hostname | tr -d \" \\t\\n\\r\")")
+        line("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then")
+        line("   /usr/lib/raspberrypi-sys-mods/imager_custom set_hostname " + hostname)
+        line("else")
+        line("   echo " + hostname + " >/etc/hostname")
+        line("   sed -i \"s/127.0.1.1.*$CURRENT_HOSTNAME/127.0.1.1\\t" + hostname + "/g\" /etc/hosts")
+        line("fi")
+    line("FIRSTUSER=$(getent passwd 1000 | cut -d: -f1)")
+    line("FIRSTUSERHOME=$(getent passwd 1000 | cut -d: -f6)")
+    if keys:
+        line("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then")
+        line("   /usr/lib/raspberrypi-sys-mods/imager_custom enable_ssh -k" + "".join(" " + shell_quote(k) for k in keys))
+        line("else")
+        line("   install -o \"$FIRSTUSER\" -m 700 -d \"$FIRSTUSERHOME/.ssh\"")
+        line("cat > \"$FIRSTUSERHOME/.ssh/authorized_keys\" <<'EOF'")
+        line("\n".join(keys))
+        line("EOF")
+        line("   chown \"$FIRSTUSER:$FIRSTUSER\" \"$FIRSTUSERHOME/.ssh/authorized_keys\"")
+        line("   chmod 600 \"$FIRSTUSERHOME/.ssh/authorized_keys\"")
+        line("   echo 'PasswordAuthentication no' >>/etc/ssh/sshd_config")
+        line("   systemctl enable ssh")
+        line("fi")
+    if user or password or keys:
+        effective = user or "pi"
+        line("if [ -f /usr/lib/userconf-pi/userconf ]; then")
+        line("   /usr/lib/userconf-pi/userconf " + shell_quote(effective) + " " + shell_quote(password))
+        line("else")
+        if password:
+            line("   echo \"$FIRSTUSER:" + password + "\" | chpasswd -e")
+        line("   if [ \"$FIRSTUSER\" != \"" + effective + "\" ]; then")
+        line("      usermod -l \"" + effective + "\" \"$FIRSTUSER\"")
+        line("      usermod -m -d \"/home/" + effective + "\" \"" + effective + "\"")
+        line("      groupmod -n \"" + effective + "\" \"$FIRSTUSER\"")
+        line("   fi")
+        line("fi")
+    if ssid:
+        psk = crypted_psk(passphrase, ssid) if passphrase else ""
+        try:
+            use_custom = b"\0" not in ssid and bool(ssid.decode("utf-8"))
+        except UnicodeDecodeError:
+            use_custom = False
+        line("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ] && " + ("true" if use_custom else "false") + "; then")
+        if use_custom:
+            cmd = "   /usr/lib/raspberrypi-sys-mods/imager_custom set_wlan "
+            if hidden:
+                cmd += " -h "
+            line(cmd + shell_quote(ssid.decode()) + " " + shell_quote(psk) + " " + shell_quote(country))
+        line("else")
+        s += "cat >/etc/wpa_supplicant/wpa_supplicant.conf <<'WPAEOF'\n"
+        if country:
+            s += "country=" + country + "\n"
+        s += "ctrl_interface=DIR=/var/run/wpa_supplicant GROUP=netdev\n" + "ap_scan=1\n\n" + "update_config=1\n"
+        s += "network={\n" + ("\tscan_ssid=1\n" if hidden else "") + wpa_ssid_field(ssid) + "\n"
+        s += "\tkey_mgmt=NONE\n" if not psk else "\tkey_mgmt=WPA-PSK SAE\n" + "\tpsk=" + psk + "\n" + "\tieee80211w=1\n"
+        s += "}\n" + "WPAEOF\n"
+        line("   chmod 600 /etc/wpa_supplicant/wpa_supplicant.conf")
+        line("   rfkill unblock wifi")
+        line("   for filename in /var/lib/systemd/rfkill/*:wlan ; do")
+        line("       echo 0 > $filename")
+        line("   done")
+        line("fi")
+    if keyboard or timezone:
+        line("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then")
+        if keyboard:
+            line("   /usr/lib/raspberrypi-sys-mods/imager_custom set_keymap " + shell_quote(keyboard))
+        if timezone:
+            line("   /usr/lib/raspberrypi-sys-mods/imager_custom set_timezone " + shell_quote(timezone))
+        line("else")
+        if timezone:
+            line("   rm -f /etc/localtime")
+            line("   echo \"" + timezone + "\" >/etc/timezone")
+            line("   dpkg-reconfigure -f noninteractive tzdata")
+        if keyboard:
+            line("cat >/etc/default/keyboard <<'KBEOF'")
+            line("XKBMODEL=\"pc105\"")
+            line("XKBLAYOUT=\"" + keyboard + "\"")
+            line("XKBVARIANT=\"\"")
+            line("XKBOPTIONS=\"\"")
+            line("")
+            line("KBEOF")
+            line("   dpkg-reconfigure -f noninteractive keyboard-configuration")
+        line("fi")
+    line("rm -f /boot/firstrun.sh")
+    line("sed -i 's| systemd.run.*||g' /boot/cmdline.txt")
+    line("exit 0")
+    return s
+
+
+def firstrun_1x(hostname, user, password, keys, ssid, passphrase, country, hidden, keyboard, timezone) -> str:
+    """OptionsPopup.qml applySettings (1.8.5): the firstrun script (bash)."""
+    fr = ""
+
+    def add(text: str) -> None:
+        nonlocal fr
+        fr += text + "\n"
+
+    add("CURRENT_HOSTNAME=`cat /etc/hostname | tr -d \" \\t\\n\\r\"`")
+    add("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then")
+    add("   /usr/lib/raspberrypi-sys-mods/imager_custom set_hostname " + hostname)
+    add("else")
+    add("   echo " + hostname + " >/etc/hostname")
+    add("   sed -i \"s/127.0.1.1.*$CURRENT_HOSTNAME/127.0.1.1\\t" + hostname + "/g\" /etc/hosts")
+    add("fi")
+    add("FIRSTUSER=`getent passwd 1000 | cut -d: -f1`")
+    add("FIRSTUSERHOME=`getent passwd 1000 | cut -d: -f6`")
+    pubkey = "\n".join(keys)
+    add("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then")
+    add("   /usr/lib/raspberrypi-sys-mods/imager_custom enable_ssh -k" + "".join(" " + shell_quote(k) for k in keys))
+    add("else")
+    add("   install -o \"$FIRSTUSER\" -m 700 -d \"$FIRSTUSERHOME/.ssh\"")
+    add("   install -o \"$FIRSTUSER\" -m 600 <(printf \"" + pubkey.replace("\n", "\\n") + "\") \"$FIRSTUSERHOME/.ssh/authorized_keys\"")
+    add("   echo 'PasswordAuthentication no' >>/etc/ssh/sshd_config")
+    add("   systemctl enable ssh")
+    add("fi")
+    add("if [ -f /usr/lib/userconf-pi/userconf ]; then")
+    add("   /usr/lib/userconf-pi/userconf " + shell_quote(user) + " " + shell_quote(password))
+    add("else")
+    add("   echo \"$FIRSTUSER:\"" + shell_quote(password) + " | chpasswd -e")
+    add("   if [ \"$FIRSTUSER\" != \"" + user + "\" ]; then")
+    add("      usermod -l \"" + user + "\" \"$FIRSTUSER\"")
+    add("   fi")
+    add("fi")
+    psk = crypted_psk(passphrase, ssid.encode())
+    wpa = "country=" + country + "\n" + "ctrl_interface=DIR=/var/run/wpa_supplicant GROUP=netdev\n"
+    wpa += "ap_scan=1\n\n" + "update_config=1\n" + "network={\n" + ("\tscan_ssid=1\n" if hidden else "")
+    wpa += "\tssid=\"" + ssid + "\"\n" + "\tpsk=" + psk + "\n" + "}\n"
+    add("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then")
+    add("   /usr/lib/raspberrypi-sys-mods/imager_custom set_wlan " + (" -h " if hidden else "")
+        + shell_quote(ssid) + " " + shell_quote(psk) + " " + shell_quote(country))
+    add("else")
+    add("cat >/etc/wpa_supplicant/wpa_supplicant.conf <<'WPAEOF'")
+    add(wpa)
+    add("WPAEOF")
+    add("   chmod 600 /etc/wpa_supplicant/wpa_supplicant.conf")
+    add("fi")
+    kbd = "XKBMODEL=\"pc105\"\n" + "XKBLAYOUT=\"" + keyboard + "\"\n" + "XKBVARIANT=\"\"\n" + "XKBOPTIONS=\"\"\n"
+    add("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then")
+    add("   /usr/lib/raspberrypi-sys-mods/imager_custom set_keymap " + shell_quote(keyboard))
+    add("   /usr/lib/raspberrypi-sys-mods/imager_custom set_timezone " + shell_quote(timezone))
+    add("else")
+    add("   rm -f /etc/localtime")
+    add("   echo \"" + timezone + "\" >/etc/timezone")
+    add("   dpkg-reconfigure -f noninteractive tzdata")
+    add("cat >/etc/default/keyboard <<'KBEOF'")
+    add(kbd)
+    add("KBEOF")
+    add("   dpkg-reconfigure -f noninteractive keyboard-configuration")
+    add("fi")
+    fr = "#!/bin/bash\n\n" + "set +e\n\n" + fr
+    add("rm -f /boot/firstrun.sh")
+    add("sed -i 's| systemd.run.*||g' /boot/cmdline.txt")
+    add("exit 0")
+    return fr
+
+
+def cloud_1x(hostname, user, password, keys, ssid, passphrase, hidden, keyboard, timezone) -> tuple[str, str]:
+    """OptionsPopup.qml applySettings (1.8.5): user-data (with downloadthread's `#cloud-config`) and network-config."""
+    ci = ""
+
+    def add(text: str) -> None:
+        nonlocal ci
+        ci += text + "\n"
+
+    add("hostname: " + hostname)
+    add("manage_etc_hosts: true")
+    add("packages:")
+    add("- avahi-daemon")
+    add("apt:")
+    add("  conf: |")
+    add("    Acquire {")
+    add("      Check-Date \"false\";")
+    add("    };")
+    add("")
+    add("users:")
+    add("- name: " + user)
+    add("  groups: users,adm,dialout,audio,netdev,video,plugdev,cdrom,games,input,gpio,spi,i2c,render,sudo")
+    add("  shell: /bin/bash")
+    add("  lock_passwd: false")
+    add("  passwd: " + password)
+    add("  ssh_authorized_keys:")
+    for k in keys:
+        add("    - " + k)
+    add("  sudo: ALL=(ALL) NOPASSWD:ALL")
+    add("")
+    add("")
+    add("timezone: " + timezone)
+    ci += "runcmd:\n" + "- localectl set-x11-keymap \"" + keyboard + "\" pc105\n" + "- setupcon -k --force || true\n" + "\n" + "\n"
+    psk = crypted_psk(passphrase, ssid.encode())
+    net = "version: 2\n" + "wifis:\n" + "  renderer: networkd\n" + "  wlan0:\n" + "    dhcp4: true\n"
+    net += "    optional: true\n" + "    access-points:\n" + "      \"" + ssid + "\":\n" + "        password: \"" + psk + "\"\n"
+    if hidden:
+        net += "        hidden: true\n"
+    return "#cloud-config\n" + ci, net
+
+
+def yaml_escape(ssid: bytes) -> str:  # yamlEscapeSsidOctets
+    table = {0x5C: "\\\\", 0x22: '\\"', 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f", 0: "\\0"}
+    return "".join(table[b] if b in table else chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02x}" for b in ssid)
+
+
+def cloud_2x(hostname="", user="", password="", keys=(), ssid=b"", passphrase="", country="", hidden=False,
+             keyboard="", timezone="") -> tuple[str, str]:
+    """generateCloudInitUserData / generateCloudInitNetworkConfig (2.x; push() drops empty lines)."""
+    ci, net = [], []
+    if hostname:
+        ci += ["hostname: " + hostname, "manage_etc_hosts: true", "packages:", "- avahi-daemon", "apt:",
+               "  preserve_sources_list: true", "  conf: |", "    Acquire {", "      Check-Date \"false\";", "    };"]
+    if timezone:
+        ci.append("timezone: " + timezone)
+    if keyboard:
+        ci += ["keyboard:", "  model: pc105", "  layout: \"" + keyboard + "\""]
+    if (user and password) or keys:
+        ci += ["user:", "  name: " + (user or "pi"), "  shell: /bin/bash"]
+        ci += ["  lock_passwd: false", "  passwd: \"" + password + "\""] if password else ["  lock_passwd: true"]
+        if keys:
+            ci.append("  ssh_authorized_keys:")
+            ci += ["    - \"" + k + "\"" for k in keys]
+        ci.append("  sudo: null")
+        ci.append("ssh_pwauth: false")
+        ci += ["runcmd:", "  - [ systemctl, enable, --now, ssh ]"]
+    user_data = "#cloud-config\n" + "manage_resolv_conf: false\n\n" + "".join(x + "\n" for x in ci)
+    if ssid:
+        net += ["network:", "  version: 2", "  ethernets:", "    eth0:", "      dhcp4: true", "      dhcp6: true",
+                "      optional: true", "  wifis:", "    wlan0:", "      dhcp4: true"]
+        if country:
+            net.append("      regulatory-domain: \"" + country.upper() + "\"")
+        net += ["      access-points:", "        \"" + yaml_escape(ssid) + "\":"]
+        if hidden:
+            net.append("          hidden: true")
+        psk = crypted_psk(passphrase, ssid) if passphrase else ""
+        if not psk:
+            net += ["          auth:", "            key-management: none"]
+        else:
+            net.append("          password: \"" + psk.replace('"', '\\"') + "\"")
+        net.append("      optional: true")
+    return user_data, "".join(x + "\n" for x in net)
+
+
+def toml_quote(v: str) -> str:  # tomlQuote
+    return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "").replace("\n", "") + '"'
+
+
+def preseed_2x(hostname, user, password, keys, ssid: bytes, psk_crypt, country, keyboard, timezone) -> str:
+    """generateRpiPreseedToml (2.x)."""
+    b = ["[system]", "hostname = " + toml_quote(hostname), "",
+         "[user]", "name = " + toml_quote(user), "password = " + toml_quote(password), "password_encrypted = true",
+         "groups = [\"sudo\"]", "",
+         "[ssh]", "enabled = true", "password_authentication = false", "authorized_keys = ["]
+    b += ["  " + toml_quote(k) + "," for k in keys] + ["]", ""]
+    b += ["[wlan]"]
+    try:
+        b.append("ssid = " + toml_quote(ssid.decode("utf-8")))
+    except UnicodeDecodeError:
+        b.append("ssid_hex = " + toml_quote(ssid.hex()))
+    if psk_crypt:
+        b += ["password = " + toml_quote(psk_crypt), "password_encrypted = true"]
+    b += ["hidden = false", "country = " + toml_quote(country), ""]
+    b += ["[locale]", "keymap = " + toml_quote(keyboard), "timezone = " + toml_quote(timezone), ""]
+    return "config_version = \"1.0\"\n\n" + "\n".join(b).rstrip("\n") + "\n"
+
+
+def imager_cmdline(base: str, country: str, how: str) -> str:
+    """downloadthread.cpp: cmdline.txt trimmed, then the regdom, then systemd.run or ds=nocloud."""
+    add = (" cfg80211.ieee80211_regdom=" + country) if country else ""
+    if how == "systemd":
+        add += RUN_WORDS
+    elif how == "cloudinit":
+        add += " ds=nocloud;i=rpi-imager-1764330000123"
+    return base.strip() + add
+
+
+def fat_with(tmp: Path, files: dict[str, str | bytes]) -> Path:
+    fat = tmp / "fat"
+    fat.mkdir(exist_ok=True)
+    for name, text in files.items():
+        (fat / name).write_bytes(text.encode() if isinstance(text, str) else text)
+    return fat
+
+
+def values(found: I.Found) -> dict[str, str]:
+    return {k: s.value for k, s in found.settings.items()}
+
+
+def box_at(tmp: Path) -> C.Box:
+    zoneinfo = tmp / "zoneinfo"
+    (zoneinfo / "Europe").mkdir(parents=True, exist_ok=True)
+    (zoneinfo / "Europe" / "Rome").write_bytes(b"TZif")
+    (zoneinfo / "iso3166.tab").write_text("#code\tname\nIT\tItaly\nDE\tGermany\n")
+    return C.Box(card=tmp / "fat" / "companion.txt", data=tmp / "data", state=tmp / "state",
+                 config=tmp / "config.yaml", zoneinfo=zoneinfo, problems=tmp / "problems.json", console=None)
+
+
+SSID = "Casa Rossi"
+PASS = "correct horse battery"
+PSK = pbkdf2(PASS, SSID.encode())
+
+
+# ---- each of Imager's forms gives the settings ------------------------------------------------
+
+def test_firstrun_2x_gives_the_settings_and_says_what_it_leaves_out(tmp_path):
+    script = firstrun_2x(hostname="tavolo", user="anna", password=CRYPT, keys=(KEY1, KEY2), ssid=SSID.encode(),
+                         passphrase=PASS, country="IT", keyboard="it", timezone="Europe/Rome")
+    found = I.parse({"firstrun.sh": script.encode(), "cmdline.txt": imager_cmdline(IMAGE_CMDLINE, "IT", "systemd").encode()})
+    assert values(found) == {"hostname": "tavolo", "ssh_key": KEY1, "wifi_name": SSID, "wifi_password": PSK,
+                             "wifi_country": "IT", "timezone": "Europe/Rome"}
+    assert found.settings["hostname"].where() == "firstrun.sh line 7"
+    assert found.imagers == ["firstrun.sh"] and found.foreign == []
+    assert found.notes == ["firstrun.sh: 1 more SSH key(s) left out: the box takes one (ssh_key)",
+                           "firstrun.sh: Imager's keyboard layout and user name and password are not used: the box "
+                           "has no keyboard and no login user (SSH takes the key only)"]
+    # what the settings card does with them: every value passes its check, the pre-hashed key is the WPA key
+    entries = {k: C.Entry(s.line, k, s.value) for k, s in found.settings.items()}
+    good, problems = C.checked(entries, box_at(tmp_path))
+    assert problems == []
+    assert f"\tpsk={PSK}" in C.wpa_conf(C.merge({}, good)).split("\n")
+
+
+def test_firstrun_1x_bash_gives_the_same(tmp_path):
+    script = firstrun_1x("tavolo", "anna", CRYPT, [KEY1], SSID, PASS, "DE", True, "de", "Europe/Rome")
+    found = I.parse({"firstrun.sh": script.encode()})
+    assert values(found) == {"hostname": "tavolo", "ssh_key": KEY1, "wifi_name": SSID, "wifi_password": PSK,
+                             "wifi_country": "DE", "timezone": "Europe/Rome"}
+    assert len(found.notes) == 1 and "keyboard layout and user name and password" in found.notes[0]
+
+
+def test_firstrun_without_imager_custom_lines_uses_the_fallbacks():
+    """Each setting is written twice (imager_custom, then the plain fallback); the fallback alone is enough."""
+    script = firstrun_2x(hostname="tavolo", keys=(KEY1,), ssid=SSID.encode(), passphrase=PASS, country="IT",
+                         timezone="Europe/Rome")
+    lines = [ln for ln in script.split("\n") if "/usr/lib/raspberrypi-sys-mods/imager_custom " not in ln]
+    found = I.parse({"firstrun.sh": "\n".join(lines).encode()})
+    assert values(found) == {"hostname": "tavolo", "ssh_key": KEY1, "wifi_name": SSID, "wifi_password": PSK,
+                             "wifi_country": "IT", "timezone": "Europe/Rome"}
+    old = firstrun_1x("tavolo", "anna", CRYPT, [KEY1, KEY2], SSID, PASS, "DE", False, "de", "Europe/Rome")
+    old = "\n".join(ln for ln in old.split("\n") if "/usr/lib/raspberrypi-sys-mods/imager_custom " not in ln)
+    assert values(I.parse({"firstrun.sh": old.encode()}))["ssh_key"] == KEY1  # from printf "k1\nk2"
+
+
+def test_cloud_init_1x_for_a_custom_image_takes_the_country_from_cmdline():
+    user_data, network = cloud_1x("tavolo", "anna", CRYPT, [KEY1], SSID, PASS, False, "it", "Europe/Rome")
+    found = I.parse({"user-data": user_data.encode(), "network-config": network.encode(),
+                     "cmdline.txt": imager_cmdline(IMAGE_CMDLINE, "IT", "").encode()})
+    assert values(found) == {"hostname": "tavolo", "timezone": "Europe/Rome", "ssh_key": KEY1, "wifi_name": SSID,
+                             "wifi_password": PSK, "wifi_country": "IT"}
+    assert found.settings["wifi_country"].where() == "cmdline.txt line 1"
+    assert sorted(found.imagers) == ["network-config", "user-data"]
+
+
+def test_cloud_init_2x_with_meta_data_and_an_escaped_ssid():
+    ssid = 'Casa "Rossi" l\'orto \\ è'.encode()
+    user_data, network = cloud_2x(hostname="tavolo", user="anna", password=CRYPT, keys=(KEY1,), ssid=ssid,
+                                  passphrase=PASS, country="it", hidden=True, keyboard="it", timezone="Europe/Rome")
+    found = I.parse({"user-data": user_data.encode(), "network-config": network.encode(),
+                     "meta-data": b"instance-id: rpi-imager-1764330000123\n",
+                     "cmdline.txt": imager_cmdline(IMAGE_CMDLINE, "IT", "cloudinit").encode()})
+    assert values(found) == {"hostname": "tavolo", "timezone": "Europe/Rome", "ssh_key": KEY1,
+                             "wifi_country": "IT", "wifi_name": ssid.decode(), "wifi_password": pbkdf2(PASS, ssid)}
+    assert sorted(found.imagers) == ["meta-data", "network-config", "user-data"]
+    script = firstrun_2x(ssid=ssid, passphrase=PASS, country="IT")  # the same name through the shell's quotes
+    assert values(I.parse({"firstrun.sh": script.encode()}))["wifi_name"] == ssid.decode()
+
+
+def test_rpi_preseed_toml():
+    text = preseed_2x("tavolo", "anna", CRYPT, [KEY1, KEY2], SSID.encode(), PSK, "IT", "it", "Europe/Rome")
+    found = I.parse({"rpi-preseed.toml": text.encode()})
+    assert values(found) == {"hostname": "tavolo", "timezone": "Europe/Rome", "wifi_name": SSID, "wifi_password": PSK,
+                             "wifi_country": "IT", "ssh_key": KEY1}
+    assert found.settings["hostname"].where() == "rpi-preseed.toml line 4"
+    assert found.imagers == ["rpi-preseed.toml"]
+
+
+@pytest.mark.parametrize("form", ["firstrun", "cloud", "preseed"])
+def test_an_open_network_clears_the_passphrase(form):
+    if form == "firstrun":
+        files = {"firstrun.sh": firstrun_2x(ssid=b"Bar", country="IT")}
+    elif form == "cloud":
+        files = dict(zip(("user-data", "network-config"), cloud_2x(ssid=b"Bar", country="IT")))
+    else:
+        files = {"rpi-preseed.toml": preseed_2x("t", "a", CRYPT, [], b"Bar", "", "IT", "it", "UTC")}
+    found = I.parse({k: v.encode() for k, v in files.items()})
+    assert values(found)["wifi_name"] == "Bar" and values(found)["wifi_password"] == ""
+
+
+def test_a_wifi_name_that_is_not_text_is_left_out_with_a_note():
+    ssid = b"caf\xe9"  # Latin-1: no UTF-8 text for companion.txt's wifi_name
+    found = I.parse({"firstrun.sh": firstrun_2x(ssid=ssid, passphrase=PASS, country="IT").encode()})
+    assert "wifi_name" not in found.settings and any("not UTF-8" in n for n in found.notes)
+    _, network = cloud_2x(ssid=ssid, passphrase=PASS)
+    found = I.parse({"network-config": network.encode()})
+    assert "wifi_name" not in found.settings and any("not UTF-8" in n for n in found.notes)
+
+
+# ---- cmdline.txt and the reboot -----------------------------------------------------------------
+
+@pytest.mark.parametrize("how", ["systemd", "cloudinit", ""])
+def test_clean_cmdline_gives_back_the_images_line(how):
+    written = imager_cmdline(IMAGE_CMDLINE, "IT", how)
+    assert I.clean_cmdline(written, imager_seen=True) == IMAGE_CMDLINE
+    assert I.clean_cmdline(IMAGE_CMDLINE, imager_seen=True) == IMAGE_CMDLINE  # nothing to do: untouched
+
+
+def test_clean_cmdline_keeps_what_is_not_imagers():
+    own = "root=LABEL=clans-root ro systemd.run=/usr/bin/true quiet cfg80211.ieee80211_regdom=DE\n"
+    assert I.clean_cmdline(own) == own  # a regdom of the table's own is kept when Imager is nowhere
+    assert I.clean_cmdline(own.strip() + RUN_WORDS) == "root=LABEL=clans-root ro systemd.run=/usr/bin/true quiet\n"
+    crlf = (IMAGE_CMDLINE.strip() + RUN_WORDS).replace(" ", "  ") + "\r\n"
+    assert I.clean_cmdline(crlf) == IMAGE_CMDLINE
+
+
+def test_reboot_once_only_when_this_boot_is_imagers_and_the_card_is_clean():
+    booted = imager_cmdline(IMAGE_CMDLINE, "IT", "systemd")
+    assert I.reboot_needed(booted, IMAGE_CMDLINE)
+    assert not I.reboot_needed(booted, booted)  # the card could not be cleaned: no reboot loop
+    assert not I.reboot_needed(IMAGE_CMDLINE, IMAGE_CMDLINE)
+    assert not I.reboot_needed(imager_cmdline(IMAGE_CMDLINE, "IT", "cloudinit"), IMAGE_CMDLINE)
+
+
+# ---- tidy: scrubbed, removed, cmdline.txt rewritten -----------------------------------------------
+
+def imager_card(tmp: Path) -> Path:
+    script = firstrun_2x(hostname="tavolo", keys=(KEY1,), ssid=SSID.encode(), passphrase=PASS, country="IT",
+                         timezone="Europe/Rome")
+    return fat_with(tmp, {"firstrun.sh": script, "cmdline.txt": imager_cmdline(IMAGE_CMDLINE, "IT", "systemd"),
+                          "companion.txt": "# hostname = clans\n"})
+
+
+def test_tidy_overwrites_in_place_removes_and_restores_cmdline(tmp_path):
+    fat = imager_card(tmp_path)
+    other_name = tmp_path / "same-inode"
+    os.link(fat / "firstrun.sh", other_name)  # sees the file's own blocks after its name is gone
+    found = I.imager_settings(fat)
+    done = I.tidy(fat, found)
+    assert sorted(p.name for p in fat.iterdir()) == ["cmdline.txt", "companion.txt"]
+    assert (fat / "cmdline.txt").read_text() == IMAGE_CMDLINE
+    blocks = other_name.read_bytes()
+    assert blocks and set(blocks) == {ord("#")} and PSK.encode() not in blocks
+    assert done == ["cmdline.txt: Raspberry Pi Imager's additions taken out",
+                    "Raspberry Pi Imager's firstrun.sh applied, overwritten and removed"]
+    assert I.imager_settings(fat).settings == {} and I.tidy(fat, I.imager_settings(fat)) == []
+
+
+def test_a_power_cut_after_the_scrub_is_finished_by_the_next_boot(tmp_path, monkeypatch):
+    fat = imager_card(tmp_path)
+    found = I.imager_settings(fat)
+    monkeypatch.setattr(I, "atomic_write_text", lambda *a, **k: (_ for _ in ()).throw(OSError(5, "power cut")))
+    with pytest.raises(OSError):
+        I.tidy(fat, found)
+    assert set((fat / "firstrun.sh").read_bytes()) == {ord("#")}  # scrubbed, still there
+    assert (fat / "cmdline.txt").read_text() == imager_cmdline(IMAGE_CMDLINE, "IT", "systemd")  # the old line: boots
+    monkeypatch.undo()
+    again = I.imager_settings(fat)
+    assert again.imagers == ["firstrun.sh"] and again.foreign == [] and again.notes == []
+    I.tidy(fat, again)
+    assert sorted(p.name for p in fat.iterdir()) == ["cmdline.txt", "companion.txt"]
+    assert (fat / "cmdline.txt").read_text() == IMAGE_CMDLINE
+
+
+def test_a_power_cut_in_the_cmdline_rename_leaves_a_whole_file(tmp_path, monkeypatch):
+    fat = imager_card(tmp_path)
+    monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError(5, "power cut")))
+    with pytest.raises(OSError):
+        I.tidy(fat, I.imager_settings(fat))
+    assert (fat / "cmdline.txt").read_text() == imager_cmdline(IMAGE_CMDLINE, "IT", "systemd")
+    assert sorted(p.name for p in fat.iterdir()) == ["cmdline.txt", "companion.txt", "firstrun.sh"]
+
+
+def test_a_script_that_is_not_imagers_is_left_alone_but_the_boot_is_freed(tmp_path):
+    own = "#!/bin/bash\n# my own first boot\necho hello > /root/hello\n"
+    fat = fat_with(tmp_path, {"firstrun.sh": own, "cmdline.txt": IMAGE_CMDLINE.strip() + RUN_WORDS,
+                              "user-data": "#!/bin/sh\necho cloud\n"})
+    found = I.imager_settings(fat)
+    assert found.settings == {} and found.imagers == [] and sorted(found.foreign) == ["firstrun.sh", "user-data"]
+    assert found.notes[0].startswith("firstrun.sh is not Raspberry Pi Imager's customisation: left on the card")
+    I.tidy(fat, found)
+    assert (fat / "firstrun.sh").read_text() == own and (fat / "user-data").exists()
+    assert (fat / "cmdline.txt").read_text() == IMAGE_CMDLINE
+
+
+# ---- hostile input -------------------------------------------------------------------------------
+
+def mutate(rng: random.Random, raw: bytes) -> bytes:
+    text = raw
+    for _ in range(rng.randint(1, 6)):
+        op = rng.randrange(7)
+        lines = text.split(b"\n")
+        i = rng.randrange(len(lines))
+        if op == 0:
+            text = text.replace(b"\n", b"\r\n")
+        elif op == 1:
+            text = b"\xef\xbb\xbf" + text
+        elif op == 2:
+            del lines[i]
+            text = b"\n".join(lines)
+        elif op == 3:
+            lines[i] = lines[i].replace(b"'", b"").replace(b'"', b"'")  # odd quoting
+            text = b"\n".join(lines)
+        elif op == 4:
+            text = text[: rng.randrange(len(text) + 1)]  # cut short
+        elif op == 5:
+            pos = rng.randrange(len(text) + 1)
+            text = text[:pos] + bytes(rng.randrange(256) for _ in range(rng.randint(1, 8))) + text[pos:]
+        else:
+            lines.insert(i, rng.choice([b"EOF", b"WPAEOF", b"  - \"", b"access-points:", b"[wlan]", b"ssid = \"",
+                                        b"/usr/lib/raspberrypi-sys-mods/imager_custom set_wlan 'a", b"-h"]))
+            text = b"\n".join(lines)
+    return text
+
+
+def test_fuzz_never_raises_and_gives_only_card_keys(tmp_path):
+    rng = random.Random(40)
+    ssid = SSID.encode()
+    u1, n1 = cloud_1x("tavolo", "anna", CRYPT, [KEY1], SSID, PASS, True, "it", "Europe/Rome")
+    u2, n2 = cloud_2x(hostname="tavolo", user="anna", password=CRYPT, keys=(KEY1,), ssid=ssid, passphrase=PASS,
+                      country="IT", keyboard="it", timezone="Europe/Rome")
+    sources = {
+        "firstrun.sh": [firstrun_2x(hostname="tavolo", user="anna", password=CRYPT, keys=(KEY1, KEY2), ssid=ssid,
+                                    passphrase=PASS, country="IT", hidden=True, keyboard="it", timezone="Europe/Rome"),
+                        firstrun_1x("tavolo", "anna", CRYPT, [KEY1], SSID, PASS, "DE", True, "de", "Europe/Rome")],
+        "user-data": [u1, u2], "network-config": [n1, n2],
+        "rpi-preseed.toml": [preseed_2x("tavolo", "anna", CRYPT, [KEY1], ssid, PSK, "IT", "it", "Europe/Rome")],
+        "meta-data": ["instance-id: rpi-imager-1764330000123\n"],
+        "cmdline.txt": [imager_cmdline(IMAGE_CMDLINE, "IT", "systemd"), imager_cmdline(IMAGE_CMDLINE, "IT", "cloudinit")],
+    }
+    for n in range(200):
+        files = {name: mutate(rng, rng.choice(texts).encode()) for name, texts in sources.items() if rng.random() < 0.6}
+        found = I.parse(files)
+        assert set(found.settings) <= set(C.KEYS)
+        assert all(isinstance(s.value, str) and s.where() for s in found.settings.values())
+        assert not set(found.imagers) & set(found.foreign)
+        assert all("\n" not in note for note in found.notes)
+        fat = tmp_path / f"fat{n}"
+        fat.mkdir()
+        for name, raw in files.items():
+            (fat / name).write_bytes(raw)
+        I.tidy(fat, I.imager_settings(fat))
+        left = {p.name for p in fat.iterdir()}
+        assert not left & set(found.imagers)
+        if "cmdline.txt" in left:
+            assert not I.runs_firstrun((fat / "cmdline.txt").read_text("utf-8", "replace"))
