@@ -124,7 +124,7 @@ def read_firstrun(text: str, found: Found) -> None:
         return
     found.imagers.append(FIRSTRUN)
     keys: list[tuple[str, int]] = []
-    ignored: set[str] = set()
+    ignored = False
     heredoc: str | None = None
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -170,7 +170,7 @@ def read_firstrun(text: str, found: Found) -> None:
             elif command == "set_timezone" and args:
                 found.put("timezone", args[0], FIRSTRUN, number)
             elif command == "set_keymap":
-                ignored.add("keyboard layout")
+                ignored = True
             continue
         if line.startswith("cat >/etc/wpa_supplicant/wpa_supplicant.conf <<'WPAEOF'"):
             heredoc = "WPAEOF"
@@ -178,15 +178,17 @@ def read_firstrun(text: str, found: Found) -> None:
             heredoc = "EOF"
         elif line == "cat >/etc/default/keyboard <<'KBEOF'":
             heredoc = "KBEOF"
-            ignored.add("keyboard layout")
+            ignored = True
         elif m := re.fullmatch(r"echo (\S+) >/etc/hostname", line):
             found.put("hostname", m.group(1), FIRSTRUN, number)
         elif m := re.fullmatch(r'echo "([^"]*)" >/etc/timezone', line):
             found.put("timezone", m.group(1), FIRSTRUN, number)
         elif m := re.fullmatch(r'install -o "\$FIRSTUSER" -m 600 <\(printf "(.*)"\) "\$FIRSTUSERHOME/\.ssh/authorized_keys"', line):
             keys += [(k.strip(), number) for k in m.group(1).split("\\n") if k.strip()]
-        elif line.startswith(("/usr/lib/userconf-pi/userconf ", "usermod -l ")) or "chpasswd -e" in line:
-            ignored.add("user name and password")
+        elif line.startswith("/usr/lib/userconf-pi/userconf "):
+            ignored |= (words(line) or [])[1:] != ["pi", ""]  # Imager's "no user given" (SSH keys only) says nothing
+        elif "chpasswd -e" in line:
+            ignored = True
     take_keys(keys, FIRSTRUN, found)
     note_ignored(ignored, FIRSTRUN, found)
 
@@ -204,10 +206,10 @@ def take_keys(keys: list[tuple[str, int]], source: str, found: Found) -> None:
         found.notes.append(f"{source}: {len(keys) - 1} more SSH key(s) left out: the box takes one (ssh_key)")
 
 
-def note_ignored(ignored: set[str], source: str, found: Found) -> None:
+def note_ignored(ignored: bool, source: str, found: Found) -> None:
     if ignored:
-        found.notes.append(f"{source}: Imager's {' and '.join(sorted(ignored))} are not used: the box has "
-                           "no keyboard and no login user (SSH takes the key only)")
+        found.notes.append(f"{source}: Imager's keyboard layout, user name and password are not used "
+                           "(the box has no keyboard and no login user; SSH takes the key)")
 
 
 # ---- cloud-init: user-data, network-config, meta-data ---------------------------------------
@@ -265,11 +267,7 @@ def read_user_data(text: str, found: Found) -> None:
             value = unquote_yaml(keys[key][1], True)
             if value is not None:
                 found.put(key, value, USER_DATA, keys[key][0])
-    ignored = set()
-    if "keyboard" in keys:
-        ignored.add("keyboard layout")
-    if "user" in keys or "users" in keys:
-        ignored.add("user name and password")
+    ignored = "keyboard" in keys or any(re.match(r"^\s+passwd:", line) for line in lines)
     ssh: list[tuple[str, int]] = []
     inside = False
     for number, line in enumerate(lines, 1):
@@ -368,11 +366,8 @@ def read_preseed(text: str, found: Found) -> None:
     keys = [k for k in ssh.get("authorized_keys", []) if isinstance(k, str) and k.strip()] if isinstance(
         ssh.get("authorized_keys"), list) else []
     take_keys([(k.strip(), line_of("ssh", "authorized_keys")) for k in keys], PRESEED, found)
-    ignored = set()
-    if isinstance(doc.get("locale"), dict) and "keymap" in doc["locale"]:
-        ignored.add("keyboard layout")
-    if "user" in doc:
-        ignored.add("user name and password")
+    locale, user = doc.get("locale"), doc.get("user")
+    ignored = (isinstance(locale, dict) and "keymap" in locale) or (isinstance(user, dict) and "password" in user)
     note_ignored(ignored, PRESEED, found)
 
 
@@ -399,6 +394,14 @@ def reboot_needed(booted: str, on_card: str) -> bool:
     """This boot (`/proc/cmdline`) is Imager's first-run boot and the card's `cmdline.txt` no longer is:
     reboot once (`systemctl --no-block reboot`). Never when the card still says so (no reboot loop)."""
     return runs_firstrun(booted) and not runs_firstrun(on_card)
+
+
+def must_reboot(fat: Path, proc_cmdline: Path = Path("/proc/cmdline")) -> bool:
+    """After `tidy`: this boot is Imager's first-run boot and the card's `cmdline.txt` is clean (see reboot_needed)."""
+    try:
+        return reboot_needed(proc_cmdline.read_text("utf-8", "replace"), text_of((fat / CMDLINE).read_bytes()))
+    except OSError:
+        return False
 
 
 # ---- the whole FAT --------------------------------------------------------------------------
@@ -445,7 +448,11 @@ def imager_settings(fat: Path) -> Found:
 
 def overwrite(path: Path) -> None:
     """Every byte of the file overwritten in place (the same clusters) and synced: no secret stays readable."""
-    with open(path, "r+b") as f:
+    try:
+        f = open(path, "r+b")
+    except FileNotFoundError:
+        return
+    with f:
         size = f.seek(0, os.SEEK_END)
         f.seek(0)
         f.write(SCRUB_BYTE * size)

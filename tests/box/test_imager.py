@@ -372,8 +372,8 @@ def test_firstrun_2x_gives_the_settings_and_says_what_it_leaves_out(tmp_path):
     assert found.settings["hostname"].where() == "firstrun.sh line 7"
     assert found.imagers == ["firstrun.sh"] and found.foreign == []
     assert found.notes == ["firstrun.sh: 1 more SSH key(s) left out: the box takes one (ssh_key)",
-                           "firstrun.sh: Imager's keyboard layout and user name and password are not used: the box "
-                           "has no keyboard and no login user (SSH takes the key only)"]
+                           "firstrun.sh: Imager's keyboard layout, user name and password are not used "
+                           "(the box has no keyboard and no login user; SSH takes the key)"]
     # what the settings card does with them: every value passes its check, the pre-hashed key is the WPA key
     entries = {k: C.Entry(s.line, k, s.value) for k, s in found.settings.items()}
     good, problems = C.checked(entries, box_at(tmp_path))
@@ -386,7 +386,15 @@ def test_firstrun_1x_bash_gives_the_same(tmp_path):
     found = I.parse({"firstrun.sh": script.encode()})
     assert values(found) == {"hostname": "tavolo", "ssh_key": KEY1, "wifi_name": SSID, "wifi_password": PSK,
                              "wifi_country": "DE", "timezone": "Europe/Rome"}
-    assert len(found.notes) == 1 and "keyboard layout and user name and password" in found.notes[0]
+    assert len(found.notes) == 1 and "keyboard layout, user name and password are not used" in found.notes[0]
+
+
+def test_ssh_keys_alone_say_nothing_of_a_user():
+    """With keys and no user, Imager still writes `userconf 'pi' ''` (2.x) or a `user:` block (cloud-init)."""
+    assert I.parse({"firstrun.sh": firstrun_2x(keys=(KEY1,)).encode()}).notes == []
+    user_data, _ = cloud_2x(keys=(KEY1,))
+    found = I.parse({"user-data": user_data.encode()})
+    assert found.notes == [] and values(found) == {"ssh_key": KEY1}
 
 
 def test_firstrun_without_imager_custom_lines_uses_the_fallbacks():
@@ -479,6 +487,17 @@ def test_reboot_once_only_when_this_boot_is_imagers_and_the_card_is_clean():
     assert not I.reboot_needed(booted, booted)  # the card could not be cleaned: no reboot loop
     assert not I.reboot_needed(IMAGE_CMDLINE, IMAGE_CMDLINE)
     assert not I.reboot_needed(imager_cmdline(IMAGE_CMDLINE, "IT", "cloudinit"), IMAGE_CMDLINE)
+
+
+def test_must_reboot_reads_this_boots_line_and_the_cards(tmp_path):
+    fat = imager_card(tmp_path)
+    proc = tmp_path / "proc-cmdline"
+    proc.write_text(imager_cmdline(IMAGE_CMDLINE, "IT", "systemd") + "\n")
+    assert not I.must_reboot(fat, proc)  # not tidied yet: the card would boot the same way again
+    I.tidy(fat, I.imager_settings(fat))
+    assert I.must_reboot(fat, proc)
+    proc.write_text(IMAGE_CMDLINE)
+    assert not I.must_reboot(fat, proc) and not I.must_reboot(tmp_path / "nowhere", proc)
 
 
 # ---- tidy: scrubbed, removed, cmdline.txt rewritten -----------------------------------------------
