@@ -29,6 +29,7 @@ import re
 import shlex
 import tomllib
 from pathlib import Path
+from typing import Iterable
 
 from companion.table.fsutil import atomic_write_text
 
@@ -70,6 +71,14 @@ class Found:
     notes: list[str] = dataclasses.field(default_factory=list)
     imagers: list[str] = dataclasses.field(default_factory=list)
     foreign: list[str] = dataclasses.field(default_factory=list)
+
+    def beside(self, own: Iterable[str]) -> dict[str, Setting]:
+        """The settings `companion.txt` does not give itself (its own lines win). The network's name and
+        passphrase go together: one of them on companion.txt keeps both of Imager's out."""
+        own = set(own)
+        pair = {"wifi_name", "wifi_password"}
+        skip = own | (pair if own & pair else set())
+        return {k: s for k, s in self.settings.items() if k not in skip}
 
     def put(self, key: str, value: str, source: str, line: int) -> None:
         """The first value found for a key is kept (Imager writes its own command before its fallback)."""

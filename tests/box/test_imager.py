@@ -464,6 +464,14 @@ def test_a_wifi_name_that_is_not_text_is_left_out_with_a_note():
     assert "wifi_name" not in found.settings and any("not UTF-8" in n for n in found.notes)
 
 
+def test_companion_txts_own_lines_win_and_the_network_goes_as_a_pair():
+    found = I.parse({"firstrun.sh": firstrun_2x(hostname="tavolo", ssid=SSID.encode(), passphrase=PASS,
+                                                country="IT", timezone="Europe/Rome").encode()})
+    assert set(found.beside({"hostname"})) == {"wifi_name", "wifi_password", "wifi_country", "timezone"}
+    assert set(found.beside({"wifi_password", "timezone"})) == {"hostname", "wifi_country"}
+    assert set(found.beside({})) == set(found.settings)
+
+
 # ---- cmdline.txt and the reboot -----------------------------------------------------------------
 
 @pytest.mark.parametrize("how", ["systemd", "cloudinit", ""])
