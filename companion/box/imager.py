@@ -81,8 +81,10 @@ class Found:
         return {k: s for k, s in self.settings.items() if k not in skip}
 
     def put(self, key: str, value: str, source: str, line: int) -> None:
-        """The first value found for a key is kept (Imager writes its own command before its fallback)."""
-        self.settings.setdefault(key, Setting(key, value, source, line))
+        """The first value found for a key is kept (Imager writes its own command before its fallback).
+        An empty value says nothing, except an empty passphrase: an open network."""
+        if value or key == "wifi_password":
+            self.settings.setdefault(key, Setting(key, value, source, line))
 
 
 def text_of(raw: bytes) -> str:
@@ -174,8 +176,7 @@ def read_firstrun(text: str, found: Found) -> None:
             elif command == "set_wlan":
                 args = args[1:] if args[:1] == ["-h"] else args  # -h: a hidden network (the box scans for it anyway)
                 for key, value in zip(("wifi_name", "wifi_password", "wifi_country"), args):
-                    if value or key == "wifi_password":  # '' is an open network; an empty country says nothing
-                        found.put(key, value, FIRSTRUN, number)
+                    found.put(key, value, FIRSTRUN, number)
             elif command == "set_timezone" and args:
                 found.put("timezone", args[0], FIRSTRUN, number)
             elif command == "set_keymap":

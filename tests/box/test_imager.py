@@ -139,6 +139,13 @@ def test_an_open_network_clears_the_passphrase(form):
     assert values(found)["wifi_name"] == "Bar" and values(found)["wifi_password"] == ""
 
 
+def test_an_empty_country_says_nothing():
+    """Imager 1.x always writes `country=` in its wpa_supplicant block, empty when none was chosen."""
+    script = firstrun_1x("tavolo", "anna", CRYPT, [KEY1], SSID, PASS, "", False, "it", "Europe/Rome")
+    assert "wifi_country" not in I.parse({"firstrun.sh": script.encode()}).settings
+    assert "wifi_country" not in I.parse({"firstrun.sh": firstrun_2x(ssid=b"Bar", passphrase=PASS).encode()}).settings
+
+
 def test_a_wifi_name_that_is_not_text_is_left_out_with_a_note():
     ssid = b"caf\xe9"  # Latin-1: no UTF-8 text for companion.txt's wifi_name
     found = I.parse({"firstrun.sh": firstrun_2x(ssid=ssid, passphrase=PASS, country="IT").encode()})
