@@ -43,6 +43,21 @@ def wpa_ssid_field(ssid: bytes) -> str:  # wpaSupplicantSsidField
     return '\tssid="' + ssid.decode().replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def hostname_and_user(hostname: str, subst: str) -> str:
+    """The host name block (when there is a name) and the first user's lookup: 1.x with `...`, 2.x with $(...)."""
+    named = [
+        "CURRENT_HOSTNAME=" + subst.format("cat /etc/hostname | tr -d \" \\t\\n\\r\""),
+        "if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then",
+        "   /usr/lib/raspberrypi-sys-mods/imager_custom set_hostname " + hostname,
+        "else",
+        "   echo " + hostname + " >/etc/hostname",
+        "   sed -i \"s/127.0.1.1.*$CURRENT_HOSTNAME/127.0.1.1\\t" + hostname + "/g\" /etc/hosts",
+        "fi"] if hostname else []
+    lines = named + ["FIRSTUSER=" + subst.format("getent passwd 1000 | cut -d: -f1"),
+                     "FIRSTUSERHOME=" + subst.format("getent passwd 1000 | cut -d: -f6")]
+    return "".join(x + "\n" for x in lines)
+
+
 def firstrun_2x(hostname="", user="", password="", keys=(), ssid=b"", passphrase="", country="",
                 hidden=False, keyboard="", timezone="") -> str:
     """generateSystemdScript (2.x)."""
@@ -53,16 +68,7 @@ def firstrun_2x(hostname="", user="", password="", keys=(), ssid=b"", passphrase
         s += text + "\n"
 
     line("#!/bin/sh"); line(""); line("set +e"); line("")
-    if hostname:
-        line("CURRENT_HOSTNAME=$(cat /etc/hostname | tr -d \" \\t\\n\\r\")")
-        line("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then")
-        line("   /usr/lib/raspberrypi-sys-mods/imager_custom set_hostname " + hostname)
-        line("else")
-        line("   echo " + hostname + " >/etc/hostname")
-        line("   sed -i \"s/127.0.1.1.*$CURRENT_HOSTNAME/127.0.1.1\\t" + hostname + "/g\" /etc/hosts")
-        line("fi")
-    line("FIRSTUSER=$(getent passwd 1000 | cut -d: -f1)")
-    line("FIRSTUSERHOME=$(getent passwd 1000 | cut -d: -f6)")
+    s += hostname_and_user(hostname, "$({})")
     if keys:
         line("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then")
         line("   /usr/lib/raspberrypi-sys-mods/imager_custom enable_ssh -k" + "".join(" " + shell_quote(k) for k in keys))
@@ -150,15 +156,7 @@ def firstrun_1x(hostname, user, password, keys, ssid, passphrase, country, hidde
         nonlocal fr
         fr += text + "\n"
 
-    add("CURRENT_HOSTNAME=`cat /etc/hostname | tr -d \" \\t\\n\\r\"`")
-    add("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then")
-    add("   /usr/lib/raspberrypi-sys-mods/imager_custom set_hostname " + hostname)
-    add("else")
-    add("   echo " + hostname + " >/etc/hostname")
-    add("   sed -i \"s/127.0.1.1.*$CURRENT_HOSTNAME/127.0.1.1\\t" + hostname + "/g\" /etc/hosts")
-    add("fi")
-    add("FIRSTUSER=`getent passwd 1000 | cut -d: -f1`")
-    add("FIRSTUSERHOME=`getent passwd 1000 | cut -d: -f6`")
+    fr += hostname_and_user(hostname, "`{}`")
     pubkey = "\n".join(keys)
     add("if [ -f /usr/lib/raspberrypi-sys-mods/imager_custom ]; then")
     add("   /usr/lib/raspberrypi-sys-mods/imager_custom enable_ssh -k" + "".join(" " + shell_quote(k) for k in keys))
