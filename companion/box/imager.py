@@ -228,6 +228,8 @@ def unquote_yaml(value: str, escaped: bool) -> str | None:
     """A YAML scalar as Imager writes it: bare, or double-quoted (2.x escapes \\\\ \\" \\n \\t \\xHH ...);
     None when its bytes are not UTF-8 text."""
     value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] == "'":  # single quotes, as a hand may write them
+        return value[1:-1].replace("''", "'")
     if not (len(value) >= 2 and value[0] == value[-1] == '"'):
         return value
     value = value[1:-1]
@@ -301,6 +303,8 @@ def read_network(text: str, found: Found) -> None:
         found.notes.append("network-config is not Raspberry Pi Imager's customisation: left on the card as it is")
         return
     found.imagers.append(NETWORK)
+    if "wifi_name" in found.settings:  # a newer form of Imager's on the same card gave the network already
+        return
     escaped = "network" in keys  # 2.x escapes the SSID and the key; 1.x wrote them as typed
     point_indent = None
     for number, line in enumerate(lines, 1):
@@ -311,6 +315,7 @@ def read_network(text: str, found: Found) -> None:
         elif stripped == "access-points:":
             point_indent = indent
         elif point_indent is not None and indent > point_indent and stripped.endswith(":") and "wifi_name" not in found.settings:
+            # the first access point's name (Imager writes one)
             ssid = unquote_yaml(stripped[:-1], escaped)
             if ssid is None:
                 found.notes.append(f"network-config line {number}: the Wi-Fi name is not UTF-8 text; left out")

@@ -139,6 +139,15 @@ def test_an_open_network_clears_the_passphrase(form):
     assert values(found)["wifi_name"] == "Bar" and values(found)["wifi_password"] == ""
 
 
+def test_hand_edited_yaml_in_single_quotes():
+    user_data, network = cloud_2x(hostname="tavolo", ssid=b"Bar", passphrase=PASS, timezone="Europe/Rome")
+    user_data = user_data.replace("hostname: tavolo", "hostname: 'tavolo'").replace("timezone: Europe/Rome", 'timezone: "Europe/Rome"')
+    network = network.replace('"Bar":', "'Bar''s':")
+    found = I.parse({"user-data": user_data.encode(), "network-config": network.encode()})
+    assert values(found) == {"hostname": "tavolo", "timezone": "Europe/Rome", "wifi_name": "Bar's",
+                             "wifi_password": pbkdf2(PASS, b"Bar")}
+
+
 def test_an_empty_country_says_nothing():
     """Imager 1.x always writes `country=` in its wpa_supplicant block, empty when none was chosen."""
     script = firstrun_1x("tavolo", "anna", CRYPT, [KEY1], SSID, PASS, "", False, "it", "Europe/Rome")
