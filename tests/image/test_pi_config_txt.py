@@ -1,0 +1,46 @@
+"""config.txt read as each Pi's firmware reads it (image_machine.boot_files): what the Pi boot test
+asserts the card's FAT against. No image needed."""
+
+from __future__ import annotations
+
+from image_machine import BOARDS, boot_files, kernel_format
+
+DEBIAN = """# Debian's raspi-firmware writes this
+arm_64bit=1
+enable_uart=1
+upstream_kernel=1
+
+kernel=vmlinuz-6.12.57+deb13-arm64
+# For details on the initramfs directive, see
+initramfs initrd.img-6.12.57+deb13-arm64 followkernel
+"""
+
+
+def test_debians_config_names_one_kernel_and_each_boards_upstream_device_tree() -> None:
+    got = {name: boot_files(DEBIAN, board) for name, board in BOARDS.items()}
+    assert {f.kernel for f in got.values()} == {"vmlinuz-6.12.57+deb13-arm64"}
+    assert {f.initramfs for f in got.values()} == {"initrd.img-6.12.57+deb13-arm64"}
+    assert {name: f.dtb for name, f in got.items()} == {
+        "Pi 3B": "bcm2837-rpi-3-b.dtb", "Pi 3B+": "bcm2837-rpi-3-b-plus.dtb", "Pi 4B": "bcm2711-rpi-4-b.dtb",
+        "Pi 400": "bcm2711-rpi-400.dtb", "Zero 2 W": "bcm2837-rpi-zero-2-w.dtb"}
+
+
+def test_model_filters_apply_to_their_boards_only_until_all() -> None:
+    config = DEBIAN.replace("upstream_kernel=1\n", "") + (
+        "[pi4]\nkernel=k4\n[pi400]\ndevice_tree=custom.dtb\n[pi3+]\ninitramfs i3plus\n[all]\nenable_uart=1\n")
+    assert boot_files(config, BOARDS["Pi 4B"]).kernel == "k4"
+    assert boot_files(config, BOARDS["Pi 400"]).kernel == "k4", "[pi4] covers the 400"
+    assert boot_files(config, BOARDS["Pi 400"]).dtb == "custom.dtb"
+    assert boot_files(config, BOARDS["Pi 4B"]).dtb == "bcm2711-rpi-4-b.dtb"
+    assert boot_files(config, BOARDS["Pi 3B"]).dtb == "bcm2710-rpi-3-b.dtb", "no upstream_kernel: the Pi kernel's name"
+    assert boot_files(config, BOARDS["Pi 3B+"]).initramfs == "i3plus"
+    assert boot_files(config, BOARDS["Pi 3B"]).initramfs == "initrd.img-6.12.57+deb13-arm64"
+
+
+def test_kernel_formats_the_firmware_can_and_cannot_start() -> None:
+    image = bytearray(64)
+    image[0x38:0x3C] = b"ARM\x64"
+    assert kernel_format(bytes(image)) == "Image"
+    assert kernel_format(b"\x1f\x8b\x08" + bytes(61)) == "gzip"
+    assert kernel_format(b"MZ\0\0zimg" + bytes(56)) == "zboot"
+    assert kernel_format(bytes(64)) == "unknown"
