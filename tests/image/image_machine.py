@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import devicetree
+
 FAT_OFFSET = "@@4M"  # build.sh starts the boot partition 4 MiB into the card
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # colours, bracketed paste: not part of what a command printed
 VIRT_CMDLINE = "root=LABEL=clans-root ro rootwait console=ttyAMA0 net.ifnames=0 fsck.repair=yes"
@@ -336,6 +338,26 @@ def kernel_format(data: bytes) -> str:
 # in size, and the console is the mini UART (ttyS1: the upstream device trees give the PL011
 # to Bluetooth), QEMU's second serial port.
 PI_MODELS = {"raspi3b": ("Pi 3B", "1G"), "raspi4b": ("Pi 4B", "2G")}
+
+
+# The board revision QEMU's model reports (its mailbox, /proc/cpuinfo), and what of the upstream
+# device tree QEMU 10 does not model but Linux touches at boot (an external abort kills it): the
+# Pi 4's HDMI block, its clock, interrupt controller, encoders and DDC buses (labels in
+# /__symbols__). QEMU disables the PCIe, RNG, thermal and Ethernet nodes itself.
+QEMU_REVISION = {"raspi3b": 0xA02082, "raspi4b": 0xB03115}
+UNMODELLED = {"raspi3b": (), "raspi4b": ("dvp", "aon_intr", "hdmi0", "hdmi1", "ddc0", "ddc1")}
+
+
+def firmware_dtb(dtb: bytes, model: str) -> bytes:
+    """The card's device tree as a Pi's firmware hands it to Linux, which QEMU's models do not do:
+    `/system/linux,revision` (gpiozero tells the board by it); and what the model lacks disabled."""
+    tree = devicetree.load(dtb)
+    tree.node("/system", create=True).props["linux,revision"] = QEMU_REVISION[model].to_bytes(4, "big")
+    for label in UNMODELLED[model]:
+        path = tree.symbol(label)
+        if path:
+            tree.node(path).props["status"] = b"disabled\0"
+    return devicetree.dump(tree)
 
 
 class PiMachine(Machine):

@@ -28,7 +28,7 @@ from typing import Callable
 
 import pytest
 
-from image_machine import BOARDS, PI_MODELS, Card, PiMachine, boot_files, kernel_format, tools_missing
+from image_machine import BOARDS, PI_MODELS, Card, PiMachine, boot_files, firmware_dtb, kernel_format, tools_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 IMAGE_XZ = Path(os.environ.get("COMPANION_IMAGE", ROOT / "build" / "image" / "clans-companion.img.xz"))
@@ -134,7 +134,8 @@ def test_the_card_boots_on_the_pi_model_to_ready(model: str, tmp_path: Path) -> 
         assert files.initramfs is not None, f"config.txt names no initramfs for the {board.name}"
         taken = {"kernel": card.take(files.kernel, tmp_path / "kernel"),
                  "initrd": card.take(files.initramfs, tmp_path / "initrd"),
-                 "dtb": card.take(files.dtb, tmp_path / "board.dtb")}
+                 "dtb": tmp_path / "board.dtb"}
+        taken["dtb"].write_bytes(firmware_dtb(card.read(files.dtb), model))
         cmdline = card.read("cmdline.txt").decode().strip()
         log = OUT / f"pi-boot-{model}.log" if OUT.is_dir() else tmp_path / "console.log"
         log.write_text("")

@@ -1,9 +1,10 @@
 """config.txt read as each Pi's firmware reads it (image_machine.boot_files): what the Pi boot test
-asserts the card's FAT against. No image needed."""
+asserts the card's FAT against, and the device tree it hands QEMU. No image needed."""
 
 from __future__ import annotations
 
-from image_machine import BOARDS, boot_files, kernel_format
+import devicetree
+from image_machine import BOARDS, boot_files, firmware_dtb, kernel_format
 
 DEBIAN = """# Debian's raspi-firmware writes this
 arm_64bit=1
@@ -44,3 +45,26 @@ def test_kernel_formats_the_firmware_can_and_cannot_start() -> None:
     assert kernel_format(b"\x1f\x8b\x08" + bytes(61)) == "gzip"
     assert kernel_format(b"MZ\0\0zimg" + bytes(56)) == "zboot"
     assert kernel_format(bytes(64)) == "unknown"
+
+
+def _pi4_like() -> bytes:
+    hdmi = devicetree.Node("hdmi@7ef00700", {"compatible": b"brcm,bcm2711-hdmi0\0", "reg": bytes(range(8))})
+    soc = devicetree.Node("soc", {"#address-cells": b"\0\0\0\1"}, [hdmi])
+    symbols = devicetree.Node("__symbols__", {"hdmi0": b"/soc/hdmi@7ef00700\0"})
+    root = devicetree.Node("", {"model": b"Raspberry Pi 4 Model B\0"}, [soc, symbols])
+    return devicetree.dump(devicetree.Tree(root, bytes(16), 0))
+
+
+def test_a_device_tree_survives_the_round_trip() -> None:
+    data = _pi4_like()
+    tree = devicetree.load(data)
+    assert devicetree.dump(tree) == data
+    assert tree.node("/soc/hdmi@7ef00700").props["reg"] == bytes(range(8))
+    assert tree.symbol("hdmi0") == "/soc/hdmi@7ef00700" and tree.symbol("nothing") is None
+
+
+def test_the_firmwares_additions_and_qemus_gaps() -> None:
+    tree = devicetree.load(firmware_dtb(_pi4_like(), "raspi4b"))
+    assert tree.node("/system").props["linux,revision"] == b"\0\xb0\x31\x15"
+    assert tree.node("/soc/hdmi@7ef00700").props["status"] == b"disabled\0"
+    assert "status" not in devicetree.load(firmware_dtb(_pi4_like(), "raspi3b")).node("/soc/hdmi@7ef00700").props
