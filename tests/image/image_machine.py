@@ -385,6 +385,15 @@ class PiMachine(Machine):
         self.reader.start()
         self.marks = 0
 
+    def shell(self, timeout: float) -> None:
+        """Wait for the root shell's prompt itself: a command typed while login still sets up the
+        console is flushed away (the slow model takes seconds between the two)."""
+        self.wait_for(r"login: root \(automatic login\)", timeout)
+        with self.cond:
+            since = len(self.lines)
+        self.wait_for(r"root@[\w-]+:\S*# ?$", timeout, since)
+        self.run("dmesg -n 1; stty -echo cols 200", timeout=120)
+
     def kill(self) -> None:
         """Pull the plug. Through a wrapper: QEMU itself (the deepest process), so the wrapper
         still undoes its mounts; the whole group if that does not end it."""

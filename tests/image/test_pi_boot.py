@@ -38,6 +38,7 @@ TOOL = Path(os.environ.get("DEBIAN_ROOT") or ROOT.parent / "shared/tools/debian-
 QEMU10_ROOT = Path(os.environ.get("COMPANION_QEMU10_ROOT", "/var/tmp/qemu10-root"))
 VENV = "/opt/companion/venv"
 OUT = ROOT / "build" / "image"
+NO_NETWORK = {"systemd-networkd-wait-online.service"}  # QEMU's Pi models have no network device
 
 
 def _skip_reason() -> str | None:
@@ -160,10 +161,19 @@ def _check_boot(m: PiMachine, model: str, board: str) -> None:
         f"{model}: the companion never reached READY: {started}\n{show}\n" + \
         m.run("journalctl -b -u companion --no-pager | tail -25")
     ready_s = int(props["ActiveEnterTimestampMonotonic"]) / 1e6
-    # Never emergency or rescue mode: the boot finished, whatever failed is named.
+    line = (f"{model} ({board}): READY at {ready_s:.1f} s after the kernel started; "
+            f"root shell {shell_s:.1f} s after QEMU started")
+    print(f"\n{line}")
+    if OUT.is_dir():
+        with open(OUT / "pi-boot-times.txt", "a", encoding="utf-8") as f:
+            f.write(line + "\n")
+    # Never emergency or rescue mode: the boot finished. The model has no network, so only
+    # waiting for one may fail.
     state = m.run("systemctl is-system-running --wait", timeout=BOOT_S)
     failed = m.run("systemctl --failed --no-legend --plain --no-pager")
-    assert state in ("running", "degraded"), f"{model}: the system is {state!r}; failed units: {failed}"
+    unexpected = [u for u in failed.splitlines() if u.split()[0] not in NO_NETWORK]
+    assert state in ("running", "degraded") and not unexpected, \
+        f"{model}: the system is {state!r}; failed units: {failed}"
     assert m.run("systemctl is-active emergency.target rescue.target || true").split() == ["inactive"] * 2
     assert not any("emergency mode" in line.lower() for line in m.lines), f"{model}: emergency mode on the console"
     assert m.run("findmnt -no TARGET /data") == "/data", f"{model}: no data partition mounted"
@@ -178,12 +188,10 @@ def _check_boot(m: PiMachine, model: str, board: str) -> None:
     assert "gpiochip0 opened" in opened, (
         f"{model}: the companion user (groups {groups}) cannot open the GPIO chip with lgpio: {opened}\n"
         f"{chips}\n(lgpio in {VENV} and a udev rule giving /dev/gpiochip* to a group the unit has are needed)")
-    doctor = m.run(f"{VENV}/bin/companion doctor 2>&1 | grep ' gpio:' || true", timeout=300)
-    assert doctor.startswith("OK") and "gpiochip" in doctor, f"{model}: companion doctor's gpio line: {doctor!r}"
     buttons = m.run("journalctl -b -u companion --no-pager -o cat | grep -i -m3 'button\\|gpio' || true")
-    line = (f"{model} ({board}): READY at {ready_s:.1f} s after the kernel started; "
-            f"root shell {shell_s:.1f} s after QEMU started; {state}")
-    print(f"\n{line}\n  failed units: {failed or 'none'}\n  companion on GPIO: {buttons or 'nothing logged'}")
-    if OUT.is_dir():
-        with open(OUT / "pi-boot-times.txt", "a", encoding="utf-8") as f:
-            f.write(line + "\n")
+    print(f"  failed units: {failed or 'none'}\n  {opened}\n  the companion on GPIO: {buttons or 'nothing logged'}")
+    # `companion doctor` as the box's owner runs it: in the root shell, from its home directory.
+    doctor = m.run(f"{VENV}/bin/companion doctor 2>&1 | grep ' gpio:' || true", timeout=300)
+    assert doctor.startswith("OK") and "gpiochip" in doctor, (
+        f"{model}: companion doctor's gpio line: {doctor!r}; lgpio imported by root in $HOME: "
+        + m.run(f"{VENV}/bin/python -c 'import lgpio' 2>&1 | tail -1 || true"))
