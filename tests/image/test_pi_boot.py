@@ -28,10 +28,10 @@ from typing import Callable
 
 import pytest
 
-from image_machine import BOARDS, PI_MODELS, Card, PiMachine, boot_files, firmware_dtb, kernel_format, tools_missing
+from image_machine import BOARDS, PI_MODELS, Card, PiMachine, boot_files, firmware_dtb, kernel_format
+from test_image_boot import IMAGE_XZ, _skip_reason  # the same image, the same reasons to skip
 
 ROOT = Path(__file__).resolve().parents[2]
-IMAGE_XZ = Path(os.environ.get("COMPANION_IMAGE", ROOT / "build" / "image" / "clans-companion.img.xz"))
 REQUIRED = os.environ.get("COMPANION_IMAGE_REQUIRED") == "1"
 BOOT_S = 1200  # the emulated Pi is far slower than -M virt (no virtio; the SD card model)
 TOOL = Path(os.environ.get("DEBIAN_ROOT") or ROOT.parent / "shared/tools/debian-root")
@@ -39,17 +39,6 @@ QEMU10_ROOT = Path(os.environ.get("COMPANION_QEMU10_ROOT", "/var/tmp/qemu10-root
 VENV = "/opt/companion/venv"
 OUT = ROOT / "build" / "image"
 NO_NETWORK = {"systemd-networkd-wait-online.service"}  # QEMU's Pi models have no network device
-
-
-def _skip_reason() -> str | None:
-    if REQUIRED:
-        return None  # CI built it: a missing image or tool is a failure there, not a skip
-    if not IMAGE_XZ.exists():
-        return f"no image at {IMAGE_XZ}: build it with `sudo tools/image/build.sh` (CI does)"
-    missing = tools_missing()
-    if missing:
-        return f"{missing} is missing: apt-get install qemu-system-arm mtools xz-utils"
-    return None
 
 
 def _no_qemu10() -> str | None:
