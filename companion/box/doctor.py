@@ -41,6 +41,7 @@ from typing import Any, Callable, Sequence
 from companion.box.config import (OLED_ADDRESSES, Config, ConfigError, display_drivers, is_display_driver, is_oled,
                                   load_config)
 from companion import i18n
+from companion.hw.platform import prepare_lgpio
 from companion.hw.sinks import writes_frames
 from companion.i18n import N_, _, ngettext
 from companion.table.keys import KEYPAD, POWER, QUIT, normalize_token
@@ -253,6 +254,7 @@ def check_gpio(p: Probe) -> Result:
     c = _cfg(p)
     if (c.buttons is None or c.buttons.enabled is False) and c.encoder is None:
         return Result(OK, "gpio", _("no buttons or encoder configured"))
+    prepare_lgpio()  # as the buttons do: lgpio's import needs a directory it can write
     if not p.importable("lgpio"):
         return Result(FAIL, "gpio", _("lgpio does not import, so the buttons cannot work: run {install} again "
                                       "(Raspberry Pi OS: it installs {apt}; Debian 13: it builds lgpio into "

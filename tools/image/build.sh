@@ -139,6 +139,7 @@ data=$work/data
 mv "$root/boot/firmware" "$fw"
 mkdir -p "$root/boot/firmware"
 cp "$root/usr/share/companion-box/companion.txt" "$fw/companion.txt"
+rm -f "$fw"/config.txt.bak-*  # install.sh keeps a copy of config.txt it changes: not on a new card
 # The data partition's first contents: what the read-only root binds from it (/etc/fstab).
 cid=$(chroot "$root" id -u companion) gid=$(chroot "$root" id -g companion)
 mkdir -p "$data/companion" "$data/box/etc-companion" "$data/box/systemd" "$data/box/log-journal"
