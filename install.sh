@@ -143,8 +143,8 @@ ensure_lgpio() {
     say "lgpio: PyPI's wheel installed into $venv"
     return 0
   fi
-  say "lgpio: no wheel for $("$venv/bin/python" -c 'import sys; print("Python %d.%d" % sys.version_info[:2])');"
-  say "building it from PyPI's source with its own C library (swig, gcc, python3-dev; a few minutes)"
+  say "lgpio: no wheel for $("$venv/bin/python" -c 'import sys; print("Python %d.%d" % sys.version_info[:2])'):" \
+    "building it from PyPI's source with its own C library (swig, gcc, python3-dev; a few minutes)"
   before=$(dpkg-query -W -f '${Package}\n' | sort)
   for p in swig gcc python3-dev; do
     dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || added+=("$p")
