@@ -46,7 +46,6 @@ from companion.table.effects import PIN_FILE, PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from companion.table.fsutil import atomic_write_text
 
 PROBLEMS_FILE = "/run/companion-box/problems.json"
-NO_DATA_FILE = "/run/companion-box/no-data"  # companion-data.service: /data is a stand-in in RAM
 SECRET_KEYS = ("wifi_password", "page_pin")
 KEYS = ("wifi_country", "wifi_name", "wifi_password", "hostname", "language", "page_pin", "timezone", "ssh_key")
 SSH_KEY_TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",

@@ -235,7 +235,6 @@ def build(args: argparse.Namespace) -> Daemon:
     if not headless:
         tell_card_problems(shell)
         tell_last_error(shell, guard)
-        tell_no_data(shell)
     from companion.box.about import about_paragraphs, read_about
 
     shell.about = about_paragraphs(read_about())
@@ -301,23 +300,6 @@ def tell_resumed(shell: Shell, started: float | None) -> None:
     # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page)
     text = _("Your game of {date} goes on. D: menu for a new game.")
     shell.tell(title, [text.format(date=date)], "resumed")
-
-
-def tell_no_data(shell: Shell, path: str | None = None) -> None:
-    """On the SD-card image: the card's data partition was missing at boot and /data is a
-    stand-in in RAM (companion-data.service), so nothing this boot plays is kept."""
-    from companion.box.card import NO_DATA_FILE
-    from companion.i18n import _
-
-    if not os.path.exists(path or NO_DATA_FILE) or shell.notice.shown:
-        return
-    # NOTE: max 25 characters
-    title = _("Data partition missing")
-    # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page)
-    text = _("The card's data partition is missing: games are not kept when the box is off.")
-    # NOTE: body text, wraps at 21 characters; at most 3 lines
-    what = _("Flash the card anew; the page's export keeps the history first.")
-    shell.tell(title, [text, what], "no-data")
 
 
 def tell_last_error(shell: Shell, guard: Any) -> None:

@@ -71,15 +71,3 @@ def test_an_unreadable_record_is_an_error_all_the_same(tmp_path):
 def teardown_function() -> None:
     crashguard._starting = None
 
-
-def test_a_missing_data_partition_is_told_on_the_first_screen(tmp_path):
-    """companion-data.service leaves a flag when /data is a stand-in in RAM (the SD-card image)."""
-    from companion.kiosk.daemon import tell_no_data
-
-    _, shell = start(tmp_path / "state")
-    tell_no_data(shell, str(tmp_path / "no-data"))
-    assert not (shell.notice.shown and shell.notice.name == "no-data")
-    (tmp_path / "no-data").write_text("")
-    tell_no_data(shell, str(tmp_path / "no-data"))
-    assert shell.notice.shown and shell.notice.name == "no-data"
-    assert "not kept" in " ".join(shell.screen().lines)

@@ -174,26 +174,3 @@ def test_the_build_says_which_bytes_it_wrote() -> None:
     assert re.search(r"^aiohttp==\S+( --hash=sha256:[0-9a-f]{64})+$", manifest, re.M), "a locked wheel with its hashes"
     assert re.search(r"^lgpio==0\.2\.2\.0( --hash=sha256:[0-9a-f]{64})+$", manifest, re.M), "lgpio, built from its checked source"
 
-
-def test_a_card_without_its_data_partition_still_boots_and_plays(tmp_path: Path) -> None:
-    """The data partition deleted (by a tool, or another layout): no emergency mode; /data is a
-    stand-in in RAM (companion-data.service), the kiosk plays and its first screen says so."""
-    card = Card(IMAGE_XZ, tmp_path / "card.img")
-    subprocess.run(["sfdisk", "-q", "--delete", str(card.path), "3"], check=True)
-    card.write("companion.txt", f"page_pin = {PIN}\r\n".encode(), tmp_path / "companion.txt")
-    kernel, initrd = card.kernel_and_initrd(tmp_path)
-    m = Machine(card, kernel, initrd, tmp_path / "log")
-    try:
-        first = m.wait_page(BOOT_S)
-        assert "no game" in first.get("problem", ""), first
-        m.shell(BOOT_S)
-        assert m.run("systemctl is-active companion companion-web").split() == ["active"] * 2
-        assert m.run("systemctl is-system-running || true") in ("running", "degraded")
-        assert m.run("findmnt -no FSTYPE /data") == "tmpfs"
-        assert m.run("test -e /run/companion-box/no-data && echo flagged") == "flagged"
-        assert "data partition (LABEL=clans-data) is missing" in m.run("journalctl -b -u companion-data --no-pager")
-        headers = login(m)
-        state = play(m, headers, "##1#2#", 2)
-        assert state["game"] == "clans", "the box plays on the stand-in"
-    finally:
-        m.kill()

@@ -149,10 +149,6 @@ find "$root/etc/companion" -mindepth 1 -delete
 cp -a "$root/var/lib/systemd/." "$data/box/systemd/"
 ln -s /usr/share/zoneinfo/UTC "$data/box/localtime"
 echo UTC > "$data/box/timezone"
-# The same first contents in the root, for a card whose data partition is missing or does not
-# mount: companion-data.service then puts them on a RAM stand-in, and the box still plays.
-mkdir -p "$root/usr/share/companion-box/data-skeleton"
-cp -a "$data/." "$root/usr/share/companion-box/data-skeleton/"
 mkdir -p "$out/boot"
 kver=$(ls "$root/lib/modules" | sort -V | tail -1)
 cp "$root/boot/vmlinuz-$kver" "$out/boot/vmlinuz"
