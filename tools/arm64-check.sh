@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# arm64-check.sh: run the README's test command in an aarch64 Debian Bookworm root under
+# arm64-check.sh: run the README's test command in an aarch64 Debian 13 (trixie) root under
 # qemu-user emulation (the Pi's CPU and OS release, about 4x slower than an x86 laptop), so
 # tests that assume a fast machine show up before a Pi does.
 #
 #   tools/arm64-check.sh [ROOT_DIR] [-- PYTEST_ARGS...]
+#   DEBIAN_SUITE=bookworm tools/arm64-check.sh ...     (Debian 12 instead)
 #
-# ROOT_DIR defaults to /var/tmp/arm64root (made once with debian-root, then reused).
-# A clean export of the tree (no .venv, no .git) is copied to ROOT_DIR/root/companion,
-# a fresh venv is made there and `pip install '.[test]'` + pytest run inside.
+# ROOT_DIR defaults to /var/tmp/arm64root-trixie (/var/tmp/arm64root for bookworm; made once
+# with debian-root, then reused). A clean export of the tree (no .venv, no .git) is copied to
+# ROOT_DIR/root/companion, a fresh venv is made there and `pip install '.[test]'` + pytest run
+# inside. lgpio must import there: on Python 3.13 (trixie) PyPI has no wheel, so swig, gcc
+# and python3-dev are installed in the root and `install.sh --lgpio` builds it from its sdist,
+# as install.sh does on a box with plain Debian 13.
 # Exit: pytest's status; 0 with a SKIP line when this machine cannot do it (not root,
 # no Debian package registry, no debian-root tool); 2 on a set-up failure.
 set -uo pipefail
@@ -40,8 +44,19 @@ q=$(printf ' %q' "${pytest_args[@]}")
   cd /root/companion
   uname -m
   python3 -c 'import ensurepip' 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
+  python3 --version
+  need=
+  for p in swig gcc python3-dev; do
+    dpkg-query -W -f '\${Status}' \$p 2>/dev/null | grep -q 'install ok installed' || need=1
+  done
+  if [ -n \"\$need\" ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends swig gcc python3-dev >/dev/null
+  fi
   python3 -m venv .venv
+  pip_start=\$(date +%s)
   .venv/bin/pip install -q '.[test]'
+  ./install.sh --lgpio .venv
+  echo \"arm64-check: venv and lgpio ready after \$((\$(date +%s) - pip_start)) s\"
   .venv/bin/python -c 'import lgpio, gpiozero; print(\"arm64-check: lgpio\", lgpio.LGPIO_PY_VERSION if hasattr(lgpio, \"LGPIO_PY_VERSION\") else \"\", \"imports\")' \\
     || { echo 'arm64-check: lgpio does not import: the Pi GPIO backend is missing'; exit 3; }
   start=\$(date +%s)

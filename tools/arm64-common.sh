@@ -1,11 +1,19 @@
 # arm64-common.sh: what tools/arm64-check.sh and tools/arm64-bench.sh share; sourced, not run:
 #   me=NAME; source "$(dirname "$0")/arm64-common.sh" "$@"
-# It reads their arguments ([ROOT_DIR] [-- ARGS...]) into `root` (default /var/tmp/arm64root)
-# and the array `args`, sets `here` (the checkout), and gives skip/die (their SKIP and error
-# lines, exit 0 and 2) and find_tool (the debian-root tool into `tool`, or SKIP).
+# It reads their arguments ([ROOT_DIR] [-- ARGS...]) into `root` and the array `args`, sets
+# `here` (the checkout), and gives skip/die (their SKIP and error lines, exit 0 and 2) and
+# find_tool (the debian-root tool into `tool`, or SKIP).
+# DEBIAN_SUITE picks the release (exported for debian-root): trixie (Debian 13, the stable
+# release and the box's target; the default, root /var/tmp/arm64root-trixie) or bookworm
+# (Debian 12; root /var/tmp/arm64root, the one made before trixie).
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-root=/var/tmp/arm64root
+export DEBIAN_SUITE=${DEBIAN_SUITE:-trixie}
+case $DEBIAN_SUITE in
+  trixie) root=/var/tmp/arm64root-trixie ;;
+  bookworm) root=/var/tmp/arm64root ;;
+  *) echo "${me:-arm64}: DEBIAN_SUITE must be trixie or bookworm, not '$DEBIAN_SUITE'" >&2; exit 2 ;;
+esac
 if [ $# -gt 0 ] && [ "$1" != -- ]; then root=$1; shift; fi
 [ "${1:-}" = -- ] && shift
 args=("$@")

@@ -33,12 +33,14 @@ import os
 import re
 import socket
 import stat
+import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Callable
 
 from companion.argtypes import given
+from companion.box import imager
 from companion.i18n import LANGUAGES
 from companion.table.effects import PIN_FILE, PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from companion.table.fsutil import atomic_write_text
@@ -81,9 +83,11 @@ class Problem:
     line: int
     key: str
     message: str
+    source: str = "companion.txt"  # the file: the card, or one Raspberry Pi Imager wrote
 
-    def text(self, name: str = "companion.txt") -> str:
-        if not self.line and self.key == "companion.txt":  # the file itself: named once
+    def text(self, name: str | None = None) -> str:
+        name = name or self.source
+        if not self.line and self.key == name:  # the file itself: named once
             return f"{name}: {self.message}"
         where = f"{name} line {self.line}" if self.line else name
         return f"{where}: {self.key}: {self.message}"
@@ -523,7 +527,9 @@ def report(problems: list[Problem], done: list[str], box: Box) -> None:
 
 
 def run(box: Box, sethostname: Callable[[str], None] | None = None,
-        step: Callable[[str], None] = lambda what: None) -> list[Problem]:
+        step: Callable[[str], None] = lambda what: None, proc_cmdline: Path = Path("/proc/cmdline"),
+        reboot: Callable[[], None] = lambda: subprocess.run(["systemctl", "--no-block", "reboot"], check=False)
+        ) -> list[Problem]:
     """Read the card, apply what is right, report what is not. Never raises on a bad card.
     `step`: called after each write to the card (scrub_card)."""
     card: CardText | None = None
@@ -541,13 +547,27 @@ def run(box: Box, sethostname: Callable[[str], None] | None = None,
     if card is not None:
         good, problems, repeats = check_card(card, box)
         done = [r.text() for r in repeats]
-    done += apply(load_saved(box), good, box, sethostname)
+    # Raspberry Pi Imager's OS customisation, if it left any on the FAT: what the card does not give
+    found = imager.imager_settings(box.card.parent)
+    taken = found.beside(parse(card.text)[0] if card is not None else {})
+    from_imager, bad = checked({k: Entry(s.line, k, s.value) for k, s in taken.items()}, box)
+    problems += [dataclasses.replace(p, source=taken[p.key].source) for p in bad]
+    good = {**from_imager, **good}
+    done += apply(load_saved(box), good, box, sethostname) + found.notes
+    try:
+        done += imager.tidy(box.card.parent, found)
+    except OSError as exc:
+        problems.append(Problem(0, "Raspberry Pi Imager", f"its files not tidied ({exc.strerror or exc}); "
+                                "the next boot tries again", source="Raspberry Pi Imager"))
     try:
         if card is not None and scrub_card(box.card, card, good, time.strftime("%Y-%m-%d"), step):
             done.append("the passphrase and PIN are commented out on the card")
     except OSError as exc:
         problems.append(Problem(0, "companion.txt", f"could not comment out the secrets: {exc.strerror or exc}"))
     report(problems, done, box)
+    if imager.must_reboot(box.card.parent, proc_cmdline):  # booted into Imager's first-run target: never the kiosk
+        print("companion-card: rebooting once, without Raspberry Pi Imager's first-run line", flush=True)
+        reboot()
     return problems
 
 
@@ -555,7 +575,8 @@ def read_problems(path: str = PROBLEMS_FILE) -> list[Problem]:
     """What the last boot's card got wrong (for the kiosk's first screen); [] when nothing or no file."""
     try:
         items = json.loads(Path(path).read_text("utf-8"))
-        return [Problem(int(i["line"]), str(i["key"]), str(i["message"])) for i in items]
+        return [Problem(int(i["line"]), str(i["key"]), str(i["message"]), str(i.get("source", "companion.txt")))
+                for i in items]
     except (OSError, ValueError, TypeError, KeyError):
         return []
 

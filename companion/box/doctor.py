@@ -41,6 +41,7 @@ from typing import Any, Callable, Sequence
 from companion.box.config import (OLED_ADDRESSES, Config, ConfigError, display_drivers, is_display_driver, is_oled,
                                   load_config)
 from companion import i18n
+from companion.hw.platform import prepare_lgpio
 from companion.hw.sinks import writes_frames
 from companion.i18n import N_, _, ngettext
 from companion.table.keys import KEYPAD, POWER, QUIT, normalize_token
@@ -253,16 +254,31 @@ def check_gpio(p: Probe) -> Result:
     c = _cfg(p)
     if (c.buttons is None or c.buttons.enabled is False) and c.encoder is None:
         return Result(OK, "gpio", _("no buttons or encoder configured"))
+    prepare_lgpio()  # as the buttons do: lgpio's import needs a directory it can write
     if not p.importable("lgpio"):
-        return Result(FAIL, "gpio", _("lgpio does not import: install it in the venv ({pip}; on Bookworm: "
-                                      "{apt} and a venv with {option})").format(
-            pip="pip install lgpio", apt="sudo apt install python3-lgpio", option="--system-site-packages"))
+        return Result(FAIL, "gpio", _("lgpio does not import, so the buttons cannot work: run {install} again "
+                                      "(Raspberry Pi OS: it installs {apt}; Debian 13: it builds lgpio into "
+                                      "the venv); by hand: {build}").format(
+            install="sudo ./install.sh", apt="python3-lgpio", build=lgpio_build_command()))
     chips = sorted(x.name for x in p.path("/dev").glob("gpiochip*"))
     if not chips:
         return Result(FAIL, "gpio", _("no /dev/gpiochip*: this is not a Raspberry Pi (or its kernel has no "
                                       "GPIO character device): set {setting}").format(
             setting="buttons.enabled: false"))
+    closed = [c for c in chips if p.path(f"/dev/{c}").stat().st_mode & 0o060 != 0o060]
+    if closed:
+        # Debian has no udev rule for the GPIO chips: root-only (0600), the service's user cannot open them
+        return Result(FAIL, "gpio", _("{chip} is root-only, so the service cannot read the buttons: the udev rule "
+                                      "{rule} is missing: run {install} again, then reboot").format(
+            chip=f"/dev/{closed[0]}", rule="60-companion-gpio.rules", install="sudo ./install.sh"))
     return Result(OK, "gpio", _("lgpio imports, {chips} present").format(chips=", ".join(chips)))
+
+
+def lgpio_build_command() -> str:
+    """How to build lgpio into this venv where PyPI has no wheel (Python 3.13) and apt no
+    python3-lgpio (plain Debian): its sdist, linked with its own C library (PYPI=1)."""
+    return (f"sudo apt install swig gcc python3-dev && sudo PYPI=1 {sys.prefix}/bin/pip install "
+            "--no-binary lgpio lgpio")
 
 
 def _listing(p: Probe, folder: str, pattern: str = "*") -> list[str]:

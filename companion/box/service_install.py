@@ -1,9 +1,11 @@
 """`companion install-service`: install this venv's companion as a systemd kiosk service.
 
 Fills the unit template with the venv it runs from (sys.prefix) and the config
-path, writes it to the unit directory, creates the `companion` system user
+path, writes it to the unit directory, creates the `companion` system user,
 the hardware groups the unit names that this OS lacks (gpio and i2c
-on plain Debian) and a starter config file if there is none, and runs `systemctl daemon-reload` and `systemctl enable --now companion`.
+on plain Debian), puts the user in them (so `companion doctor` and a
+`sudo -u companion` shell see what the unit's SupplementaryGroups= gives the
+service), and a starter config file if there is none, and runs `systemctl daemon-reload` and `systemctl enable --now companion`.
 It also writes the phone view's unit, companion-web.service, and enables it (with
 the avahi file that announces it on the LAN) only when the config has
 `web: {enabled: true}` (companion/box/service_web.py).
@@ -286,6 +288,24 @@ def _ensure_groups(accounts: install_checks.Accounts | None = None) -> None:
         _run(["groupadd", "--system", name])
 
 
+def _ensure_membership(accounts: install_checks.Accounts | None = None) -> None:
+    """Put the service user into the hardware groups it is not in yet (useradd made it with
+    none). The unit's SupplementaryGroups= gives the service the devices either way; the
+    membership is what `companion doctor` checks and what `sudo -u companion` tools get."""
+    accounts = accounts or install_checks.default_accounts()
+    outside = []
+    for name in HARDWARE_GROUPS:
+        try:
+            if SERVICE_USER not in accounts.getgrnam(name).gr_mem:
+                outside.append(name)
+        except KeyError:
+            continue  # a group this account database does not have: nothing to join
+    if outside:
+        if shutil.which("usermod") is None:
+            raise InstallError(f"usermod is not available: sudo usermod -aG {','.join(outside)} {SERVICE_USER}")
+        _run(["usermod", "-aG", ",".join(outside), SERVICE_USER])
+
+
 def _write(path: Path, text: str, mode: int = 0o644, *, backup: bool = False) -> install_checks.Written:
     try:
         result = install_checks.write_file(path, text, mode, backup=backup)
@@ -409,6 +429,7 @@ def install(unit_dir: Path, config: Path, *, enable: bool = True, allow_poweroff
     _ensure_config(config)
     _ensure_user(accounts)
     _ensure_groups(accounts)
+    _ensure_membership(accounts)
     _run(["systemctl", "daemon-reload"])
     if replaced:
         # try-restart: only if it is running, so it runs the unit just written.

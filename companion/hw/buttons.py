@@ -25,7 +25,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from companion.hw.platform import is_raspberry_pi
+from companion.hw.platform import is_raspberry_pi, prepare_lgpio
 from companion.hw.settings import ButtonsConfig, EncoderConfig
 from companion.table.keys import BACK, DOWN, MENU, OK, POWER, REPEAT, UP
 
@@ -144,6 +144,7 @@ class Buttons:
         # not need (holds are timed here) and that makes close() wait up to
         # hold_time while a button is down.
         from gpiozero import DigitalInputDevice
+        prepare_lgpio()
         return DigitalInputDevice(pin, pull_up=True, bounce_time=None,
                                   pin_factory=self._pin_factory)
 
@@ -168,6 +169,7 @@ class Buttons:
 
     def _open_encoder(self, e: EncoderConfig, b: ButtonsConfig | None) -> None:
         from gpiozero import RotaryEncoder
+        prepare_lgpio()
         enc = RotaryEncoder(e.a, e.b, max_steps=0, bounce_time=None,
                             pin_factory=self._pin_factory)
         self._devices.append(enc)

@@ -331,8 +331,10 @@ def tell_card_problems(shell: Shell, path: str | None = None) -> None:
     first = problems[0]
     # NOTE: max 25 characters
     title = _("Settings card")
-    # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page). {key} is a setting's name
-    text = _("companion.txt line {line}: {key} is wrong and was left out.").format(line=first.line, key=first.key)
+    # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page). {key} is a setting's name;
+    # {file} is companion.txt or a file Raspberry Pi Imager wrote (firstrun.sh)
+    text = _("{file} line {line}: {key} is wrong and was left out.").format(file=first.source, line=first.line,
+                                                                          key=first.key)
     # NOTE: body text, wraps at 21 characters; at most 2 lines
     more = [_("Wrong lines in all: {n}. The serial console lists them.").format(n=len(problems))] if len(problems) > 1 else []
     shell.tell(title, [text] + more, "card")

@@ -25,7 +25,7 @@ def fake_venv(tmp_path: Path) -> Path:
 
 
 def pretend_root(monkeypatch: pytest.MonkeyPatch, venv: Path, *, groups: bool = True) -> list[list[str]]:
-    """install-service run as root from `venv`, creating no user (nor groups, with `groups`):
+    """install-service run as root from `venv`, creating no user (nor groups nor memberships, with `groups`):
     the commands it would run are recorded in the returned list instead."""
     monkeypatch.setattr(sys, "prefix", str(venv))
     monkeypatch.setattr(os, "geteuid", lambda: 0)
@@ -35,6 +35,7 @@ def pretend_root(monkeypatch: pytest.MonkeyPatch, venv: Path, *, groups: bool = 
     monkeypatch.setattr(service_web, "DEFAULT_AVAHI_DIR", venv.parent / "no-avahi-here")
     if groups:
         monkeypatch.setattr(service_install, "_ensure_groups", lambda accounts=None: None)
+        monkeypatch.setattr(service_install, "_ensure_membership", lambda accounts=None: None)
     ran: list[list[str]] = []
     monkeypatch.setattr(service_install, "_run", ran.append)
     return ran

@@ -18,6 +18,7 @@ def pi_tree(root: Path) -> Path:
     for f in ("dev/i2c-1", "dev/gpiochip0", "dev/ttyUSB0", "dev/input/event3",
               "etc/systemd/system/companion.service"):
         (root / f).touch()
+    (root / "dev/gpiochip0").chmod(0o660)  # the udev rule's mode (group gpio)
     (root / "dev/serial/by-id/usb-1a86_USB_Serial-if00-port0").symlink_to("../../ttyUSB0")
     (root / "dev/input/by-id/usb-05a4_9881-event-kbd").symlink_to("../event3")
     (root / "etc/group").write_text("root:x:0:\ndialout:x:20:companion\ngpio:x:997:companion\n"
@@ -123,7 +124,11 @@ def test_groups(tmp_path):
 def test_gpio(tmp_path):
     root = pi_tree(tmp_path)
     r = doctor.check_gpio(probe(root, lgpio=False))
-    assert r.level == FAIL and "lgpio" in r.line and "pip install lgpio" in r.line
+    assert r.level == FAIL and "lgpio does not import" in r.line and "sudo ./install.sh" in r.line
+    assert "python3-lgpio" in r.line and "PYPI=1" in r.line and "--no-binary lgpio lgpio" in r.line
+    (root / "dev/gpiochip0").chmod(0o600)  # Debian without the udev rule
+    r = doctor.check_gpio(probe(root))
+    assert r.level == FAIL and "/dev/gpiochip0 is root-only" in r.line and "60-companion-gpio.rules" in r.line
     (root / "dev/gpiochip0").unlink()
     r = doctor.check_gpio(probe(root))
     assert r.level == FAIL and "/dev/gpiochip" in r.line and "buttons.enabled: false" in r.line

@@ -70,3 +70,4 @@ def test_an_unreadable_record_is_an_error_all_the_same(tmp_path):
 
 def teardown_function() -> None:
     crashguard._starting = None
+

@@ -156,6 +156,7 @@ def test_enable_creates_the_groups_after_the_user_and_before_starting(
     monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout", "input", "audio"}))
     assert main(["--unit-dir", str(tmp_path / "u"), "--config", str(tmp_path / "etc" / "c.yaml")]) == 0
     assert ran == [["groupadd", "--system", "gpio"], ["groupadd", "--system", "i2c"],
+                   ["usermod", "-aG", "dialout,input,audio", "companion"],
                    ["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "companion"]]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -329,5 +330,36 @@ def test_auto_off_pi_opens_no_pins(factory, clock, monkeypatch):
     b = open_buttons(cfg, [].append, clock=clock, on_pi=False)
     try:
         assert b.switches == ()
+    finally:
+        b.close()
+
+
+def test_lgpio_gets_a_directory_it_can_write_before_it_is_imported(monkeypatch, tmp_path):
+    """lgpio makes its notification pipe in LG_WD, else in the current directory (`/` for a
+    service: not writable by its user, read-only on the SD-card image), and moves there."""
+    from companion.hw.platform import prepare_lgpio
+
+    monkeypatch.delenv("LG_WD", raising=False)
+    monkeypatch.setenv("RUNTIME_DIRECTORY", f"{tmp_path}:/elsewhere")
+    assert prepare_lgpio() == str(tmp_path) and os.environ["LG_WD"] == str(tmp_path)
+    monkeypatch.delenv("LG_WD")
+    monkeypatch.delenv("RUNTIME_DIRECTORY")
+    import tempfile
+
+    assert prepare_lgpio() == tempfile.gettempdir()
+    monkeypatch.setenv("LG_WD", "/given")
+    assert prepare_lgpio() == "/given", "a unit's own LG_WD is kept"
+
+
+def test_the_buttons_prepare_lgpio_before_gpiozero_opens_a_pin(monkeypatch):
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.box.config import ButtonsConfig
+    from companion.hw.buttons import Buttons
+
+    monkeypatch.delenv("LG_WD", raising=False)
+    b = Buttons(ButtonsConfig(enabled=True), None, lambda key: None, pin_factory=MockFactory())
+    try:
+        assert os.environ.get("LG_WD"), "set before the first pin opened"
     finally:
         b.close()

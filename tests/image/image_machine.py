@@ -6,7 +6,8 @@ would write the settings card. `Machine` boots it (`-M virt`, the image's own ke
 initrd from that FAT partition), reads the serial console line by line in a thread, runs
 commands in the root shell the serial console logs into, and forwards a loopback port to the
 page (port 8080 inside). Everything waits for what it reads, with generous deadlines: QEMU's
-emulation is slow and its speed varies.
+emulation is slow and its speed varies. `PiMachine` boots the card on QEMU's Raspberry Pi models
+instead, from what the card's FAT holds for that board under its config.txt (`boot_files`).
 """
 
 from __future__ import annotations
@@ -15,12 +16,17 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import threading
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
+
+import devicetree
 
 FAT_OFFSET = "@@4M"  # build.sh starts the boot partition 4 MiB into the card
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # colours, bracketed paste: not part of what a command printed
@@ -247,3 +253,173 @@ def tools_missing() -> str | None:
         if shutil.which(tool) is None:
             return tool
     return None
+
+
+# --- The Raspberry Pi models: what the card's own FAT boots, and QEMU's -M raspi3b / raspi4b -----
+
+@dataclass(frozen=True)
+class Board:
+    """A Pi the card claims, as its firmware sees it: the config.txt filters that apply to it, the
+    firmware files it loads from the FAT (the Pi 4 and 400 have their first stage in EEPROM), and
+    the device tree it looks for: with `upstream_kernel=1` the upstream Linux name, else the
+    Raspberry Pi kernel's."""
+
+    name: str
+    filters: frozenset[str]
+    firmware: tuple[str, ...]
+    upstream_dtb: str
+    downstream_dtb: str
+
+
+PI3_FIRMWARE = ("bootcode.bin", "start.elf", "fixup.dat")
+PI4_FIRMWARE = ("start4.elf", "fixup4.dat")
+BOARDS = {
+    "Pi 3B": Board("Pi 3B", frozenset({"pi3"}), PI3_FIRMWARE, "bcm2837-rpi-3-b.dtb", "bcm2710-rpi-3-b.dtb"),
+    "Pi 3B+": Board("Pi 3B+", frozenset({"pi3", "pi3+"}), PI3_FIRMWARE,
+                    "bcm2837-rpi-3-b-plus.dtb", "bcm2710-rpi-3-b-plus.dtb"),
+    "Pi 4B": Board("Pi 4B", frozenset({"pi4"}), PI4_FIRMWARE, "bcm2711-rpi-4-b.dtb", "bcm2711-rpi-4-b.dtb"),
+    "Pi 400": Board("Pi 400", frozenset({"pi4", "pi400"}), PI4_FIRMWARE, "bcm2711-rpi-400.dtb", "bcm2711-rpi-400.dtb"),
+    "Zero 2 W": Board("Zero 2 W", frozenset({"pi0", "pi02"}), PI3_FIRMWARE,
+                      "bcm2837-rpi-zero-2-w.dtb", "bcm2710-rpi-zero-2-w.dtb"),
+}
+
+
+@dataclass
+class BootFiles:
+    """What one board's firmware takes from the FAT under config.txt: kernel, initramfs, device tree."""
+
+    board: Board
+    settings: dict[str, str]
+    kernel: str
+    initramfs: str | None
+    dtb: str
+
+
+def boot_files(config_txt: str, board: Board) -> BootFiles:
+    """Read config.txt as `board`'s firmware does (the model filters; [all] ends them; other
+    conditions such as [gpio4=1] or [EDID=...] are taken as not matching: the firmware's defaults)."""
+    settings: dict[str, str] = {}
+    initramfs = None
+    active = True
+    for raw in config_txt.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip().lower()
+            active = section == "all" or section in board.filters
+            continue
+        if not active:
+            continue
+        if line.startswith("initramfs "):
+            initramfs = line.split()[1]
+        elif "=" in line:
+            key, value = (part.strip() for part in line.split("=", 1))
+            settings[key] = value
+    kernel = settings.get("kernel", "kernel8.img" if settings.get("arm_64bit") == "1" else "kernel7.img")
+    dtb = settings.get("device_tree") or (board.upstream_dtb if settings.get("upstream_kernel") == "1"
+                                          else board.downstream_dtb)
+    return BootFiles(board, settings, kernel, initramfs, dtb)
+
+
+def kernel_format(data: bytes) -> str:
+    """gzip (the Pi firmware inflates it), Image (arm64's raw kernel), zboot (an EFI application the
+    firmware cannot start), or unknown."""
+    if data[:2] == b"\x1f\x8b":
+        return "gzip"
+    if data[0x38:0x3C] == b"ARM\x64":
+        return "Image"
+    if data[:2] == b"MZ" and data[4:8] == b"zimg":
+        return "zboot"
+    return "unknown"
+
+
+# QEMU's models: memory is fixed by the board (1 GiB, 2 GiB), the card must be a power of two
+# in size, and the console is the mini UART (ttyS1: the upstream device trees give the PL011
+# to Bluetooth), QEMU's second serial port.
+PI_MODELS = {"raspi3b": ("Pi 3B", "1G"), "raspi4b": ("Pi 4B", "2G")}
+
+
+# The board revision QEMU's model reports (its mailbox, /proc/cpuinfo), and what of the upstream
+# device tree QEMU 10 does not model but Linux touches at boot (an external abort kills it): the
+# Pi 4's HDMI block, its clock, interrupt controller, encoders and DDC buses (labels in
+# /__symbols__). QEMU disables the PCIe, RNG, thermal and Ethernet nodes itself.
+QEMU_REVISION = {"raspi3b": 0xA02082, "raspi4b": 0xB03115}
+UNMODELLED = {"raspi3b": (), "raspi4b": ("dvp", "aon_intr", "hdmi0", "hdmi1", "ddc0", "ddc1")}
+
+
+def firmware_dtb(dtb: bytes, model: str) -> bytes:
+    """The card's device tree as a Pi's firmware hands it to Linux, which QEMU's models do not do:
+    `/system/linux,revision` (gpiozero tells the board by it); and what the model lacks disabled."""
+    tree = devicetree.load(dtb)
+    tree.node("/system", create=True).props["linux,revision"] = QEMU_REVISION[model].to_bytes(4, "big")
+    for label in UNMODELLED[model]:
+        path = tree.symbol(label)
+        if path:
+            tree.node(path).props["status"] = b"disabled\0"
+    return devicetree.dump(tree)
+
+
+class PiMachine(Machine):
+    """qemu-system-aarch64 -M raspi3b or raspi4b on a card, booting the kernel, initramfs, device
+    tree and cmdline.txt taken from the card's FAT; the serial console as lines, as `Machine`.
+    The model has no network (no page). `wrap` runs QEMU through another command (a chroot
+    holding a newer QEMU); `inside` maps a host path to what QEMU sees there."""
+
+    def __init__(self, card: Card, model: str, files: dict[str, Path], cmdline: str, log: Path,
+                 wrap: tuple[str, ...] = (), inside: Callable[[Path], str] = str) -> None:
+        self.port = 0
+        self.lines = []
+        self.cond = threading.Condition()
+        self.log = open(log, "a", encoding="utf-8", errors="replace")
+        self.wrapped = bool(wrap)
+        _, memory = PI_MODELS[model]
+        cmd = [*wrap, "qemu-system-aarch64", "-M", model, "-m", memory,
+               "-kernel", inside(files["kernel"]), "-initrd", inside(files["initrd"]), "-dtb", inside(files["dtb"]),
+               "-append", cmdline, "-drive", f"if=sd,format=raw,file={inside(card.path)}",
+               "-serial", "null", "-serial", "stdio", "-display", "none", "-monitor", "none", "-no-reboot"]
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        self.marks = 0
+
+    def shell(self, timeout: float) -> None:
+        """Wait for the root shell's prompt itself: a command typed while login still sets up the
+        console is flushed away (the slow model takes seconds between the two)."""
+        self.wait_for(r"login: root \(automatic login\)", timeout)
+        with self.cond:
+            since = len(self.lines)
+        self.wait_for(r"root@[\w-]+:\S*# ?$", timeout, since)
+        self.run("dmesg -n 1; stty -echo cols 200", timeout=120)
+
+    def kill(self) -> None:
+        """Pull the plug. Through a wrapper: QEMU itself (the deepest process), so the wrapper
+        still undoes its mounts; the whole group if that does not end it."""
+        if self.wrapped and self.proc.poll() is None:
+            for pid in reversed(_descendants(self.proc.pid)):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+        super().kill()
+
+
+def _descendants(pid: int) -> list[int]:
+    """`pid`'s children, grandchildren, ... (parents first)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop(0)
+        try:
+            kids = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+        except OSError:
+            continue
+        found += [int(k) for k in kids]
+        todo += [int(k) for k in kids]
+    return found

@@ -23,6 +23,7 @@ from image_machine import Card, Machine, tools_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 IMAGE_XZ = Path(os.environ.get("COMPANION_IMAGE", ROOT / "build" / "image" / "clans-companion.img.xz"))
+DEBIAN = os.environ.get("IMAGE_SUITE", "trixie")  # the Debian release build.sh built the image from
 BOOT_S = 900  # QEMU's emulation on a busy 2-core machine: far above the ~2 minutes it takes
 PASSPHRASE = "una passphrase segreta"
 PIN = "2468013579"
@@ -102,6 +103,18 @@ def test_the_image_boots_applies_its_card_and_resumes_after_a_power_cut(tmp_path
         wpa = m.run("cat /data/box/wpa_supplicant-wlan0.conf")
         assert "country=IT" in wpa and re.search(r"psk=[0-9a-f]{64}", wpa) and PASSPHRASE not in wpa
         assert m.run(f"grep -c '{PASSPHRASE}' /boot/firmware/companion.txt || true") == "0"
+        # The FAT: read-only once the card is applied, readable by root only (the card held a passphrase).
+        fat = m.run("findmnt -no OPTIONS /boot/firmware").split(",")
+        assert fat[0] == "ro" and "fmask=0177" in fat and "dmask=0077" in fat, fat
+        assert m.run("stat -c %a /boot/firmware/companion.txt") == "600"
+        assert "Permission denied" in m.run("su -s /bin/sh companion -c 'cat /boot/firmware/companion.txt' 2>&1 || true")
+        # The system journal on the data partition, capped: the next boot reads this one's end.
+        assert m.run("findmnt -no SOURCE /var/log/journal/$(cat /etc/machine-id)").endswith("[/box/log-journal]")
+        assert "Storage=persistent" in m.run("systemd-analyze cat-config systemd/journald.conf | grep -v '^#'")
+        m.run("logger -t image-test 'before the plug was pulled'; journalctl --sync")
+        # Which bytes: the page's foot names the image's version and date.
+        status, body = m.get("/")
+        assert b"image 0.1.0-" in body and f"Debian {DEBIAN}".encode() in body, body[-300:]
         assert "ssh_key" in m.run("cat /run/companion-box/problems.json")
         assert "no game" in first.get("problem", ""), first
         # A game through the page, with the card's PIN: two players (the setup drawn), then their names.
@@ -135,6 +148,9 @@ def test_the_image_boots_applies_its_card_and_resumes_after_a_power_cut(tmp_path
         assert resumed["game_id"] == played["game_id"] and resumed["actions"] >= played["actions"]
         assert resumed["state"]["huts"] == played["state"]["huts"] or resumed["actions"] > played["actions"]
         assert "resumed game" in m.run("journalctl -b -u companion --no-pager | grep 'resumed game' | tail -1")
+        # The last boot's log survived the pulled plug (journalctl -b -1), within its cap.
+        assert "before the plug was pulled" in m.run("journalctl -b -1 -t image-test --no-pager | tail -1")
+        assert int(m.run("du -sm /data/box/log-journal | cut -f1")) <= 16
         assert m.run("hostname") == "tavolo", "the settings live on the data partition, kept by the update"
     finally:
         m.kill()
@@ -143,3 +159,18 @@ def test_the_image_boots_applies_its_card_and_resumes_after_a_power_cut(tmp_path
     print("\n".join(lines))
     if (ROOT / "build" / "image").is_dir():
         (ROOT / "build" / "image" / "boot-times.txt").write_text("\n".join(lines) + "\n")
+
+
+def test_the_build_says_which_bytes_it_wrote() -> None:
+    """SHA256SUMS beside the image holds, and the manifest names every Debian and Python package,
+    the Python ones with PyPI's hashes from the lock that pip checked."""
+    out = IMAGE_XZ.parent
+    check = subprocess.run(["sha256sum", "-c", "SHA256SUMS"], cwd=out, capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "clans-companion.img.xz: OK" in check.stdout and "clans-companion.manifest.txt: OK" in check.stdout
+    manifest = (out / "clans-companion.manifest.txt").read_text()
+    assert f"# IMAGE_DEBIAN={DEBIAN}" in manifest and "# IMAGE_VERSION=0.1.0-" in manifest
+    assert re.search(r"^linux-image-arm64=\S+ arm64$", manifest, re.M) and re.search(r"^systemd=\S+ arm64$", manifest, re.M)
+    assert re.search(r"^aiohttp==\S+( --hash=sha256:[0-9a-f]{64})+$", manifest, re.M), "a locked wheel with its hashes"
+    assert re.search(r"^lgpio==0\.2\.2\.0( --hash=sha256:[0-9a-f]{64})+$", manifest, re.M), "lgpio, built from its checked source"
+

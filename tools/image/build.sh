@@ -3,16 +3,19 @@
 #
 #   sudo tools/image/build.sh [OUT_DIR]        (default: build/image in this checkout)
 #
-# Debian Bookworm arm64 packages (tools/image/packages.txt, from the mirror this machine's apt
-# uses, plus non-free-firmware) and PyPI wheels only. Steps, with their time printed:
+# Debian 13 (trixie) arm64 packages (tools/image/packages.txt, from the mirror this machine's apt
+# uses, with -updates, -security and non-free-firmware) and PyPI only. IMAGE_SUITE=bookworm
+# builds the Debian 12 image instead. Steps, with their time printed:
 #   1. root     mmdebstrap builds the arm64 root under qemu-user (no initrd yet);
 #   2. inside   one small initrd, ./install.sh --image (the venv, the units, I2C, the page on),
 #               the box's files (tools/image/rootfs: read-only root, settings card, network);
 #   3. image    FAT boot + ext4 root + ext4 data partitions from directories (mkfs -d, mtools,
 #               sfdisk: no loop devices), then xz.
 # Output in OUT_DIR: clans-companion.img (raw), clans-companion.img.xz (what Raspberry Pi Imager
-# or `xz -dc ... | sudo dd of=/dev/sdX bs=4M` writes), build-times.txt, and boot/ (the kernel,
-# initrd and cmdline.txt, for booting the image in QEMU: tests/image).
+# or `xz -dc ... | sudo dd of=/dev/sdX bs=4M` writes), clans-companion.manifest.txt (every Debian
+# and Python package in it, with versions and PyPI's hashes), SHA256SUMS (of both),
+# build-times.txt, and boot/ (the kernel, initrd and cmdline.txt, for booting the image in QEMU:
+# tests/image).
 # Needs root, binfmt_misc and the Debian registry; installs mmdebstrap, qemu-user-static,
 # dosfstools, mtools, fdisk, e2fsprogs and xz-utils with apt-get when they are missing.
 set -euo pipefail
@@ -25,7 +28,7 @@ say() { printf 'image: %s\n' "$*"; }
 die() { printf 'image: error: %s\n' "$*" >&2; exit 2; }
 
 [ "$(id -u)" = 0 ] || die "run it as root: sudo $0"
-command -v apt-get >/dev/null || die "apt-get not found: build on Debian (Bookworm) or Ubuntu"
+command -v apt-get >/dev/null || die "apt-get not found: build on Debian or Ubuntu"
 need() {  # need COMMAND PACKAGE
   command -v "$1" >/dev/null 2>&1 && return 0
   say "apt-get install $2"
@@ -50,6 +53,8 @@ mirror=$(grep -rhoE '(URIs:|deb) +https?://[^ ]+/debian/?' /etc/apt/sources.list
   | grep -v security | head -1 | awk '{print $2}' || true)
 [ -n "$mirror" ] || die "no Debian mirror in this machine's apt sources"
 security=${mirror%/debian*}/debian-security
+suite=${IMAGE_SUITE:-trixie}
+case $suite in trixie|bookworm) ;; *) die "IMAGE_SUITE must be trixie or bookworm, not '$suite'";; esac
 
 mkdir -p "$out"
 work=$out/work
@@ -71,7 +76,7 @@ grep -o " $work/[^ ]*" /proc/mounts | sort -r | xargs -r -n1 umount -l 2>/dev/nu
 rm -rf "$work"
 mkdir -p "$work"
 pkgs=$(grep -v '^#' "$here/packages.txt" | grep . | paste -sd, -)
-stamp=$( (cat "$here/packages.txt"; echo "$mirror") | sha256sum | cut -c1-16)
+stamp=$( (cat "$here/packages.txt"; echo "$mirror $suite") | sha256sum | cut -c1-16)
 cache=${IMAGE_ROOT_CACHE:-}  # developers: a directory that keeps step 1's root between builds
 if [ -n "$cache" ] && [ "$(cat "$cache/.image-root" 2>/dev/null)" = "$stamp" ]; then
   say "step 1 from the cache $cache (packages.txt unchanged)"
@@ -79,7 +84,7 @@ if [ -n "$cache" ] && [ "$(cat "$cache/.image-root" 2>/dev/null)" = "$stamp" ]; 
   rm -f "$root/.image-root"
   lap root
 else
-say "mmdebstrap arm64 bookworm from $mirror (under qemu-user: slow)"
+say "mmdebstrap arm64 $suite from $mirror (under qemu-user: slow)"
 # update-initramfs is diverted while the packages install: the kernel and raspi-firmware would
 # each build an initrd with every driver (MODULES=most), twice the build's longest step.
 mmdebstrap --architectures=arm64 --variant=minbase --components=main,non-free-firmware \
@@ -87,8 +92,9 @@ mmdebstrap --architectures=arm64 --variant=minbase --components=main,non-free-fi
   --essential-hook='chroot "$1" dpkg-divert --quiet --local --rename --add /usr/sbin/update-initramfs;
     printf "#!/bin/sh\nexit 0\n" > "$1/usr/sbin/update-initramfs"; chmod 755 "$1/usr/sbin/update-initramfs";
     mkdir -p "$1/boot/firmware"' \
-  bookworm "$root" "deb $mirror bookworm main non-free-firmware" \
-  "deb $security bookworm-security main non-free-firmware" > "$work/mmdebstrap.log" 2>&1 \
+  "$suite" "$root" "deb $mirror $suite main non-free-firmware" \
+  "deb $mirror $suite-updates main non-free-firmware" \
+  "deb $security $suite-security main non-free-firmware" > "$work/mmdebstrap.log" 2>&1 \
   || { tail -20 "$work/mmdebstrap.log" >&2; die "mmdebstrap failed: see $work/mmdebstrap.log"; }
 lap root
 if [ -n "$cache" ]; then
@@ -98,6 +104,12 @@ fi
 
 # --- 2. inside: initrd, the companion, the box's files ----------------------------------------
 cp -a "$here/rootfs/." "$root/"
+# Which bytes: the image's version and date, read by the About screen, the page and the manifest.
+pkg_version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$src/pyproject.toml" | head -1)
+commit=$(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+git -C "$src" diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
+printf 'IMAGE_VERSION=%s\nIMAGE_DATE=%s\nIMAGE_DEBIAN=%s\n' "$pkg_version-$commit" "$(date -u +%Y-%m-%d)" "$suite" \
+  > "$root/usr/share/companion-box/image-version"
 # Mount points: the root is read-only at boot, so systemd could not make them then.
 mkdir -p "$root/root/companion-src" "$root/etc/companion" "$root/data" "$root/var/lib/companion"
 tar -C "$src" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='./*.egg-info' \
@@ -118,6 +130,7 @@ unmount_all
 rm -f "$root/tmp/host-ca.crt" "$root/etc/resolv.conf"
 if [ -e "$work/resolv.conf.image" ] || [ -L "$work/resolv.conf.image" ]; then mv "$work/resolv.conf.image" "$root/etc/resolv.conf"; fi
 rm -rf "$root/root/companion-src" "$root/var/cache/apt/"*.bin "$root/var/lib/apt/lists/"* "$root/tmp/"*
+cp "$root/usr/share/companion-box/manifest.txt" "$work/manifest.txt"
 lap inside
 
 # --- 3. the partitions and the image ----------------------------------------------------------
@@ -126,9 +139,10 @@ data=$work/data
 mv "$root/boot/firmware" "$fw"
 mkdir -p "$root/boot/firmware"
 cp "$root/usr/share/companion-box/companion.txt" "$fw/companion.txt"
+rm -f "$fw"/config.txt.bak-*  # install.sh keeps a copy of config.txt it changes: not on a new card
 # The data partition's first contents: what the read-only root binds from it (/etc/fstab).
 cid=$(chroot "$root" id -u companion) gid=$(chroot "$root" id -g companion)
-mkdir -p "$data/companion" "$data/box/etc-companion" "$data/box/systemd"
+mkdir -p "$data/companion" "$data/box/etc-companion" "$data/box/systemd" "$data/box/log-journal"
 chown "$cid:$gid" "$data/companion"; chmod 700 "$data/companion"
 cp -a "$root/etc/companion/." "$data/box/etc-companion/"
 find "$root/etc/companion" -mindepth 1 -delete
@@ -172,6 +186,10 @@ dd if="$work/data.part" of="$img" bs=1M seek=$((start + boot_mb + root_mb)) conv
 lap image
 xz -T0 -3 -k "$img"
 lap xz
+# Beside the image: what is in it (every Debian package and Python package, with PyPI's hashes)
+# and the SHA-256 of what a user flashes (`sha256sum -c SHA256SUMS` in OUT_DIR checks both).
+cp "$work/manifest.txt" "$out/$name.manifest.txt"
+(cd "$out" && sha256sum "$name.img.xz" "$name.manifest.txt" > SHA256SUMS)
 rm -rf "$work"
 raw=$(stat -c %s "$img") packed=$(stat -c %s "$img.xz")
 printf 'total    %5d s\nraw      %5d MB\nxz       %5d MB\nkernel   %s\n' $(( $(date +%s) - t_start )) \

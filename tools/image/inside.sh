@@ -33,7 +33,7 @@ lap companion
 
 # --- the box ------------------------------------------------------------------------------------
 systemctl enable systemd-networkd.service systemd-resolved.service systemd-timesyncd.service \
-  avahi-daemon.service companion-card.service companion-grow-data.service
+  avahi-daemon.service companion-card.service companion-grow-data.service companion-journal-dir.service
 systemctl mask systemd-firstboot.service
 # wpa_supplicant for wlan0 when there is one (a Pi), from the settings card's file; the D-Bus
 # one that Debian enables is not used.
@@ -53,3 +53,8 @@ passwd -l root >/dev/null
 # What a read-only box never uses: documentation and apt's caches.
 rm -rf /usr/share/doc/* /usr/share/man/* /usr/share/info/* /var/cache/apt/archives/*.deb
 lap box
+
+# --- which bytes: the manifest (build.sh copies it beside the image) ----------------------------
+/opt/companion/venv/bin/python /root/companion-src/tools/image/manifest.py \
+  /root/companion-src/tools/image/requirements.lock > /usr/share/companion-box/manifest.txt
+say "manifest: $(grep -vc '^#' /usr/share/companion-box/manifest.txt) packages"
