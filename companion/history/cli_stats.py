@@ -47,7 +47,7 @@ def _parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     ap.add_argument("--state-dir", default=None, type=directory,
                     help="the table's state directory (where its journal is; default: where `companion run` "
                          "keeps it, on the box the kiosk's)")
-    ap.add_argument("--json", action="store_true", help="print JSON (the spec's format)")
+    ap.add_argument("--json", action="store_true", help="print JSON (contract 8, docs/contracts.md)")
     return ap
 
 

@@ -64,7 +64,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--keys", metavar="FILE", type=given("a key script"),
                     help="read keys from FILE (- : standard input) as if typed on the keypad, then exit")
     ap.add_argument("--load", metavar="RECORD", type=given("a record"),
-                    help="continue the game of a record (spec section 1)")
+                    help="continue the game of a record (contract 1, docs/contracts.md)")
     ap.add_argument("--record-out", metavar="OUT", type=new_file, help="write the game record here at exit")
     ap.add_argument("--players", type=int, choices=(2, 3, 4), help="start a new game without the questions")
     ap.add_argument("--seed", type=int, help="seed for the start player and the setup")

@@ -378,6 +378,10 @@ def test_help_names_the_contracts_as_readme_does():
     assert "spec section" not in top + web
     assert "(contract 7, docs/contracts.md)" in top and "(contract 8, docs/contracts.md)" in top
     assert "contract 7" in web
+    run = " ".join(call("run", "--help")[1].split())
+    history = " ".join(call("history", "--help")[1].split())
+    assert "spec" not in run + history
+    assert "(contract 1, docs/contracts.md)" in run and "(contract 8, docs/contracts.md)" in history
 
 
 def test_argparse_is_itself_again_after_main():
