@@ -91,6 +91,7 @@ def firstrun_2x(hostname="", user="", password="", keys=(), ssid=b"", passphrase
             line("   echo \"$FIRSTUSER:" + password + "\" | chpasswd -e")
         line("   if [ \"$FIRSTUSER\" != \"" + effective + "\" ]; then")
         line("      usermod -l \"" + effective + "\" \"$FIRSTUSER\"")
+        # Imager's own script text, as its source writes it onto the card: a path on the Pi, not here
         line("      usermod -m -d \"/home/" + effective + "\" \"" + effective + "\"")
         line("      groupmod -n \"" + effective + "\" \"$FIRSTUSER\"")
         line("   fi")
