@@ -233,6 +233,7 @@ def build(args: argparse.Namespace) -> Daemon:
     guard = crash_guard(journal)
     shell = start_table(args, journal, rng, cfg, say_resumed=on_terminal(driver), walkthrough=not headless)
     if not headless:
+        tell_data_stand_in(shell)
         tell_card_problems(shell)
         tell_last_error(shell, guard)
     from companion.box.about import about_paragraphs, read_about
@@ -317,6 +318,30 @@ def tell_last_error(shell: Shell, guard: Any) -> None:
     # NOTE: body text, wraps at 21 characters; at most 2 lines; keep "journalctl" as it is
     log_hint = _("journalctl has the details.")
     shell.tell(title, [text, log_hint], "last-error")
+
+
+def tell_data_stand_in(shell: Shell, path: str | None = None) -> None:
+    """On the SD-card image: the card has no data partition (or it would not mount), so the
+    journal is in RAM (companion-data's stand-in). The first screen says so before anything
+    else: the table plays, but loses its games at power off unless the card is written again."""
+    from companion.box.data_stand_in import STAND_IN_FILE, read_stand_in
+    from companion.i18n import _
+
+    reason = read_stand_in(path or STAND_IN_FILE)
+    if reason is None:
+        return
+    log.warning("the card's data partition is %s: games are kept in RAM until power off", reason)
+    # NOTE: max 25 characters
+    title = _("Games not saved")
+    if reason == "damaged":
+        # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page)
+        text = _("The card's data partition does not mount. Games last until power off.")
+    else:
+        # NOTE: body text, wraps at 21 characters; keep it within 4 lines (one page)
+        text = _("The card has no data partition. Games last until power off.")
+    # NOTE: body text, wraps at 21 characters; at most 3 lines
+    fix = _("Write the image to the card again to keep them.")
+    shell.tell(title, [text, fix], "data-stand-in")
 
 
 def tell_card_problems(shell: Shell, path: str | None = None) -> None:

@@ -92,6 +92,9 @@ def test_the_image_boots_applies_its_card_and_resumes_after_a_power_cut(tmp_path
         assert m.run("findmnt -no SOURCE,OPTIONS /data").split()[1].startswith("rw")
         assert m.run("touch /var/lib/companion/probe && rm /var/lib/companion/probe && echo writable") == "writable"
         assert int(m.run("lsblk -bno SIZE /dev/disk/by-label/clans-data")) > 2_000_000_000, "grown to the 4 GB card"
+        assert int(m.run("df -B1 --output=size /data | tail -1")) > 2_000_000_000, "its file system grown too"
+        assert m.run("findmnt -no FSTYPE /data") == "ext4"
+        assert m.run("cat /run/companion-box/data-stand-in 2>/dev/null || echo none") == "none"
         # The DHCP identity is the MAC address (type 01), not the machine-id the read-only root makes anew
         # at every boot: the router keeps one lease, one address, for the box.
         leases = m.run("cat /run/systemd/netif/leases/* 2>&1 || true")

@@ -149,6 +149,9 @@ find "$root/etc/companion" -mindepth 1 -delete
 cp -a "$root/var/lib/systemd/." "$data/box/systemd/"
 ln -s /usr/share/zoneinfo/UTC "$data/box/localtime"
 echo UTC > "$data/box/timezone"
+# The same first contents on the root: companion-data puts them on a stand-in in RAM when a card
+# has no data partition, so the box still plays.
+cp -a "$data" "$root/usr/share/companion-box/data-skel"
 mkdir -p "$out/boot"
 kver=$(ls "$root/lib/modules" | sort -V | tail -1)
 cp "$root/boot/vmlinuz-$kver" "$out/boot/vmlinuz"
