@@ -335,17 +335,27 @@ def kernel_format(data: bytes) -> str:
 
 
 # QEMU's models: memory is fixed by the board (1 GiB, 2 GiB), the card must be a power of two
-# in size, and the console is the mini UART (ttyS1: the upstream device trees give the PL011
-# to Bluetooth), QEMU's second serial port.
+# in size. The console: on raspi3b the mini UART (ttyS1: the upstream device trees give the
+# PL011 to Bluetooth), QEMU's second serial port, as on a Pi. On raspi4b the mini UART's
+# interrupt never clears under Linux 6.12 (the boot hangs in an interrupt storm the moment
+# /dev/console is opened: RCU stalls, soft lockups), so there the PL011 (ttyAMA0, QEMU's first
+# port) is the console, with Bluetooth and the mini UART disabled in the tree.
 PI_MODELS = {"raspi3b": ("Pi 3B", "1G"), "raspi4b": ("Pi 4B", "2G")}
+CONSOLE = {"raspi3b": ("ttyS1", 1), "raspi4b": ("ttyAMA0", 0)}  # the device, QEMU's serial port
 
 
 # The board revision QEMU's model reports (its mailbox, /proc/cpuinfo), and what of the upstream
 # device tree QEMU 10 does not model but Linux touches at boot (an external abort kills it): the
 # Pi 4's HDMI block, its clock, interrupt controller, encoders and DDC buses (labels in
-# /__symbols__). QEMU disables the PCIe, RNG, thermal and Ethernet nodes itself.
+# /__symbols__); Bluetooth and the mini UART (the console, above). QEMU disables the PCIe, RNG,
+# thermal and Ethernet nodes itself. Its firmware does not answer for the GPIO expander, so the
+# regulators and the Wi-Fi power sequence on those GPIOs never probe and the SD controllers
+# that use them wait for ever: those references go. QEMU's SD card sits on the Arasan SDHCI
+# (`sdhci`, the Pi 4's Wi-Fi slot), not on EMMC2.
 QEMU_REVISION = {"raspi3b": 0xA02082, "raspi4b": 0xB03115}
-UNMODELLED = {"raspi3b": (), "raspi4b": ("dvp", "aon_intr", "hdmi0", "hdmi1", "ddc0", "ddc1")}
+UNMODELLED = {"raspi3b": (), "raspi4b": ("dvp", "aon_intr", "hdmi0", "hdmi1", "ddc0", "ddc1", "bt", "uart1")}
+UNMODELLED_SUPPLIES = {"raspi3b": (), "raspi4b": (("emmc2", "vqmmc-supply"), ("emmc2", "vmmc-supply"),
+                                                  ("sdhci", "mmc-pwrseq"))}
 
 
 def firmware_dtb(dtb: bytes, model: str) -> bytes:
@@ -357,7 +367,17 @@ def firmware_dtb(dtb: bytes, model: str) -> bytes:
         path = tree.symbol(label)
         if path:
             tree.node(path).props["status"] = b"disabled\0"
+    for label, prop in UNMODELLED_SUPPLIES[model]:
+        path = tree.symbol(label)
+        if path:
+            tree.node(path).props.pop(prop, None)
     return devicetree.dump(tree)
+
+
+def model_cmdline(cmdline: str, model: str) -> str:
+    """The card's cmdline.txt with the model's console (CONSOLE) in place of the Pi's mini UART."""
+    device, _ = CONSOLE[model]
+    return " ".join(f"console={device},115200" if w.startswith("console=ttyS1") else w for w in cmdline.split())
 
 
 class PiMachine(Machine):
@@ -377,7 +397,8 @@ class PiMachine(Machine):
         cmd = [*wrap, "qemu-system-aarch64", "-M", model, "-m", memory,
                "-kernel", inside(files["kernel"]), "-initrd", inside(files["initrd"]), "-dtb", inside(files["dtb"]),
                "-append", cmdline, "-drive", f"if=sd,format=raw,file={inside(card.path)}",
-               "-serial", "null", "-serial", "stdio", "-display", "none", "-monitor", "none", "-no-reboot"]
+               *(["-serial", "stdio", "-serial", "null"] if CONSOLE[model][1] == 0 else ["-serial", "null", "-serial", "stdio"]),
+               "-display", "none", "-monitor", "none", "-no-reboot"]
         self.started = time.monotonic()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      start_new_session=True)
