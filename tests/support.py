@@ -75,7 +75,7 @@ class Shouting(gettext.NullTranslations):
 
 
 def quiet(effects: list) -> list:
-    """`effects` without the announcements (what the table hears is tested in tests/daemon/test_sound*.py)."""
+    """`effects` without the announcements (what the table hears is tested in tests/hw/test_sound.py)."""
     from companion.table.effects import Announce
 
     return [e for e in effects if not isinstance(e, Announce)]

@@ -11,7 +11,7 @@ the avahi file that announces it on the LAN) only when the config has
 `web: {enabled: true}` (companion/box/service_web.py).
 `--dry-run` only prints the kiosk unit. The template is embedded here because an
 installed wheel does not carry the repository's systemd/ folder; the shipped
-systemd/companion.service must stay identical (tests/daemon/test_service_unit.py).
+systemd/companion.service must stay identical (tests/box/test_service_unit.py).
 
 Before writing anything it refuses an unsafe existing `companion` account, a
 venv anyone but root can change, and paths systemd would misread; files are

@@ -11,7 +11,7 @@ laptops, goes into /etc/avahi/services only then too.
 
 The templates are embedded because an installed wheel does not carry the
 repository's systemd/ folder; systemd/companion-web.service and
-systemd/companion-web.avahi.xml must stay identical (tests/daemon/test_web_unit.py).
+systemd/companion-web.avahi.xml must stay identical (tests/box/test_web_unit.py).
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-import mutation
-from cpu_budget import cpu_budget
+from tests.fuzz import mutation
+from tests.fuzz.cpu_budget import cpu_budget
 
 from companion.box.config import EXAMPLE_YAML, ConfigError, load_config
 

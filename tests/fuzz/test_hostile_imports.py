@@ -13,7 +13,7 @@ import json
 import os
 import random
 
-import mutation
+from tests.fuzz import mutation
 
 from companion.history.importer import ImportRefused, import_file
 from companion.history.plays import read_history

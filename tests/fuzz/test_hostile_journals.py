@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from companion.journal.store import Journal, JournalError
-from tests.table.journal_helpers import moves, plain_read
+from tests.journal.journal_helpers import moves, plain_read
 
 CASES = int(os.environ.get("COMPANION_FUZZ_CASES", "300"))
 NAMES = ("journal.sqlite3", "journal.sqlite3-wal", "journal.sqlite3-shm")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from cpu_budget import cpu_budget
+from tests.fuzz.cpu_budget import cpu_budget
 
 from companion.table import keys as K
 from companion.table.errors import UsageError

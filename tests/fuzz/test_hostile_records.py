@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-import mutation
-from cpu_budget import cpu_budget
+from tests.fuzz import mutation
+from tests.fuzz.cpu_budget import cpu_budget
 
 from companion.games.clans.commands import replay_text
 from companion.games.clans.record import Record, RecordError, summary

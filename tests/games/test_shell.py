@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from counter_game.game import Counter
-from support import Shouting
+from tests.support import Shouting
 
 from companion.table.effects import Persist, PowerOff, SetBrightness, SwitchGame
 from companion.table.protocol import GameType

@@ -14,7 +14,6 @@ import io
 import json
 import os
 import random
-import sys
 import urllib.parse
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -25,9 +24,7 @@ from tests.support import run_cli
 from companion.history import bgstats, export
 from companion.history.plays import read_history
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
-from test_import import BASE, clans_record, mammut_extinct_record  # noqa: E402
+from tests.history.test_import import BASE, clans_record, mammut_extinct_record
 
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
@@ -266,7 +263,7 @@ def test_json_records_replay_to_the_same_totals_and_winners(state, tmp_path):
 
 def test_a_game_played_at_the_table_exports(tmp_path):
     """A daemon plays a game key by key into its journal; the export carries it."""
-    from webtools import advance, table
+    from tests.web.webtools import advance, table
 
     state_dir = tmp_path / "state"
     d = table(state_dir, "--players", "3", "--bots", "2", "--seed", "4")

@@ -15,7 +15,7 @@ from companion.games.clans.board import COLORS
 from companion.games.clans.record import Record
 from companion.box.config import ButtonsConfig, Config, KeypadConfig
 
-from support import full_game_script, headless_daemon
+from tests.support import full_game_script, headless_daemon
 from conftest import Clock  # noqa: E402
 
 PINS = {"A": 17, "B": 27, "#": 22, "*": 23, "D": 24}

@@ -16,7 +16,7 @@ from companion.box.config import Config, KeypadConfig  # noqa: E402
 from companion.hw.keyevents import LineNoise  # noqa: E402
 from companion.hw.keyframe import encode  # noqa: E402
 from companion.hw.keypad import open_keypad  # noqa: E402
-from waiting import WAIT, Backoff, take, wait_until  # noqa: E402
+from tests.hw.waiting import WAIT, Backoff, take, wait_until  # noqa: E402
 
 VALID = {**{c: chr(c) for c in b"0123456789#*ABCD"}, **{c: chr(c).upper() for c in b"abcd"}}
 

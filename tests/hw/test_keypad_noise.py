@@ -22,8 +22,8 @@ from companion.table import texts as T  # noqa: E402
 from companion.table.effects import Persist  # noqa: E402
 
 from conftest import Clock  # noqa: E402
-from support import full_game_script, headless_daemon  # noqa: E402
-from waiting import WAIT  # noqa: E402
+from tests.support import full_game_script, headless_daemon  # noqa: E402
+from tests.hw.waiting import WAIT  # noqa: E402
 
 
 def started_game(clock: Clock | None = None):

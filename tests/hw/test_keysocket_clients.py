@@ -14,7 +14,7 @@ import pytest
 from companion.hw import keysocket
 from companion.hw.keysocket import KeySocket, PhoneUrl
 from companion.web.keylink import KeyLink
-from waiting import WAIT, wait_until
+from tests.hw.waiting import WAIT, wait_until
 
 URL = b'{"url": "HTTP://10.0.0.7:8080"}\n'
 

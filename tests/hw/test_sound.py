@@ -15,7 +15,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from companion.hw import sound
 from companion.hw.sound import PATTERNS, BuzzerOut, EspeakSpeaker, Voice, open_buzzer
 
-from waiting import wait_until
+from tests.hw.waiting import wait_until
 
 
 def levels(pin) -> list:

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from waiting import WAIT, Backoff, take
+from tests.hw.waiting import WAIT, Backoff, take
 
 from companion.hw.usbkeypad import (BY_ID_GLOB, DEFAULT_KEYMAP, UsbKeypad, find_numpad,
                                     merged_keymap, open_usb_keypad)

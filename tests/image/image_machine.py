@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import devicetree
+from tests.image import devicetree
 
 FAT_OFFSET = "@@4M"  # build.sh starts the boot partition 4 MiB into the card
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # colours, bracketed paste: not part of what a command printed

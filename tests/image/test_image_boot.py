@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from image_machine import Card, Machine, tools_missing
+from tests.image.image_machine import Card, Machine, tools_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 IMAGE_XZ = Path(os.environ.get("COMPANION_IMAGE", ROOT / "build" / "image" / "clans-companion.img.xz"))

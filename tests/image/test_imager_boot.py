@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from image_machine import VIRT_CMDLINE, Card, Machine
-from test_image_boot import BOOT_S, IMAGE_XZ, _skip_reason
+from tests.image.image_machine import VIRT_CMDLINE, Card, Machine
+from tests.image.test_image_boot import BOOT_S, IMAGE_XZ, _skip_reason
 from tests.box.imager_outputs import KEY1, RUN_WORDS, imager_writes
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")

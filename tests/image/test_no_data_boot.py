@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from image_machine import Card, Machine
-from test_image_boot import BOOT_S, IMAGE_XZ, _skip_reason
+from tests.image.image_machine import Card, Machine
+from tests.image.test_image_boot import BOOT_S, IMAGE_XZ, _skip_reason
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
 

@@ -28,9 +28,9 @@ from typing import Callable
 
 import pytest
 
-from image_machine import (BOARDS, PI_MODELS, Card, PiMachine, boot_files, firmware_dtb, kernel_format,
+from tests.image.image_machine import (BOARDS, PI_MODELS, Card, PiMachine, boot_files, firmware_dtb, kernel_format,
                            model_cmdline)
-from test_image_boot import IMAGE_XZ, _skip_reason  # the same image, the same reasons to skip
+from tests.image.test_image_boot import IMAGE_XZ, _skip_reason  # the same image, the same reasons to skip
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUIRED = os.environ.get("COMPANION_IMAGE_REQUIRED") == "1"

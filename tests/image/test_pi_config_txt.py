@@ -3,8 +3,8 @@ asserts the card's FAT against, and the device tree it hands QEMU. No image need
 
 from __future__ import annotations
 
-import devicetree
-from image_machine import BOARDS, boot_files, firmware_dtb, kernel_format
+from tests.image import devicetree
+from tests.image.image_machine import BOARDS, boot_files, firmware_dtb, kernel_format
 
 DEBIAN = """# Debian's raspi-firmware writes this
 arm_64bit=1

@@ -44,7 +44,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from support import full_game_script
+from tests.support import full_game_script
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOL = Path(os.environ.get("DEBIAN_ROOT") or ROOT.parent / "shared/tools/debian-root")

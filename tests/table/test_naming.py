@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
 from companion.table.screen import overflows
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
-from webtools import advance, table  # noqa: E402
+from tests.web.webtools import advance, table
 
 ROSTER = ["Anna", "Ben", "Massimiliano Rossi"]
 

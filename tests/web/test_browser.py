@@ -22,8 +22,7 @@ try:
 except ImportError:  # pragma: no cover - selenium is a test dependency
     WebDriverWait = None
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import browser_helpers as SHOTS  # noqa: E402  (Table, browser: shared with tools/page_shots.py)
+from tests.web import browser_helpers as SHOTS  # noqa: E402  (Table, browser: shared with tools/page_shots.py)
 
 pytestmark = pytest.mark.skipif(WebDriverWait is None or not SHOTS.CHROMIUM.exists()
                                 or not SHOTS.CHROMEDRIVER.exists(), reason=MISSING)

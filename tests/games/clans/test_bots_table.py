@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from clans_helpers import (EXAMPLES, actions_of, answer, feed, persisted, random_answers, searches_of,
+from tests.games.clans.clans_helpers import (EXAMPLES, actions_of, answer, feed, persisted, random_answers, searches_of,
                            shell_of)
 from companion.kiosk import daemon, loop
 from companion.games import find_game
@@ -36,7 +36,7 @@ from companion.table import screen as S
 from companion.table.effects import GameOver, Hint, Persist
 from companion.table.shell import Shell
 from companion.journal.store import Journal
-from support import quiet
+from tests.support import quiet
 
 ROOT = Path(__file__).resolve().parents[3]
 IN_PROGRESS = EXAMPLES / "in-progress.record.json"

@@ -11,7 +11,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from clans_helpers import EXAMPLES, actions_of, example, feed, loaded, persisted, shell_of
+from tests.games.clans.clans_helpers import EXAMPLES, actions_of, example, feed, loaded, persisted, shell_of
 from companion.games.clans.board import COLORS
 from companion.games.clans.controller import ActionError, Controller
 from companion.games.clans.game import Game, check_setup
@@ -19,7 +19,7 @@ from companion.games.clans.record import Record, summary
 from companion.games.clans.screens import final_pages
 from companion.table.effects import GameOver, Persist, PowerOff, SetBrightness, SwitchGame
 from companion.table.shell import DEFAULT_BRIGHTNESS
-from support import quiet
+from tests.support import quiet
 
 
 def assert_same_state(a: Controller, b: Controller) -> None:

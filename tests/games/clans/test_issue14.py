@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import random
 
-from clans_helpers import answer, example, feed, loaded, persisted, random_answers
+from tests.games.clans.clans_helpers import answer, example, feed, loaded, persisted, random_answers
 from companion import i18n
 from companion.games.clans import texts as T
 from companion.games.clans.controller import Controller

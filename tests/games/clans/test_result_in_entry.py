@@ -16,7 +16,7 @@ from companion.games.clans.words import color_short
 from companion.table import keys as K
 from companion.table.screen import ENTRY, SMALL_COLS, TEXT, overflows
 
-from clans_helpers import actions_of, answer, feed, loaded, persisted, random_answers
+from tests.games.clans.clans_helpers import actions_of, answer, feed, loaded, persisted, random_answers
 
 
 @pytest.fixture

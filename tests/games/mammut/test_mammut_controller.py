@@ -20,7 +20,7 @@ from companion.table import screen as S
 from companion.table.effects import GameOver, Persist, PowerOff, SetBrightness, SwitchGame
 from companion.table.protocol import TableGame
 from companion.table.shell import Shell
-from support import quiet
+from tests.support import quiet
 
 P = Phase
 

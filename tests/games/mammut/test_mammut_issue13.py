@@ -14,8 +14,8 @@ from companion.games.mammut.forms import FORMS, OpenForm, next_field
 from companion.games.mammut.game import MammutGame
 from companion.games.mammut.phases import Phase as P
 from companion.games.mammut.rules import MammutError
-from test_mammut_controller import Driver, new_game, play, text
-from test_mammut_game import advance_to
+from tests.games.mammut.test_mammut_controller import Driver, new_game, play, text
+from tests.games.mammut.test_mammut_game import advance_to
 
 
 # ----- 1. a lone warrior or animal has +1, not +2 --------------------------------------------------

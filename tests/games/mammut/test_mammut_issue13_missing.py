@@ -21,8 +21,8 @@ from companion.games.mammut.controller import MammutTable
 from companion.games.mammut.game import MammutGame
 from companion.games.mammut.phases import Phase as P
 from companion.games.mammut.rules import MammutError
-from test_mammut_controller import Driver, new_game, play, state, text, to_phase
-from test_mammut_game import advance_to
+from tests.games.mammut.test_mammut_controller import Driver, new_game, play, state, text, to_phase
+from tests.games.mammut.test_mammut_game import advance_to
 
 
 def dice(*faces: int):

@@ -16,10 +16,10 @@ from companion.games.mammut.help_texts import phase_help
 from companion.games.mammut.controller import MammutTable
 from companion.games.mammut.game import MammutGame
 from companion.games.mammut.phases import Phase as P
-from test_mammut_controller import Driver, new_game, text, to_phase
+from tests.games.mammut.test_mammut_controller import Driver, new_game, text, to_phase
 
-import screens_golden as G
-from support import Shouting
+from tests.games.mammut import screens_golden as G
+from tests.support import Shouting
 
 STREAMS = json.loads(G.GOLDEN.read_text())
 

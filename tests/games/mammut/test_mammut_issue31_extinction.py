@@ -30,8 +30,8 @@ from companion.games.mammut import texts as T
 from companion.games.mammut.help_texts import phase_help
 from companion.games.mammut.game import MammutGame
 from companion.games.mammut.phases import Phase as P
-from test_mammut_controller import Driver, new_game, text
-from test_mammut_game import advance_to
+from tests.games.mammut.test_mammut_controller import Driver, new_game, text
+from tests.games.mammut.test_mammut_game import advance_to
 
 REPRO = Path(__file__).resolve().parent / "data" / "mammut-storm-49883202.keys"
 SEED = 49883202

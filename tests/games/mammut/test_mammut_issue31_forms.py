@@ -31,8 +31,8 @@ from companion.games.mammut.keys_play import actions, step
 from companion.games.mammut.phases import Phase as P
 from companion.games.mammut.rules import MammutError
 from companion.table import keys as K
-from test_mammut_controller import Driver, new_game, state, text, to_phase
-from test_mammut_game import advance_to
+from tests.games.mammut.test_mammut_controller import Driver, new_game, state, text, to_phase
+from tests.games.mammut.test_mammut_game import advance_to
 
 
 def game_at(phase: P, tribes: int = 3, advanced: bool = False, seed: int = 1) -> MammutGame:

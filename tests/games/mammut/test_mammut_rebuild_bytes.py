@@ -11,7 +11,7 @@ import random
 
 from companion.games.mammut.controller import MammutTable
 from companion.games.mammut.phases import Phase as P
-from test_mammut_controller import Driver, new_game, to_phase
+from tests.games.mammut.test_mammut_controller import Driver, new_game, to_phase
 
 
 def as_journaled(actions: list[dict]) -> list[dict]:

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-import screens_golden as G
+from tests.games.mammut import screens_golden as G
 
 STREAMS = json.loads(G.GOLDEN.read_text())
 

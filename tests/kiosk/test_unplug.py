@@ -37,7 +37,7 @@ from companion.hw.keyframe import encode  # noqa: E402
 from companion.journal.store import Journal  # noqa: E402
 from companion.table.render import render  # noqa: E402
 
-from support import full_game_script  # noqa: E402
+from tests.support import full_game_script  # noqa: E402
 
 WAIT = 60.0  # an upper bound for any one event; a passing run never waits it out
 

@@ -22,7 +22,7 @@ from companion.journal import store as journal_mod
 from companion.table.effects import Persist
 from companion.journal.store import Journal, JournalWriter
 
-from tests.table.journal_helpers import files, journal_with, kill_after, moves, power_cut_copy
+from tests.journal.journal_helpers import files, journal_with, kill_after, moves, power_cut_copy
 
 WAIT = 60.0  # an upper bound for any one event; a passing run never waits it out
 

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from install_helpers import fake_venv, parse_unit, pretend_root, security_score, trust_tmp
+from tests.box.install_helpers import fake_venv, parse_unit, pretend_root, security_score, trust_tmp
 
 from companion.box import service_install, service_web
 from companion.box.service_install import main

@@ -11,7 +11,7 @@ from companion.box.config import Config
 from companion.table.effects import GameOver, Persist, SetBrightness, SwitchGame
 from companion.journal.store import Journal, JournalWriter, find_state_dir
 
-from tests.table.journal_helpers import kill_after
+from tests.journal.journal_helpers import kill_after
 
 
 def test_append_and_resume(tmp_path):

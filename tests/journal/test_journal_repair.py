@@ -9,7 +9,7 @@ import os
 from companion.journal import repair as journal_repair
 from companion.journal.store import Journal
 
-from tests.table.journal_helpers import (files, journal_with, kept_rows, moves, overwrite, page_size, plain_read,
+from tests.journal.journal_helpers import (files, journal_with, kept_rows, moves, overwrite, page_size, plain_read,
                                          power_cut_copy, root_page)
 
 

@@ -16,7 +16,7 @@ from companion.kiosk import daemon, loop
 from companion.table.render import font
 from companion.table.screen import overflows
 
-from support import full_game_script
+from tests.support import full_game_script
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = i18n.LANGUAGES

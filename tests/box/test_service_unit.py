@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from install_helpers import fake_venv, no_such_user, parse_unit, pretend_root, trust_tmp
+from tests.box.install_helpers import fake_venv, no_such_user, parse_unit, pretend_root, trust_tmp
 
 from companion.box import install_checks, service_install
 from companion.box.service_install import main, render_unit

@@ -13,7 +13,7 @@ import pytest
 from companion.kiosk import daemon, loop
 from companion.table.render import render
 
-from support import full_game_script
+from tests.support import full_game_script
 from companion.games.clans.record import Record, summary
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,8 +18,8 @@ from companion.table.errors import UsageError
 from companion.table.screen import overflows
 from companion.table.sound import SoundMenu, SoundSettings
 
-from support import full_game_script
-from test_languages import GALLERY, run
+from tests.support import full_game_script
+from tests.kiosk.test_languages import GALLERY, run
 
 
 def lines(path) -> list[dict]:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from install_helpers import fake_venv, pretend_root
+from tests.box.install_helpers import fake_venv, pretend_root
 
 from companion.box import install_checks, service_install
 from companion.box.install_checks import InstallError, write_file

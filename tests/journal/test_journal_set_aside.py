@@ -13,8 +13,8 @@ from companion.kiosk import daemon
 from companion.journal import store as journal_mod
 from companion.journal.store import Journal
 
-from tests.table.journal_helpers import journal_with
-from tests.table.test_journal_writes import FailingDb
+from tests.journal.journal_helpers import journal_with
+from tests.journal.test_journal_writes import FailingDb
 
 
 def _live_files(state: Path) -> dict[str, bytes]:

@@ -14,7 +14,7 @@ from companion.kiosk import daemon
 from companion.games.clans.record import Record
 from companion.journal.store import JOURNAL_EFFECTS, Journal, JournalWriter
 
-from support import full_game_script
+from tests.support import full_game_script
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,7 +19,7 @@ from companion.games.clans.controller import Controller
 from companion.games.clans.record import Record
 from companion.journal.store import Journal
 
-from support import full_game_script, headless_daemon
+from tests.support import full_game_script, headless_daemon
 
 
 def test_daemon_tells_systemd_ready_status_watchdog(tmp_path, monkeypatch):

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from install_helpers import fake_venv
+from tests.box.install_helpers import fake_venv
 
 from companion.box import install_checks, service_install
 from companion.box.install_checks import Accounts, InstallError, check_account
