@@ -221,7 +221,7 @@ def test_the_summary_counts_each_kind_in_its_own_plural():
 # --- the key test, headless ------------------------------------------------------
 
 def test_expected_keys_follow_the_inputs():
-    from companion.box.doctor import expected_keys
+    from companion.box.keytest import expected_keys
 
     assert expected_keys(load_config_text("keypad: null")) == list("#*ABD")   # keypad order
     assert expected_keys(load_config_text("buttons: {menu: null}")) == list("#*AB")
@@ -232,7 +232,7 @@ def test_expected_keys_follow_the_inputs():
 
 
 def test_key_test_ticks_keys_off_on_the_dummy_oled():
-    from companion.box.doctor import KeyTest
+    from companion.box.keytest import KeyTest
     from companion.hw.display import open_display
     from companion.box.config import DisplayConfig
 
@@ -253,7 +253,7 @@ def test_key_test_ticks_keys_off_on_the_dummy_oled():
 
 
 def test_key_test_times_out_naming_the_missing_keys():
-    from companion.box.doctor import KeyTest
+    from companion.box.keytest import KeyTest
 
     t = [0.0]
     test = KeyTest(list("AB"), None, timeout=5, clock=lambda: t[0])
@@ -269,7 +269,7 @@ def test_key_test_times_out_naming_the_missing_keys():
 
 def test_key_test_with_gpio_buttons_through_the_adapters_queue(factory):
     """The whole path: gpiozero's MockFactory pins -> the Buttons adapter -> KeyTest.put -> dummy OLED."""
-    from companion.box.doctor import run_key_test
+    from companion.box.keytest import run_key_test
     from companion.hw.display import open_display
     from companion.box.config import DisplayConfig
 

@@ -322,7 +322,7 @@ def test_the_config_names_the_protocol_or_takes_framed(monkeypatch):
 def test_doctors_key_test_says_noise_when_the_line_is_noisy():
     import io
 
-    from companion.box.doctor import KeyTest
+    from companion.box.keytest import KeyTest
 
     out = io.StringIO()
     test = KeyTest(expected=["1"], out=out)
