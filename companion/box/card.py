@@ -42,7 +42,7 @@ from typing import Callable
 from companion.argtypes import given
 from companion.box import imager
 from companion.i18n import LANGUAGES
-from companion.table.effects import PIN_FILE, PIN_MAX_DIGITS, PIN_MIN_DIGITS
+from companion.table.pagelink import PIN_FILE, PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from companion.table.fsutil import atomic_write_text
 
 PROBLEMS_FILE = "/run/companion-box/problems.json"

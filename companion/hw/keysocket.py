@@ -1,12 +1,8 @@
 """Keys from the table's page: a Unix socket the daemon listens on, one more key source.
 
 The web service (`companion web`, another process, the only one that may open the socket:
-it is made mode 0600 for the daemon's own user) sends JSON lines:
-
-    {"keys": ["1", "2", "#"]}     keys typed on a phone: the keypad's 16 keys only
-    {"url": "HTTP://192.168.1.23:8080"}   where the page is (the OLED's Phone view shows it)
-    {"roster": ["Anna", "Ben"]}   the players' names, set on the page with the PIN
-    {"remove_game": 7}            take finished game 7 out of the history (the page, with the PIN, confirmed)
+it is made mode 0600 for the daemon's own user) sends JSON lines, read by
+companion.table.pagelink.decode (the messages are listed there).
 
 Like every adapter it only puts events on the daemon's queue: key tokens go through the
 same queue and the same checks as the keypad's; the URL goes as a `PhoneUrl` event (a game to take
@@ -21,7 +17,6 @@ takes the place of the one quiet the longest, so the page (which reconnects) alw
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import socket
@@ -30,26 +25,13 @@ import time
 from typing import Any, Callable
 
 from companion.hw.keyevents import PhoneUrl, RemoveGame, RosterUpdate  # noqa: F401  (re-exported for callers)
-from companion.table.keys import KEYPAD
+from companion.table import pagelink as link
 
 log = logging.getLogger(__name__)
 
-MAX_LINE = 4096
-MAX_KEYS_PER_LINE = 64
+MAX_LINE = link.MAX_LINE
 MAX_CLIENTS = 4
-MAX_GAME_ID = 2 ** 63 - 1  # SQLite's largest integer: a journal's game ids are within 1..this
 SILENT_S = 5.0  # a connection's first line, and the rest of any line begun, must come within this
-
-
-def game_id(value: Any) -> int | None:
-    """`value` when it is a whole number a journal's game may have (1 to `MAX_GAME_ID`; never a bool,
-    a float or a string of digits), else None."""
-    return value if type(value) is int and 1 <= value <= MAX_GAME_ID else None
-
-
-def _keypad(key: Any) -> bool:
-    """One of the keypad's 16 keys (never POWER or QUIT from a phone)."""
-    return isinstance(key, str) and len(key) == 1 and key in KEYPAD
 
 
 class KeySocket:
@@ -156,37 +138,20 @@ class KeySocket:
             conn.close()
 
     def _line(self, line: bytes) -> str | None:
-        try:
-            # decoded first: json.loads(bytes) would also take UTF-16 and UTF-32
-            message = json.loads(line.decode("utf-8"))
-        except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-            return None
-        if not isinstance(message, dict):
-            return None
-        if "keys" in message:
-            keys = message["keys"]
-            if not isinstance(keys, list) or len(keys) > MAX_KEYS_PER_LINE or not all(_keypad(k) for k in keys):
-                return None
-            for key in keys:
+        """Put what one line says on the daemon's queue; its kind, or None when it was dropped."""
+        message = link.decode(line)
+        if isinstance(message, link.Keys):
+            for key in message.keys:
                 self.put(key)
             return "keys"
-        if "url" in message:
-            url = message["url"]
-            if url is not None and (not isinstance(url, str) or len(url) > 200 or not url.isprintable()):
-                return None
-            self.put(PhoneUrl(url))
+        if isinstance(message, link.Url):
+            self.put(PhoneUrl(message.url))
             return "url"
-        if "roster" in message:
-            names = message["roster"]
-            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                return None
-            self.put(RosterUpdate(tuple(names)))
+        if isinstance(message, link.Roster):
+            self.put(RosterUpdate(message.names))
             return "roster"
-        if "remove_game" in message:
-            wanted = game_id(message["remove_game"])
-            if wanted is None or len(message) != 1:
-                return None
-            self.put(RemoveGame(wanted))
+        if isinstance(message, link.RemoveGame):
+            self.put(RemoveGame(message.game_id))
             return "remove_game"
         return None
 

@@ -30,7 +30,8 @@ from companion.hw.platform import is_raspberry_pi
 from companion.table import keys as K
 from companion.table import texts as T
 from companion.kiosk.announce import Announcer
-from companion.table.effects import PIN_FILE, Announce, CopyHistory, Effect, GameOver, Hint, NewPin, Persist, \
+from companion.table.pagelink import PIN_FILE
+from companion.table.effects import Announce, CopyHistory, Effect, GameOver, Hint, NewPin, Persist, \
     PowerOff, Repeat, Search, SetBrightness, SetLanguage, SetSound, SwitchGame
 from companion.table.bounded import clip
 from companion.table.protocol import TableGame

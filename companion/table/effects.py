@@ -17,7 +17,7 @@ compare them and a log can print them (secrets are kept out of `repr`).
     Announce     something the table should hear: a message id of a game's (or the table's) speech
                  texts and its fields, never finished text; spoken or beeped by companion.kiosk.announce
     Repeat       say the last announcement again (menu item, a long press)
-    NewPin       the table made a new PIN for its page: write it where the page reads it (`PIN_FILE`)
+    NewPin       the table made a new PIN for its page: write it where the page reads it (pagelink.PIN_FILE)
 """
 
 from __future__ import annotations
@@ -142,15 +142,9 @@ class Repeat:
     """Say the last announcement again."""
 
 
-PIN_FILE = "web-pin"  # in the state directory, beside the journal: the page's PIN while it exists
-PIN_DIGITS = 10  # what New PIN makes: 10**10 PINs, at one guess a second a day's guesses find it with p < 1e-5
-PIN_MIN_DIGITS = 4  # shorter PINs than PIN_DIGITS are accepted with a warning (older boxes have 4-12)
-PIN_MAX_DIGITS = 16  # the page (companion.web.guard) and the settings card (companion.box.card) take 4 to 16
-
-
 @dataclass(frozen=True)
 class NewPin:
-    """The menu's New PIN: write `pin` to `PIN_FILE` in the state directory, readable by the box's
+    """The menu's New PIN: write `pin` to the PIN file (companion.table.pagelink) in the state directory, readable by the box's
     user only (the page, companion.web.pinfile, takes it at once and ends the old PIN's sessions)."""
 
     pin: str = field(repr=False)

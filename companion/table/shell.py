@@ -41,7 +41,8 @@ from companion.table import keys as K
 from companion.table import texts as T
 from companion.table import seatnames
 from companion.table.gametimes import stored_times_problem
-from companion.table.effects import PIN_DIGITS, CopyHistory, Effect, NewPin, Persist, PowerOff, RemoveFromHistory, \
+from companion.table.pagelink import PIN_DIGITS
+from companion.table.effects import CopyHistory, Effect, NewPin, Persist, PowerOff, RemoveFromHistory, \
     Repeat, SetBrightness, SetLanguage, SwitchGame
 from companion.table.info import InfoPager
 from companion.table.naming import SeatNaming

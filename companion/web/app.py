@@ -33,6 +33,7 @@ from aiohttp import web
 from aiohttp_sse import sse_response
 
 from companion.table.gameweb import esc, tag
+from companion.table import pagelink as link
 from companion.table.keys import KEYPAD
 from companion.web import history_pages, pages, watch
 from companion.web.guard import (FORM_REFERRER_POLICY, SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck,
@@ -342,6 +343,6 @@ async def post_keys(request: web.Request) -> web.Response:
     keys = data.get("keys")
     if not isinstance(keys, str) or not keys or len(keys) > MAX_KEYS or any(k not in KEYPAD for k in keys.upper()):
         return _json({"error": f"keys: up to {MAX_KEYS} of the keypad's 0-9 * # A B C D"}, status=400)
-    if not await request.app[KEYS].send({"keys": list(keys.upper())}):
+    if not await request.app[KEYS].send(link.keys(keys.upper())):
         return _json({"error": NOT_RUNNING}, status=503)
     return _json({"sent": len(keys)})

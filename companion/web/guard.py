@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from companion.table.effects import PIN_DIGITS, PIN_MAX_DIGITS, PIN_MIN_DIGITS
+from companion.table.pagelink import PIN_DIGITS, PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from companion.web.lograte import RateLimitedLog
 
 log = logging.getLogger(__name__)

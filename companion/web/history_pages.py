@@ -29,6 +29,7 @@ from companion.history.bgstats import create_play_link
 from companion.history.plays import History, Play, read_history
 from companion.journal.reader import JournalUnavailable
 from companion.i18n import N_, _, ngettext
+from companion.table import pagelink as link
 from companion.table.gameweb import esc, name_text, table, tag
 from companion.table.seatnames import check_roster
 from companion.web import pages
@@ -455,6 +456,6 @@ async def post_roster(request: web.Request) -> web.Response:
     names, why = check_roster(data.get("names"))
     if why is not None:
         return _json({"error": why}, status=400)
-    if not await request.app[KEYS].send({"roster": names}):
+    if not await request.app[KEYS].send(link.roster(names)):
         return _json({"error": NOT_RUNNING}, status=503)
     return _json({"roster": names})

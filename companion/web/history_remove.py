@@ -20,7 +20,7 @@ import asyncio
 from aiohttp import web
 
 from companion.history.plays import read_history
-from companion.hw.keysocket import game_id as whole_game_id
+from companion.table import pagelink as link
 from companion.i18n import N_, _
 from companion.journal.reader import JournalUnavailable
 from companion.journal.store import IN_HISTORY
@@ -76,7 +76,7 @@ def _wanted(request: web.Request) -> int | None:
     raw = request.match_info["game_id"]
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 19):
         return None
-    return whole_game_id(int(raw))
+    return link.game_id(int(raw))
 
 
 def _in_history(request: web.Request, game_id: int) -> bool:
@@ -135,7 +135,7 @@ async def remove(request: web.Request) -> web.Response:
     try:
         if game_id is None or not _in_history(request, game_id):
             return _answer(_(UNKNOWN).format(id=_shown(request)), 404)
-        if not await request.app[KEYS].send({"remove_game": game_id}):
+        if not await request.app[KEYS].send(link.remove_game(game_id)):
             return _answer(_(NOT_RUNNING).format(id=game_id), 503)
         loop = asyncio.get_running_loop()
         until = loop.time() + DONE_S

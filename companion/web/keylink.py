@@ -11,8 +11,9 @@ cannot be reached, so the page can say so.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+
+from companion.table import pagelink as link
 
 log = logging.getLogger(__name__)
 
@@ -36,14 +37,14 @@ class KeyLink:
             self.reader, self.writer = await asyncio.open_unix_connection(self.path)
         except OSError:
             return
-        if await self._send({"url": self.url}):
+        if await self._send(link.url(self.url)):
             log.info("web: connected to the table's key socket %s", self.path)
 
     async def _send(self, message: dict) -> bool:
         if self.writer is None:
             return False
         try:
-            self.writer.write(json.dumps(message).encode() + b"\n")
+            self.writer.write(link.encode(message))
             await self.writer.drain()
             return True
         except (OSError, RuntimeError):

@@ -17,7 +17,7 @@ import logging
 import os
 from pathlib import Path
 
-from companion.table.effects import PIN_FILE
+from companion.table.pagelink import PIN_FILE
 from companion.web.guard import PinGuard, read_pin, short_pin_warning
 from companion.web.watch import FilesWatch
 

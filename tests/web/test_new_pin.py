@@ -17,7 +17,8 @@ import pytest
 
 from companion import i18n
 from companion.hw.keyevents import PhoneUrl
-from companion.table.effects import PIN_FILE, NewPin
+from companion.table.effects import NewPin
+from companion.table.pagelink import PIN_FILE
 from companion.table.screen import MENU_COLS, overflows
 from companion.table.shell import PIN_DIGITS, make_pin, pin_groups
 from companion.web import guard
