@@ -79,3 +79,24 @@ def counter():
     game = games.register_game("counter_game.about")
     yield game
     del games.GAMES[game.kind]
+
+
+# The quick run, `pytest -m "not slow"` (README): the pure parts (games, table, journal, history,
+# hardware adapters on their mocks, the box's files). Slow are whole processes and what runs for
+# seconds on purpose: QEMU boots (image), a booted Debian (system), seeded storms and fuzzing
+# (fuzz), the page's servers and a browser (web), whole daemons (kiosk), the benchmarks (bench);
+# and, anywhere, a test marked @pytest.mark.slow (seconds of work, measured with --durations).
+SLOW_FOLDERS = {"image", "system", "fuzz", "web", "kiosk", "bench"}
+# Files elsewhere that take seconds (pytest --durations=0, the whole suite): seeded card fuzzing,
+# image files written and read back, ptys fed thousands of bursts, whole games through a pty.
+SLOW_FILES = {"box/test_card_fuzz.py", "box/test_update_card.py", "hw/test_oled_window.py",
+              "hw/test_keypad_noise.py", "hw/test_terminal_pipe.py", "hw/test_e2e_hardware.py",
+              "hw/test_keysocket_clients.py"}
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        where = item.path.relative_to(TESTS)
+        if where.parts[0] in SLOW_FOLDERS or where.as_posix() in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)
