@@ -36,6 +36,7 @@ from companion.hw.sinks import fixed_size, needs_config, on_terminal, writes_fra
 from companion.i18n import LANGUAGES
 from companion.hw.platform import is_raspberry_pi
 from companion.kiosk.loop import EOF, Daemon, rebuild
+from companion.table import entries
 from companion.table import texts as T
 from companion.table.keyscript import read_key_script
 from companion.table.errors import UsageError
@@ -396,7 +397,7 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
                 resumed_at = journal.journal.started_at(resumed.game_id) or 0.0
     if game is None:
         game = find_game(kind).load().new(rng)
-    _, brightness = Shell.split_journal(journaled, stored)
+    _, brightness = entries.split_journal(journaled, stored)
     history = journal.journal.history if journal is not None else None
     sound = SoundSettings.from_stored(journal.journal.setting("sound") if journal is not None else None,
                                       sound_defaults(cfg))

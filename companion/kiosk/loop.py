@@ -28,6 +28,7 @@ from companion.games import find_game
 from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
 from companion.table import keys as K
+from companion.table import entries
 from companion.table import texts as T
 from companion.kiosk.announce import Announcer
 from companion.table.pagelink import PIN_FILE
@@ -476,9 +477,9 @@ def rebuild(journal: JournalWriter | None, resumed: Resumed | None, kind: str,
     if resumed is None:
         return kind, find_game(kind).load().new(rng)
     cls = find_game(resumed.kind).load()
-    actions, _ = Shell.split_journal(resumed.actions)
+    actions, _ = entries.split_journal(resumed.actions)
     try:
-        return resumed.kind, Shell.named(cls.from_actions(actions, rng), resumed.actions)
+        return resumed.kind, entries.rebuild_game(cls, resumed.actions, rng)
     except ValueError as exc:
         reason = f"the game refused an action: {clip(str(exc), 80)}"
     good, bad = 0, len(actions)  # from_actions(actions[:good]) works, actions[:bad] does not
@@ -491,8 +492,8 @@ def rebuild(journal: JournalWriter | None, resumed: Resumed | None, kind: str,
             bad = mid
     log.error("journal: game %s: %s; replaying its first %d actions", resumed.game_id, reason, good)
     if journal is not None:
-        journal.journal.truncate_to(Shell.journal_index(resumed.actions, good), reason, resumed.game_id)
-    return resumed.kind, Shell.named(cls.from_actions(actions[:good], rng), resumed.actions)
+        journal.truncate_to(entries.journal_index(resumed.actions, good), reason, resumed.game_id)
+    return resumed.kind, entries.rebuild_game(cls, resumed.actions, rng, upto=good)
 
 
 def run_command(argv: list[str]) -> tuple[int, str]:
