@@ -34,7 +34,7 @@ import logging
 import random
 import secrets
 import time
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from companion import __version__, i18n
 from companion.table import keys as K
