@@ -76,7 +76,7 @@ def remove(prog: str, state_dir: str | None, game_id: int) -> int:
 
     state = table_state_dir(state_dir)
     try:
-        JournalReader(state).query("SELECT 1 FROM games LIMIT 1")  # never make a journal to take a game out of
+        JournalReader(state).check()  # never make a journal to take a game out of
         readable = read_history(state, full=False, game_id=game_id).plays
         journal = Journal(state)
         try:

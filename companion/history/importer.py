@@ -38,7 +38,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from companion.table.gametimes import import_times_problem, stored_times_problem
 from companion.table.bounded import shorten
@@ -211,14 +211,13 @@ def fingerprint(kind: str, result: Any, loose: bool = False) -> str | None:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _known(db: Any) -> tuple[dict[str, list[tuple[str, float]]], list[tuple[str, float]]]:
+def _known(rows: Iterable[tuple[Any, Any, Any]]
+           ) -> tuple[dict[str, list[tuple[str, float]]], list[tuple[str, float]]]:
     """The journal's finished games by fingerprint, exact and loose ((kind, start) each), and every
-    game's (kind, start)."""
-    from companion.journal.store import IN_HISTORY
-
+    game's (kind, start), from the history's (kind, started, result text) rows (`Journal.import_games`)."""
     by_print: dict[str, list[tuple[str, float]]] = {}
     starts: list[tuple[str, float]] = []
-    for kind, started, result in db.execute(f"SELECT kind, started, result FROM games WHERE {IN_HISTORY}"):
+    for kind, started, result in rows:
         if stored_times_problem(started, None):
             continue
         starts.append((str(kind), float(started or 0)))
@@ -268,31 +267,30 @@ def _write(state_dir: str | Path, ready: list[tuple[int, Prepared]], notes: list
     if not ready:
         return report
     journal = Journal(state_dir)
+    fresh: list[Prepared] = []
+
+    def choose(rows: list[tuple[Any, Any, Any]]) -> list[tuple[str, float, float, dict[str, Any]]]:
+        """The games of `ready` not in the history yet (`rows`), each at a start of its own."""
+        by_print, starts = _known(rows)
+        for n, game in ready:
+            if _already(game, by_print):
+                report.notes.append(f"{game.label or f'record {n}'}: already in the history: skipped")
+                continue
+            game.started = _free_start(game.kind, game.started, starts)
+            game.finished = max(game.finished, game.started)
+            starts.append((game.kind, game.started))
+            for mark in {fingerprint(game.kind, game.result),
+                         fingerprint(game.kind, game.result, loose=True)} - {None}:
+                by_print.setdefault(mark, []).append((game.kind, game.started))
+            fresh.append(game)
+        return [(game.kind, game.started, game.finished, {**game.result, IMPORTED: True}) for game in fresh]
+
     try:
         journal.box_id()
-        with journal._tx() as db:
-            by_print, starts = _known(db)
-            fresh: list[Prepared] = []
-            for n, game in ready:
-                if _already(game, by_print):
-                    report.notes.append(f"{game.label or f'record {n}'}: already in the history: skipped")
-                    continue
-                game.started = _free_start(game.kind, game.started, starts)
-                game.finished = max(game.finished, game.started)
-                starts.append((game.kind, game.started))
-                for mark in {fingerprint(game.kind, game.result),
-                             fingerprint(game.kind, game.result, loose=True)} - {None}:
-                    by_print.setdefault(mark, []).append((game.kind, game.started))
-                fresh.append(game)
-            top = db.execute("SELECT max(id) FROM games").fetchone()[0]
-            first = max(0, int(top or 0)) + 1
-            for i, game in enumerate(fresh):
-                result = {**game.result, IMPORTED: True}
-                db.execute("INSERT INTO games(id, kind, started, finished, result) VALUES (?, ?, ?, ?, ?)",
-                           (first + i, game.kind, game.started, game.finished, json.dumps(result)))
-            report.imported = fresh
+        journal.import_games(choose)
+        report.imported = fresh
     finally:
-        journal.db.close()
+        journal.close()
     return report
 
 

@@ -45,11 +45,9 @@ class KioskMemory:
         from companion.history.plays import read_history
         from companion.history.stats import stats_pages
         from companion.journal.reader import JournalReader
-        from companion.journal.store import IN_HISTORY
 
         try:
-            signature = JournalReader(self.state_dir).query(
-                f"SELECT count(*), max(finished) FROM games WHERE finished IS NOT NULL AND {IN_HISTORY}")[0]
+            signature = JournalReader(self.state_dir).history_signature()
             if signature != self._stats[0]:
                 plays = read_history(self.state_dir, full=False).finished
                 self._stats = (signature, [f"{title}: " + ", ".join(lines) for title, lines in stats_pages(plays)])

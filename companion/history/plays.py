@@ -171,12 +171,6 @@ def play_from_row(row: tuple, entries: dict[str, Any], box: str = "") -> Play:
                 extinct=bool(facts.get("extinct")), record=facts.get("record"), box=box)
 
 
-# What a history or a statistic never reads: a finished Clans game's setup, moves and huts, left in
-# SQLite (parsed in C) so that thousands of games read in a fraction of a second; `full` keeps them.
-_LEAN_RESULT = ("CASE WHEN json_valid(g.result) THEN json_remove(g.result, '$.huts', '$.record.setup', "
-                "'$.record.moves') ELSE g.result END")
-
-
 def read_history(state_dir: str | Path, include_abandoned: bool = False, full: bool = True,
                  game_id: int | None = None) -> History:
     """The journal's finished games, oldest first by their start (imported games keep theirs), or
@@ -184,18 +178,11 @@ def read_history(state_dir: str | Path, include_abandoned: bool = False, full: b
     lacks its setup and moves (statistics and lists need neither; exports do). `game_id`: that
     game only."""
     from companion.games import GAMES
-    from companion.journal.store import BOX_SETTING, IN_HISTORY
     from companion.journal.reader import JournalReader
 
     reader = JournalReader(state_dir)
-    only = "AND g.id = ? " if game_id is not None else ""
-    rows = reader.query(
-        f"SELECT g.id, g.kind, g.started, g.finished, {'g.result' if full else _LEAN_RESULT}, "
-        "(SELECT count(*) FROM actions a WHERE a.game = g.id) "
-        f"FROM games g WHERE g.finished IS NOT NULL AND {IN_HISTORY} {only}ORDER BY g.started, g.id",
-        () if game_id is None else (game_id,))
-    box = box_of(state_dir, json_or_none((reader.query("SELECT value FROM settings WHERE key=?", (BOX_SETTING,))
-                                          or [("null",)])[0][0]))
+    rows = reader.finished_games(full=full, game_id=game_id)
+    box = box_of(state_dir, reader.box_setting())
     out = History(box=box)
     for row in rows:
         try:

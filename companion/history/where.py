@@ -40,12 +40,12 @@ def ensure_box_id(state_dir: str | Path) -> None:
     if not (Path(state_dir) / "journal.sqlite3").is_file():
         return
     try:
-        if JournalReader(state_dir).query("SELECT 1 FROM settings WHERE key=?", (BOX_SETTING,)):
+        if JournalReader(state_dir).has_setting(BOX_SETTING):
             return
         journal = Journal(state_dir)
         try:
             journal.box_id()
         finally:
-            journal.db.close()
+            journal.close()
     except (JournalError, JournalUnavailable, OSError):
         return

@@ -10,4 +10,7 @@ store    the SQLite schema, `Journal` (open, resume, set aside, finished games, 
 repair   the check at every start, on a copy: a damaged journal kept aside and salvaged
 late     `LateJournal`: the kiosk's stand-in while the journal cannot be opened
 reader   `JournalReader`: read only, never a lock held (the page, the history, the exports)
+port     `JournalPort`: what the kiosk asks of its journal (the writer, the late one, none)
+
+Every SQL statement is written here: the history, the page and the kiosk ask by name.
 """

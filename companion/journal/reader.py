@@ -27,11 +27,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from companion.journal.store import IN_HISTORY, PLAYED_HERE
+from companion.journal.store import BOX_SETTING, IN_HISTORY, PLAYED_HERE
 from companion.table.gametimes import stored_times_problem
 from companion.journal.repair import json_or_none, readable_prefix
 
 JOURNAL_FILE = "journal.sqlite3"
+
+# What a history or a statistic never reads: a finished Clans game's setup, moves and huts, left in
+# SQLite (parsed in C) so that thousands of games read in a fraction of a second (`finished_games`).
+_LEAN_RESULT = ("CASE WHEN json_valid(g.result) THEN json_remove(g.result, '$.huts', '$.record.setup', "
+                "'$.record.moves') ELSE g.result END")
 
 
 def _text(raw: bytes) -> str:
@@ -155,3 +160,37 @@ class JournalReader:
         rows = self.query("SELECT value FROM settings WHERE key=?", (key,))
         return json_or_none(rows[0][0]) if rows else None
 
+    # ----- the history's questions (companion.history, the page's history): asked here, no SQL there --
+    def check(self) -> None:
+        """Nothing when the journal can be read, else JournalUnavailable saying why (nothing is made)."""
+        self.query("SELECT 1 FROM games LIMIT 1")
+
+    def has_setting(self, key: str) -> bool:
+        """Whether setting `key` is kept at all (whatever its value)."""
+        return bool(self.query("SELECT 1 FROM settings WHERE key=?", (key,)))
+
+    def box_setting(self) -> Any:
+        """The box's own id as kept (`store.BOX_SETTING`), None without one."""
+        return self.setting(BOX_SETTING)
+
+    def history_signature(self) -> tuple:
+        """(how many finished games the history holds, when the last finished): changes when one is added,
+        taken out or imported."""
+        return tuple(self.query(
+            f"SELECT count(*), max(finished) FROM games WHERE finished IS NOT NULL AND {IN_HISTORY}")[0])
+
+    def finished_games(self, full: bool = True, game_id: int | None = None) -> list[tuple]:
+        """The history's finished games, oldest first by their start (imported games keep theirs), as rows
+        (id, kind, started, finished, result text, how many actions). Without `full`, a Clans result lacks
+        its setup, moves and huts (`_LEAN_RESULT`). `game_id`: that game only (if in the history)."""
+        only = "AND g.id = ? " if game_id is not None else ""
+        return self.query(
+            f"SELECT g.id, g.kind, g.started, g.finished, {'g.result' if full else _LEAN_RESULT}, "
+            "(SELECT count(*) FROM actions a WHERE a.game = g.id) "
+            f"FROM games g WHERE g.finished IS NOT NULL AND {IN_HISTORY} {only}ORDER BY g.started, g.id",
+            () if game_id is None else (game_id,))
+
+    def in_history(self, game_id: int) -> bool:
+        """True while the journal holds `game_id` as a finished game of the history."""
+        return bool(self.query(f"SELECT 1 FROM games WHERE id=? AND finished IS NOT NULL AND {IN_HISTORY}",
+                               (game_id,)))

@@ -33,7 +33,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from companion.table.effects import (Effect, GameOver, Persist, RemoveFromHistory, SetBrightness, SetLanguage,
                                      SetSound)
@@ -376,6 +376,23 @@ class Journal:
         log.warning("journal: game %s taken out of the history: %s", game_id, reason)
         return None
 
+    def import_games(self, choose: Callable[[list[tuple[Any, Any, Any]]], list[tuple[str, float, float, dict]]]
+                     ) -> list[tuple[str, float, float, dict]]:
+        """Add finished games brought from elsewhere (`companion import`), in ONE transaction.
+
+        `choose` is handed the history's games as (kind, started, result text) rows (those taken out
+        left out) and returns the games to add, as (kind, started, finished, result); each is added
+        under a new id after every game already there, in order. Returns what `choose` returned."""
+        with self._tx() as db:
+            known = db.execute(f"SELECT kind, started, result FROM games WHERE {IN_HISTORY}").fetchall()
+            fresh = choose(known)
+            top = db.execute("SELECT max(id) FROM games").fetchone()[0]
+            first = max(0, int(top or 0)) + 1
+            for i, (kind, started, finished, result) in enumerate(fresh):
+                db.execute("INSERT INTO games(id, kind, started, finished, result) VALUES (?, ?, ?, ?, ?)",
+                           (first + i, kind, started, finished, json.dumps(result)))
+        return fresh
+
     # ----- reading -------------------------------------------------------------------
     def resume(self, include_finished: bool = False) -> Resumed | None:
         """The newest game: unfinished (appends continue it), or, with `include_finished`,
@@ -459,7 +476,40 @@ class JournalWriter:
     """Writes a game's effects to the journal: Persist (a new game opens a new entry), GameOver, SetBrightness."""
 
     def __init__(self, journal: Journal) -> None:
-        self.journal = journal
+        self.journal = journal  # the tools' (bench, tests); the kiosk asks through the methods below
+
+    # ----- the port (companion.journal.port.JournalPort): what the kiosk asks of its journal ------
+    @property
+    def repairs(self) -> list[str]:
+        return self.journal.repairs
+
+    @property
+    def state_dir(self) -> str:
+        return str(self.journal.dir)
+
+    def setting(self, key: str) -> Any:
+        return self.journal.setting(key)
+
+    def set_setting(self, key: str, value: Any) -> None:
+        self.journal.set_setting(key, value)
+
+    def resume(self, include_finished: bool = False) -> Resumed | None:
+        return self.journal.resume(include_finished=include_finished)
+
+    def started_at(self, game_id: int) -> float | None:
+        return self.journal.started_at(game_id)
+
+    def truncate_to(self, n_actions: int, reason: str, game_id: int | None = None) -> int:
+        return self.journal.truncate_to(n_actions, reason, game_id)
+
+    def remove_game(self, game_id: int, reason: str) -> str | None:
+        return self.journal.remove_game(game_id, reason)
+
+    def history(self, limit: int = 20) -> list[dict[str, Any]]:
+        return self.journal.history(limit)
+
+    def close(self) -> None:
+        self.journal.close()
 
     def _persist(self, effect: Persist) -> None:
         actions = list(effect.actions)

@@ -59,17 +59,17 @@ class CrashGuard:
 
     def __init__(self, writer: Any) -> None:
         self.writer = writer
-        self.path = Path(writer.journal.dir) / MARKER
+        self.path = Path(writer.state_dir) / MARKER
         self.position: tuple[int, int] | None = None  # where this start began
         self.done = False  # went through, or its death is recorded
-        self.fatal_path = Path(writer.journal.dir) / FATAL
+        self.fatal_path = Path(writer.state_dir) / FATAL
         self._fatal_file: Any = None  # open while faulthandler writes into it
-        self.last_error_path = Path(writer.journal.dir) / LAST_ERROR
+        self.last_error_path = Path(writer.state_dir) / LAST_ERROR
         self.last_error: str | None = None  # what the last run died of, when it died of an error
 
     def _position(self) -> tuple[int, int] | None:
         """(game id, journaled actions) of the game a start resumes; None when there is none to resume."""
-        resumed = self.writer.journal.resume(include_finished=True)
+        resumed = self.writer.resume(include_finished=True)
         if resumed is None or resumed.finished:
             return None
         return resumed.game_id, len(resumed.actions)
@@ -100,7 +100,7 @@ class CrashGuard:
             game_id, n = position
             log.error("journal: %d starts died of an error at action %d of game %s: setting it aside",
                       errors, n, game_id)
-            set_aside = self.writer.journal.truncate_to(n - 1, REASON, game_id)
+            set_aside = self.writer.truncate_to(n - 1, REASON, game_id)
             position, errors = (game_id, n - 1), 0
         global _starting
         self.position, self.done, _starting = position, False, self

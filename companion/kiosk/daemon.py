@@ -36,6 +36,7 @@ from companion.hw.sinks import fixed_size, needs_config, on_terminal, writes_fra
 from companion.i18n import LANGUAGES
 from companion.hw.platform import is_raspberry_pi
 from companion.kiosk.loop import EOF, Daemon, rebuild
+from companion.table import entries
 from companion.table import texts as T
 from companion.table.keyscript import read_key_script
 from companion.table.errors import UsageError
@@ -43,7 +44,7 @@ from companion.table.shell import Shell
 from companion.table.sound import SoundSettings
 
 if TYPE_CHECKING:
-    from companion.journal.store import JournalWriter
+    from companion.journal.port import JournalPort
 
 log = logging.getLogger("companion.run")
 
@@ -365,7 +366,7 @@ def tell_card_problems(shell: Shell, path: str | None = None) -> None:
     shell.tell(title, [text] + more, "card")
 
 
-def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: random.Random,
+def start_table(args: argparse.Namespace, journal: JournalPort | None, rng: random.Random,
                 cfg: Any = None, say_resumed: bool = False, walkthrough: bool = False) -> Shell:
     """The shell and its first game: a record (--load), a quick start (--players), the journal's
     unfinished game, or a new game of --game (the registry's default game without it).
@@ -374,15 +375,15 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
     shows the setup walkthrough first."""
     kind = args.game or DEFAULT_GAME
     resumed_at: float | None = None
-    stored = journal.journal.setting("brightness") if journal is not None else None
-    start_language(args, cfg, journal.journal.setting("language") if journal is not None else None)
+    stored = journal.setting("brightness") if journal is not None else None
+    start_language(args, cfg, journal.setting("language") if journal is not None else None)
     game, journaled = None, []
     if args.load:
         game = find_game(kind).load().from_record_file(args.load, rng, walkthrough=walkthrough)
     elif args.players:
         game = find_game(kind).load().quick_start(args.players, rng, bots=args.bot_seats, walkthrough=walkthrough)
     elif journal is not None:
-        resumed = journal.journal.resume(include_finished=True)
+        resumed = journal.resume(include_finished=True)
         if resumed is not None and resumed.finished and args.game not in (None, resumed.kind):
             log.info("journal's last game is a finished %s game; --game %s starts a new one", resumed.kind, args.game)
         elif resumed is not None:  # an unfinished game of another kind than --game: asked below
@@ -393,12 +394,12 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
                 log.info("showing the end of game %s (%d actions)", resumed.game_id, len(resumed.actions))
             else:
                 log.info("resumed game %s (%d actions)", resumed.game_id, len(resumed.actions))
-                resumed_at = journal.journal.started_at(resumed.game_id) or 0.0
+                resumed_at = journal.started_at(resumed.game_id) or 0.0
     if game is None:
         game = find_game(kind).load().new(rng)
-    _, brightness = Shell.split_journal(journaled, stored)
-    history = journal.journal.history if journal is not None else None
-    sound = SoundSettings.from_stored(journal.journal.setting("sound") if journal is not None else None,
+    _, brightness = entries.split_journal(journaled, stored)
+    history = journal.history if journal is not None else None
+    sound = SoundSettings.from_stored(journal.setting("sound") if journal is not None else None,
                                       sound_defaults(cfg))
     shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history, sound)
     shell.bot_level = args.bot or getattr(getattr(cfg, "game", None), "bot", None) or "mcts"
@@ -409,12 +410,12 @@ def start_table(args: argparse.Namespace, journal: JournalWriter | None, rng: ra
         if isinstance(journal, JournalWriter):  # the table's memory reads the journal it can open
             from companion.history.kiosk import KioskMemory
 
-            shell.memory = KioskMemory(journal.journal.dir)
-    if journal is not None and journal.journal.repairs:
+            shell.memory = KioskMemory(journal.state_dir)
+    if journal is not None and journal.repairs:
         if isinstance(journal, JournalWriter):
-            shell.tell(T.REPAIRED_TITLE, journal.journal.repairs, "repaired")
+            shell.tell(T.REPAIRED_TITLE, journal.repairs, "repaired")
         else:  # a journal that could not be opened: nothing was repaired, nothing can be saved yet
-            shell.tell(T.UNSAVED_TITLE, journal.journal.repairs, "unsaved")
+            shell.tell(T.UNSAVED_TITLE, journal.repairs, "unsaved")
     elif say_resumed and resumed_at is not None and args.game in (None, kind):
         tell_resumed(shell, resumed_at)
     return shell
@@ -434,7 +435,7 @@ def roster(journal: Any, cfg: Any) -> list[str]:
     """The table's roster: the one the page last set (a journal setting), else the config's."""
     from companion.table.seatnames import check_roster
 
-    stored = journal.journal.setting("roster") if journal is not None else None
+    stored = journal.setting("roster") if journal is not None else None
     if stored is not None:
         names, why = check_roster(stored)
         if why is None:

@@ -28,6 +28,7 @@ from companion.games import find_game
 from companion.hw.panel import Panel
 from companion.hw.platform import is_raspberry_pi
 from companion.table import keys as K
+from companion.table import entries
 from companion.table import texts as T
 from companion.kiosk.announce import Announcer
 from companion.table.pagelink import PIN_FILE
@@ -41,7 +42,8 @@ from companion.kiosk.recovery import Failures, Rollback, fallback_screen
 if TYPE_CHECKING:  # imported where used: a run without a journal or a search never loads them
     from concurrent.futures import ThreadPoolExecutor
 
-    from companion.journal.store import JournalWriter, Resumed
+    from companion.journal.port import JournalPort
+    from companion.journal.store import Resumed
 
 log = logging.getLogger("companion.run")
 
@@ -56,7 +58,7 @@ HOLD_ON_NOISE = frozenset({"undo?", "new?", "switch?", "shutdown?"})  # those qu
 class Daemon:
     """The main loop: one queue in, the shell, its effects drained, one panel out."""
 
-    def __init__(self, shell: Shell, panel: Panel, *, headless: bool, journal: JournalWriter | None = None,
+    def __init__(self, shell: Shell, panel: Panel, *, headless: bool, journal: JournalPort | None = None,
                  record_out: str | None = None, on_frame: Callable[[Any, Any], None] | None = None,
                  clock: Callable[[], float] = time.monotonic, search_options: dict | None = None,
                  announcer: Announcer | None = None) -> None:
@@ -246,7 +248,7 @@ class Daemon:
             return
         if self.journal is not None:
             try:
-                self.journal.journal.set_setting("roster", checked)
+                self.journal.set_setting("roster", checked)
             except Exception as exc:
                 log.error("roster not kept: %s", exc)
                 return
@@ -259,14 +261,14 @@ class Daemon:
         if self.journal is None:
             log.warning("game %s not taken out of the history: this run keeps no journal", game_id)
             return
-        why = self.journal.journal.remove_game(game_id, "taken out on the table's page (with the PIN)")
+        why = self.journal.remove_game(game_id, "taken out on the table's page (with the PIN)")
         if why is not None:
             log.warning("game %s not taken out of the history from the page: %s", game_id, why)
 
     def restore(self) -> None:
         """After a failed write: the game as the journal holds it, and a message saying what to do."""
         try:
-            resumed = self.journal.journal.resume(include_finished=True)
+            resumed = self.journal.resume(include_finished=True)
         except Exception:
             log.exception("journal: cannot read back either")
             resumed = None
@@ -300,7 +302,7 @@ class Daemon:
         """The journal's directory (also when the journal could not be opened yet), None without one."""
         if self.journal is None:
             return None
-        found = getattr(self.journal.journal, "dir", None) or getattr(self.journal, "state_dir", None)
+        found = self.journal.state_dir
         return str(found) if found else None
 
     def new_pin(self, pin: str) -> None:
@@ -433,7 +435,7 @@ class Daemon:
             self.announcer.close()
             self.write_record()
             if self.journal is not None:
-                self.journal.journal.close()  # checkpoints the WAL: nothing pending before power-off
+                self.journal.close()  # checkpoints the WAL: nothing pending before power-off
             self.device = getattr(self.panel.sink, "device", None)  # luma's dummy keeps the last frame
             self.panel.close()
         return 0
@@ -469,16 +471,16 @@ class Daemon:
         atomic_write_text(self.record_out, text)  # it makes the Path itself
 
 
-def rebuild(journal: JournalWriter | None, resumed: Resumed | None, kind: str,
+def rebuild(journal: JournalPort | None, resumed: Resumed | None, kind: str,
             rng: random.Random) -> tuple[str, TableGame]:
     """The game a journal entry holds (a new game of `kind` without one). When the game refuses an
     action, the longest prefix it accepts is played and the journal sets the rest aside (kept, said)."""
     if resumed is None:
         return kind, find_game(kind).load().new(rng)
     cls = find_game(resumed.kind).load()
-    actions, _ = Shell.split_journal(resumed.actions)
+    actions, _ = entries.split_journal(resumed.actions)
     try:
-        return resumed.kind, Shell.named(cls.from_actions(actions, rng), resumed.actions)
+        return resumed.kind, entries.rebuild_game(cls, resumed.actions, rng)
     except ValueError as exc:
         reason = f"the game refused an action: {clip(str(exc), 80)}"
     good, bad = 0, len(actions)  # from_actions(actions[:good]) works, actions[:bad] does not
@@ -491,8 +493,8 @@ def rebuild(journal: JournalWriter | None, resumed: Resumed | None, kind: str,
             bad = mid
     log.error("journal: game %s: %s; replaying its first %d actions", resumed.game_id, reason, good)
     if journal is not None:
-        journal.journal.truncate_to(Shell.journal_index(resumed.actions, good), reason, resumed.game_id)
-    return resumed.kind, Shell.named(cls.from_actions(actions[:good], rng), resumed.actions)
+        journal.truncate_to(entries.journal_index(resumed.actions, good), reason, resumed.game_id)
+    return resumed.kind, entries.rebuild_game(cls, resumed.actions, rng, upto=good)
 
 
 def run_command(argv: list[str]) -> tuple[int, str]:

@@ -97,7 +97,7 @@ class Rollback:
             drop = min(drop, len(resumed.actions))
             keep = len(resumed.actions) - drop
             if self.journal is not None:
-                self.journal.journal.truncate_to(keep, "taken back after a failure", resumed.game_id)
+                self.journal.truncate_to(keep, "taken back after a failure", resumed.game_id)
                 resumed = self._saved(kind)
             else:
                 self.actions = self.actions[:keep]
@@ -110,7 +110,7 @@ class Rollback:
     def _saved(self, kind: str) -> Any:
         """The current game as saved: the journal's newest entry, or the actions kept here."""
         if self.journal is not None:
-            return self.journal.journal.resume(include_finished=True)
+            return self.journal.resume(include_finished=True)
         if self.kind is None:
             return None
         from companion.journal.store import Resumed

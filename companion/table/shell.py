@@ -34,12 +34,12 @@ import logging
 import random
 import secrets
 import time
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from companion import __version__, i18n
 from companion.table import keys as K
 from companion.table import texts as T
-from companion.table import seatnames
+from companion.table import entries, seatnames
 from companion.table.gametimes import stored_times_problem
 from companion.table.pagelink import PIN_DIGITS
 from companion.table.effects import CopyHistory, Effect, NewPin, Persist, PowerOff, RemoveFromHistory, \
@@ -50,10 +50,7 @@ from companion.table.phone import phone_screen
 from companion.table.protocol import GameType, TableGame, TableGameBase
 from companion.table.screen import ENTRY, MENU, TEXT, Header, Screen, confirm_screen, wrap
 from companion.table.sound import SoundMenu, SoundSettings
-
-BRIGHTNESS_LEVELS = 5
-DEFAULT_BRIGHTNESS = 4
-LEGACY_BRIGHTNESS = "brightness"  # journals before the shell kept brightness among a game's actions
+from companion.table.entries import BRIGHTNESS_LEVELS, DEFAULT_BRIGHTNESS, LEGACY_BRIGHTNESS  # noqa: F401 (kept here)
 
 
 def make_pin(digits: int = PIN_DIGITS) -> str:
@@ -99,48 +96,11 @@ class Shell:
         self._sticks: list = []  # USB sticks mounted when the menu opened
         self._effects: list[Effect] = []
 
-    @staticmethod
-    def split_journal(actions: Iterable[dict], brightness: int | None = None) -> tuple[list[dict], int]:
-        """A journal entry's game actions, and the brightness: `brightness` (a stored setting) if
-        given, else the last level an older journal kept among the actions, else the default."""
-        game_actions, legacy = [], None
-        for a in actions:
-            if a.get("a") == LEGACY_BRIGHTNESS:
-                legacy = a.get("level")
-            elif a.get("a") == seatnames.NAMES_ACTION:
-                continue  # the table's: journal_names
-            else:
-                game_actions.append(a)
-        level = brightness if brightness is not None else legacy
-        ok = type(level) is int and 1 <= level <= BRIGHTNESS_LEVELS
-        return game_actions, level if ok else DEFAULT_BRIGHTNESS
-
-    @staticmethod
-    def journal_names(actions: Iterable[dict]) -> list[str] | None:
-        """The seats' names a journal entry holds (the last given), None without."""
-        names = None
-        for a in actions:
-            if a.get("a") == seatnames.NAMES_ACTION and isinstance(a.get("names"), list):
-                names = [str(n) for n in a["names"]]
-        return names
-
-    @staticmethod
-    def named(game: TableGame, actions: Iterable[dict]) -> TableGame:
-        """`game` (rebuilt from a journal entry's `actions`) with the seats' names the entry holds."""
-        names, seats = Shell.journal_names(actions), game.seats()
-        if names and seats is not None and len(names) == len(seats):
-            game.set_names(names)
-        return game
-
-    @staticmethod
-    def journal_index(actions: Sequence[dict], n: int) -> int:
-        """How many of a journal entry's `actions` hold its first `n` game actions (see split_journal)."""
-        seen = 0
-        for i, a in enumerate(actions):
-            if seen == n:
-                return i
-            seen += a.get("a") not in (LEGACY_BRIGHTNESS, seatnames.NAMES_ACTION)
-        return len(actions)
+    # A journal entry decoded (companion.table.entries, which the page reads entries with too)
+    split_journal = staticmethod(entries.split_journal)
+    journal_names = staticmethod(entries.journal_names)
+    named = staticmethod(entries.named)
+    journal_index = staticmethod(entries.journal_index)
 
     # ----- keys ------------------------------------------------------------------------------
     def handle(self, key: str, now: float) -> None:

@@ -23,7 +23,6 @@ from companion.history.plays import read_history
 from companion.table import pagelink as link
 from companion.i18n import N_, _
 from companion.journal.reader import JournalUnavailable
-from companion.journal.store import IN_HISTORY
 from companion.table.gameweb import esc, tag
 from companion.web.guard import FORM_REFERRER_POLICY
 from companion.web.history_pages import (FINISHED_GAMES, _history, _page, history_document, play_html,
@@ -81,9 +80,7 @@ def _wanted(request: web.Request) -> int | None:
 
 def _in_history(request: web.Request, game_id: int) -> bool:
     """True while the journal holds `game_id` as a finished game of the history."""
-    rows = request.app[VIEWS].reader.query(
-        f"SELECT 1 FROM games WHERE id=? AND finished IS NOT NULL AND {IN_HISTORY}", (game_id,))
-    return bool(rows)
+    return request.app[VIEWS].reader.in_history(game_id)
 
 
 def _in_table_language(request: web.Request) -> None:

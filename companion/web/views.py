@@ -30,7 +30,7 @@ from companion.journal.reader import GameRows, JournalReader, JournalUnavailable
 from companion.history.safe_text import surrogates_escaped
 from companion.table import seatnames
 from companion.table.gameweb import name_text, tag
-from companion.table.shell import Shell
+from companion.table import entries
 
 log = logging.getLogger(__name__)
 
@@ -152,8 +152,7 @@ class Views:
         if web is None:
             return f"game {rows.game_id} is a {rows.kind!r} game, which this page cannot show"
         try:
-            actions, _level = Shell.split_journal(rows.actions)  # older journals kept the brightness there
-            table = Shell.named(entry.load().from_actions(actions, rng=random.Random(0)), rows.actions)
+            table = entries.rebuild_game(entry.load(), rows.actions, random.Random(0))
         except Exception as exc:  # a damaged or foreign journal must give a page, never a traceback
             log.warning("web: game %d cannot be rebuilt: %s", rows.game_id, exc)
             return f"game {rows.game_id} cannot be rebuilt from the journal ({type(exc).__name__})"
