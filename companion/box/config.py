@@ -31,7 +31,7 @@ from companion.box.config_base import (KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OL
                                        is_display_driver, is_oled, oled_drivers)
 from companion.hw.settings import (KEYPAD_PROTOCOLS, ButtonsConfig, EncoderConfig, KeypadConfig,  # noqa: F401
                                    UsbKeypadConfig)
-from companion.games import bot_names
+from companion.games import bot_names, default_bot
 from companion.hw.sinks import stand_ins, writes_frames
 from companion.i18n import LANGUAGES, N_, _
 from companion.table.bounded import BoundedInputError, clip, load_yaml, read_text, shorten
@@ -79,7 +79,7 @@ class GameConfig:
     """Game options."""
 
     bot_move_time: float = 0.5
-    bot: str = "mcts"
+    bot: str = field(default_factory=default_bot)  # the registry's: the first game's default bot
 
 
 @dataclass
@@ -233,7 +233,7 @@ language: null           # it | es | fr | de | en; null: the system locale's, el
                          #   (the menu's Language item overrides it, and a restart keeps that)
 game:
   bot_move_time: 0.5     # seconds a bot may think per move (and a hint); at most 10
-  bot: mcts              # who plays the bot seats: mcts | greedy | random
+  bot: {bot:<18}# who plays the bot seats: {bots}
 sound:                   # the menu's Sound item changes these, and a restart keeps that
   speech: false          # speak the moves, phases and results (espeak-ng, in the table's language)
   volume: 3              # 1-5
@@ -251,7 +251,8 @@ web:                     # the table's page for phones (companion web; README: P
                          #   until the menu's New PIN makes one (10 digits, kept in the state directory)
   allowed_hosts: []      # more names the page is reached by (its own name, address and localhost always work)
   key_socket: null       # null: $RUNTIME_DIRECTORY/keys.sock under systemd (/run/companion/keys.sock)
-"""
+""".format(  # the bots: the registry's, its default first, then the rest strongest first
+    bot=default_bot(), bots=" | ".join([default_bot()] + [b for b in reversed(bot_names()) if b != default_bot()]))
 
 
 # --- validation helpers -----------------------------------------------------

@@ -51,6 +51,16 @@ def commands() -> dict[str, tuple[str, str]]:
     return out
 
 
+def quick_player_counts() -> tuple[int, ...]:
+    """The player counts `--players` accepts: those of every game that starts without the questions."""
+    return tuple(sorted({n for game in GAMES.values() if game.quick_start for n in game.player_counts}))
+
+
+def default_bot() -> str:
+    """The bot of the bot seats when neither --bot nor the config names one: the first game's that has bots."""
+    return next((game.default_bot for game in GAMES.values() if game.default_bot), "")
+
+
 def bot_names() -> tuple[str, ...]:
     """Every registered game's bot names, in order and once each (`--bot`, `game.bot`)."""
     return tuple(dict.fromkeys(name for game in GAMES.values() for name in game.bots))

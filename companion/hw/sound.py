@@ -14,8 +14,9 @@ espeak-ng exits 0 even when ALSA has no device, so its error output counts too.
 
 The buzzer: an active buzzer (`gpiozero.Buzzer`, its own fixed tone: a pattern is
 on/off times) or a passive one (`gpiozero.TonalBuzzer`: a pattern also has pitches).
-Patterns: `PATTERNS` (refused: one short low beep; village: two rising; epoch: three;
-end: a rising run).
+Patterns: the table's own `PATTERNS` (refused: one short low beep; on: two rising, the
+buzzer just switched on; end: a rising run), and the games' (their `GameType.sounds`,
+handed in by the daemon as "kind/event").
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import shutil
 import subprocess
 import threading
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 log = logging.getLogger("companion.sound")
 
@@ -37,8 +38,7 @@ WORDS_PER_MINUTE = (0, 120, 145, 170, 195, 220)  # speed level 1..5 -> espeak-ng
 # (frequency in Hz or None for silence, seconds); an active buzzer sounds its own tone for any frequency
 PATTERNS: dict[str, tuple[tuple[float | None, float], ...]] = {
     "refused": ((220.0, 0.15),),
-    "village": ((880.0, 0.08), (None, 0.06), (1175.0, 0.12)),
-    "epoch": ((660.0, 0.1), (None, 0.06), (660.0, 0.1), (None, 0.06), (990.0, 0.2)),
+    "on": ((880.0, 0.08), (None, 0.06), (1175.0, 0.12)),
     "end": ((523.0, 0.15), (659.0, 0.15), (784.0, 0.15), (1047.0, 0.4)),
 }
 DEFAULT_PATTERN = ((440.0, 0.1),)
@@ -178,13 +178,14 @@ class Voice:
 class BuzzerOut:
     """Plays `PATTERNS` on a gpiozero buzzer, on a worker thread; a newer pattern cuts the older."""
 
-    def __init__(self, device: Any, tonal: bool) -> None:
+    def __init__(self, device: Any, tonal: bool, patterns: Mapping[str, Sequence] | None = None) -> None:
         self.device = device
         self.tonal = tonal
+        self.patterns = {**PATTERNS, **(patterns or {})}
         self.worker = _Worker("buzzer", self._play)
 
     def play(self, event: str) -> None:
-        self.worker.put([PATTERNS.get(event, DEFAULT_PATTERN)], True)
+        self.worker.put([self.patterns.get(event, DEFAULT_PATTERN)], True)
 
     def _play(self, pattern: tuple, cut: threading.Event) -> None:
         try:
@@ -214,16 +215,18 @@ class BuzzerOut:
             log.exception("sound: closing the buzzer")
 
 
-def open_buzzer(pin: int, passive: bool, pin_factory: Any = None) -> BuzzerOut | None:
-    """The configured buzzer, or None (logged) when its pin cannot be opened."""
+def open_buzzer(pin: int, passive: bool, pin_factory: Any = None,
+                patterns: Mapping[str, Sequence] | None = None) -> BuzzerOut | None:
+    """The configured buzzer, or None (logged) when its pin cannot be opened; `patterns`: more
+    than the table's own (the games', "kind/event")."""
     try:
         if passive:
             from gpiozero import TonalBuzzer
 
-            return BuzzerOut(TonalBuzzer(pin, octaves=2, pin_factory=pin_factory), tonal=True)
+            return BuzzerOut(TonalBuzzer(pin, octaves=2, pin_factory=pin_factory), tonal=True, patterns=patterns)
         from gpiozero import Buzzer
 
-        return BuzzerOut(Buzzer(pin, pin_factory=pin_factory), tonal=False)
+        return BuzzerOut(Buzzer(pin, pin_factory=pin_factory), tonal=False, patterns=patterns)
     except Exception as exc:
         log.warning("sound: the buzzer on BCM %d cannot be opened (%s): the table will not beep", pin, exc)
         return None

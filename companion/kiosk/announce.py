@@ -32,13 +32,29 @@ log = logging.getLogger("companion.sound")
 
 def say(effect: Announce) -> str:
     """The words of one announcement in the table's language."""
-    if effect.kind == "beep":
+    if effect.kind == "beep" and effect.source == "table":
         return table_speech.beep_text(effect.event)
+    if effect.kind == "beep":
+        from companion.games import find_game
+
+        return find_game(effect.source).sound_text(effect.event)
     if effect.source == "table":
         return table_speech.say(effect.event, effect.fields)
     from companion.games import find_game
 
     return find_game(effect.source).say(effect.event, effect.fields)
+
+
+def pattern_name(effect: Announce) -> str:
+    """The buzzer's name of a beep's pattern: the table's own by its event, a game's as "kind/event"."""
+    return effect.event if effect.source == "table" else f"{effect.source}/{effect.event}"
+
+
+def buzzer_patterns() -> dict[str, Any]:
+    """Every registered game's buzzer patterns (`GameType.sounds`), named as `pattern_name` names them."""
+    from companion.games import GAMES
+
+    return {f"{game.kind}/{event}": pattern for game in GAMES.values() for event, pattern in game.sounds.items()}
 
 
 class Announcer:
@@ -101,7 +117,7 @@ class Announcer:
             self._log(effect, lang, text)
             if effect.kind == "beep":
                 if self.buzzer is not None and self.settings.buzzer:
-                    self.buzzer.play(effect.event)
+                    self.buzzer.play(pattern_name(effect))
             else:
                 texts.append(text)
 

@@ -26,10 +26,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from companion import i18n
-from companion.kiosk.announce import Announcer
+from companion.kiosk.announce import Announcer, buzzer_patterns
 from companion.box.config_base import MAX_BOT_MOVE_TIME, display_drivers, is_display_driver
 from companion.argtypes import count, directory, given, new_file, seconds
-from companion.games import DEFAULT_GAME, GAMES, bot_names, find_game
+from companion.games import DEFAULT_GAME, GAMES, bot_names, default_bot, find_game, quick_player_counts
 from companion.hw.inputs import open_inputs
 from companion.hw.panel import Panel
 from companion.hw.sinks import fixed_size, needs_config, on_terminal, writes_frames
@@ -67,11 +67,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--load", metavar="RECORD", type=given("a record"),
                     help="continue the game of a record (contract 1, docs/contracts.md)")
     ap.add_argument("--record-out", metavar="OUT", type=new_file, help="write the game record here at exit")
-    ap.add_argument("--players", type=int, choices=(2, 3, 4), help="start a new game without the questions")
+    ap.add_argument("--players", type=int, choices=quick_player_counts(), help="start a new game without the questions")
     ap.add_argument("--seed", type=int, help="seed for the start player and the setup")
     ap.add_argument("--bots", metavar="SEATS", type=given("seat numbers, e.g. 2,4"),
                     help="with --players: seats played by the companion, 1-based (e.g. 2,4)")
-    ap.add_argument("--bot", choices=bot_names(), help="which bot plays (default: the config's game.bot, mcts)")
+    ap.add_argument("--bot", choices=bot_names(), help=f"which bot plays (default: the config's game.bot, {default_bot()})")
     ap.add_argument("--bot-time", type=float, metavar="S", help="seconds per bot move and hint (default: the config's)")
     ap.add_argument("--bot-iterations", type=count, metavar="K",
                     help="a fixed search of K iterations instead of a time budget (deterministic with --seed)")
@@ -99,6 +99,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         ap.error("--load and --players exclude each other")
     if args.bot_time is not None and not 0 < args.bot_time <= MAX_BOT_MOVE_TIME:
         ap.error(f"--bot-time: seconds in (0, {MAX_BOT_MOVE_TIME:g}], well inside the service's watchdog")
+    quick = GAMES.get(args.game or DEFAULT_GAME)
+    if args.players and quick is not None and quick.quick_start and args.players not in quick.player_counts:
+        ap.error(f"--players {args.players}: {quick.kind} takes {quick.min_players}-{quick.max_players} players")
     args.bot_seats = []
     if args.bots:
         if not args.players:
@@ -402,7 +405,7 @@ def start_table(args: argparse.Namespace, journal: JournalPort | None, rng: rand
     sound = SoundSettings.from_stored(journal.setting("sound") if journal is not None else None,
                                       sound_defaults(cfg))
     shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history, sound)
-    shell.bot_level = args.bot or getattr(getattr(cfg, "game", None), "bot", None) or "mcts"
+    shell.bot_level = args.bot or getattr(getattr(cfg, "game", None), "bot", None) or default_bot()
     shell.roster = roster(journal, cfg)
     if journal is not None:  # (imported only with a journal: a headless run has none)
         from companion.journal.store import JournalWriter
@@ -469,14 +472,14 @@ def open_announcer(log_path: str | None, cfg: Any, settings: SoundSettings, outp
         c = getattr(cfg, "sound", None)
         voice = open_voice(getattr(c, "audio_device", None))
         if c is not None and c.buzzer_pin is not None:
-            buzzer = open_buzzer(c.buzzer_pin, passive=c.buzzer_type == "passive")
+            buzzer = open_buzzer(c.buzzer_pin, passive=c.buzzer_type == "passive", patterns=buzzer_patterns())
     return Announcer(settings, log_file, voice, buzzer)
 
 
 def search_options(args: argparse.Namespace, cfg: Any) -> dict:
     """The bot and its budget for every game's searcher: the command line first, then the config."""
     game_cfg = getattr(cfg, "game", None)
-    return {"bot": args.bot or getattr(game_cfg, "bot", None) or "mcts",
+    return {"bot": args.bot or getattr(game_cfg, "bot", None) or default_bot(),
             "move_time": args.bot_time if args.bot_time is not None else getattr(game_cfg, "bot_move_time", 0.5),
             "iterations": args.bot_iterations, "seed": args.seed}
 

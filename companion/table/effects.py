@@ -121,9 +121,10 @@ class SetSound:
 @dataclass(frozen=True)
 class Announce:
     """Something the table should hear. `source` names whose speech texts say it (a game's kind,
-    or "table"), `event` the message ("move", "village", "epoch" ...), `fields` its values: numbers
+    or "table"), `event` the message ("move", "result" ...), `fields` its values: numbers
     and codes ("forest", "red"), never a sentence, so it is said in the language of the moment.
-    `kind` "beep" asks the buzzer for the pattern named `event` ("refused", "village", "epoch", "end").
+    `kind` "beep" asks the buzzer for the pattern named `event`: the table's ("refused", "on", "end")
+    when `source` is "table", else one of the game's `GameType.sounds`.
     Only public information goes in: a secret color is announced only once revealed."""
 
     source: str
@@ -132,9 +133,10 @@ class Announce:
     kind: str = "speech"
 
 
-def beep(event: str) -> Announce:
-    """The buzzer's pattern for `event` ("refused", "village", "epoch", "end")."""
-    return Announce("table", event, {}, "beep")
+def beep(event: str, source: str = "table") -> Announce:
+    """The buzzer's pattern for `event`: the table's ("refused", "on", "end"), or with `source` a
+    game's kind one of its own sounds (its `GameType.sounds`)."""
+    return Announce(source, event, {}, "beep")
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,16 @@ python-chess's variants with `find_variant`):
   `name` (the published name, for the history and the exports), designers, players,
   who wins (`highest_wins`), whether its totals are points (`no_points`), the
   BoardGameGeek id and year, playing time and age (0: nobody could confirm it), the
-  bots `--bot` may name;
+  bots `--bot` may name and the one it plays by default (`default_bot`);
+* what it brings along, in its own folder: its buzzer patterns (`sounds`, event -> pattern)
+  and the announce log's words for them (`sound_words`, marked with `N_`), its page's
+  stylesheet and its board file (`stylesheet`, `board`: "package:file" resources);
 * its hooks, named as "module" or "module:function" strings so that nothing of a game is
   imported until it is used: the table game (`module` defines `TABLE_GAME`, the
   `TableGame` of companion.table.protocol), the bots' searcher, its subcommands of
   `companion`, its speech (`GameSpeech`), its page (companion.table.gameweb.GameWeb) and
-  its history (`GameHistory`).
+  its history (`GameHistory`). `register_game` checks every hook's form and that its module
+  and resources can be found, without importing a game's code.
 
 A light module (the standard library only): the registry, `companion.cli` and the
 configuration load it without any screen, effect or text of the table.
@@ -23,6 +27,8 @@ configuration load it without any screen, effect or text of the table.
 from __future__ import annotations
 
 import importlib
+import importlib.resources
+import importlib.util
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Protocol
@@ -31,6 +37,52 @@ if TYPE_CHECKING:  # the annotation only: the page's helpers are not loaded with
     from companion.table.gameweb import GameWeb
 
 KIND = re.compile(r"[a-z][a-z0-9_]{0,19}$")
+MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+HOOK = re.compile(MODULE.pattern[:-1] + r":[A-Za-z_][A-Za-z0-9_]*$")
+RESOURCE = re.compile(MODULE.pattern[:-1] + r":[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+# a buzzer pattern: (frequency in Hz or None for silence, seconds) steps; an active buzzer sounds its own tone
+Pattern = tuple[tuple[float | None, float], ...]
+
+
+def _findable(module: str) -> bool:
+    """Whether `module` can be imported (its parent packages are imported; the module itself is not)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def hook_problems(what: str, hook: str | None, function: bool) -> list[str]:
+    """What is wrong with a hook: a "module" (function False) or "module:function" string whose
+    module must be found (the function is looked up when the hook is used)."""
+    if hook is None:
+        return []
+    form = HOOK if function else MODULE
+    if not isinstance(hook, str) or not form.match(hook):
+        return [f"{what} {hook!r}: give " + ('"module:function"' if function else '"module"')]
+    if not _findable(hook.partition(":")[0]):
+        return [f"{what} {hook!r}: no module {hook.partition(':')[0]!r}"]
+    return []
+
+
+def resource_problems(what: str, resource: str | None) -> list[str]:
+    """What is wrong with a "package:file" resource of a game (its folder's file)."""
+    if resource is None:
+        return []
+    if not isinstance(resource, str) or not RESOURCE.match(resource):
+        return [f'{what} {resource!r}: give "package:file"']
+    package, _, name = resource.partition(":")
+    try:
+        found = importlib.resources.files(package).joinpath(name).is_file()
+    except (ImportError, TypeError, ValueError):
+        found = False
+    return [] if found else [f"{what} {resource!r}: no such file"]
+
+
+def read_resource(resource: str) -> str:
+    """The text of a "package:file" resource (a game's stylesheet, its board file)."""
+    package, _, name = resource.partition(":")
+    return importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
 class GameSpeech(Protocol):
@@ -74,11 +126,17 @@ class GameType:
     max_play_time: int = 0
     min_age: int = 0
     bots: tuple[str, ...] = ()  # the names `--bot` and `game.bot` accept for it
+    quick_start: bool = False  # `companion run --players N` starts it without the questions (N its player counts)
+    default_bot: str = ""  # the bot of its bot seats when neither --bot nor game.bot names one
     searcher: str | None = None  # "module:function(options)" -> an object with run(effect) -> answer
     commands: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> ("module:function", help)
     speech: str | None = None  # a GameSpeech module
     web: str | None = None  # a GameWeb module (companion.table.gameweb)
     history: str | None = None  # a GameHistory module
+    sounds: Mapping[str, Pattern] = field(default_factory=dict)  # event -> its buzzer pattern (beep(event, kind))
+    sound_words: Mapping[str, str] = field(default_factory=dict)  # event -> the announce log's words (N_)
+    stylesheet: str | None = None  # "package:file.css": its part of the page's stylesheet
+    board: str | None = None  # "package:file": its board file, when the table knows its board
 
     def problems(self) -> list[str]:
         """What is wrong with this description (empty: nothing)."""
@@ -93,7 +151,30 @@ class GameType:
             out.append("bgg_id and bgg_year are 0 or more, min_play_time at most max_play_time")
         if self.bots and self.searcher is None:
             out.append("bots need a searcher")
+        if self.default_bot and self.default_bot not in self.bots:
+            out.append(f"default_bot {self.default_bot!r} is not one of its bots")
+        if self.bots and not self.default_bot:
+            out.append("bots need a default_bot")
+        out += hook_problems("module", self.module, False) if self.module else []
+        out += hook_problems("searcher", self.searcher, True)
+        for name, (hook, _help) in self.commands.items():
+            out += hook_problems(f"command {name}", hook, True)
+        for what in ("speech", "web", "history"):
+            out += hook_problems(what, getattr(self, what), False)
+        out += resource_problems("stylesheet", self.stylesheet) + resource_problems("board", self.board)
+        for event, pattern in self.sounds.items():
+            if not KIND.match(event) or event not in self.sound_words:
+                out.append(f"sound {event!r}: a lower-case name, with its words in sound_words")
+            if not pattern or not all(len(step) == 2 and step[1] > 0 and (step[0] is None or step[0] > 0)
+                                      for step in pattern):
+                out.append(f"sound {event!r}: a pattern is (frequency in Hz or None, seconds > 0) steps")
+        out += [f"sound_words {event!r}: no such sound" for event in self.sound_words if event not in self.sounds]
         return out
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The numbers of players it takes (`--players`)."""
+        return tuple(range(max(self.min_players, 1), self.max_players + 1))
 
     @property
     def description(self) -> str:
@@ -118,6 +199,16 @@ class GameType:
     def history_module(self) -> GameHistory | None:
         """The game's module for the table's history (companion.history); None when it has none."""
         return importlib.import_module(self.history) if self.history else None  # type: ignore[return-value]
+
+    def sound_text(self, event: str) -> str:
+        """The announce log's words for one of its buzzer patterns, in the table's language (KeyError: none)."""
+        from companion.i18n import _
+
+        return _(self.sound_words[event])
+
+    def stylesheet_text(self) -> str:
+        """Its part of the page's stylesheet ("" when it has none)."""
+        return read_resource(self.stylesheet) if self.stylesheet else ""
 
     def make_searcher(self, options: Mapping[str, Any]) -> Any:
         """The bots' searcher made from the daemon's bot options; None for a game without bots."""

@@ -92,7 +92,7 @@ class SoundMenu:
         self.settings = self.settings.changed(item)
         effects: list[Effect] = [SetSound(self.settings)]
         if item == "buzzer" and self.settings.buzzer:
-            effects.append(beep("village"))  # a buzzer just switched on says so itself
+            effects.append(beep("on"))  # a buzzer just switched on says so itself
         effects.append(Announce("table", "sound", {"item": item, "value": getattr(self.settings, item)}))
         return True, effects
 

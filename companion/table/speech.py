@@ -2,7 +2,7 @@
 
 Games keep their spoken sentences in their own `speech.py` (a `say(event, fields)`
 function, named by the registry); this module holds the table's own messages (a
-changed sound setting), the buzzer patterns' words for the announce log (so a deaf
+changed sound setting), the words of its own buzzer patterns for the announce log (so a deaf
 player's tablet reads what the table beeped), `spoken_list` ("green, yellow and
 blue") and `OwnScreenWords`, which keeps the voice from running ahead of the screen.
 Sentences are short and whole, numbers stay digits (espeak-ng says them in the voice's
@@ -19,10 +19,8 @@ from companion.table.effects import Announce
 BEEPS = {
     # NOTE: the announce log's words for a buzzer pattern (not spoken)
     "refused": N_("Beep: refused."),
-    # NOTE: the announce log's words for a buzzer pattern (not spoken)
-    "village": N_("Beep: village founded."),
-    # NOTE: the announce log's words for a buzzer pattern (not spoken)
-    "epoch": N_("Beep: new epoch."),
+    # NOTE: the announce log's words for a buzzer pattern (not spoken): the buzzer was just switched on
+    "on": N_("Beep: buzzer on."),
     # NOTE: the announce log's words for a buzzer pattern (not spoken)
     "end": N_("Beep: game over."),
 }

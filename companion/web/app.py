@@ -302,11 +302,20 @@ async def record(request: web.Request) -> web.Response:
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+def stylesheets() -> str:
+    """Every registered game's part of the page's stylesheet (its `GameType.stylesheet`), after the shared one."""
+    from companion.games import GAMES
+
+    return "".join(game.stylesheet_text() for game in GAMES.values())
+
+
 async def static(request: web.Request) -> web.Response:
     name = request.match_info["name"]
     if name not in STATIC:
         raise web.HTTPNotFound()
     body = resources.files("companion.web").joinpath("static", name).read_bytes()
+    if name == "style.css":
+        body += stylesheets().encode("utf-8")
     return web.Response(body=body, content_type=STATIC[name], charset="utf-8")
 
 

@@ -46,17 +46,19 @@ def factory():
 
 
 def test_active_buzzer_patterns_are_distinct_on_the_pin(factory):
-    buzzer = open_buzzer(18, passive=False, pin_factory=factory)
+    from companion.kiosk.announce import buzzer_patterns
+
+    buzzer = open_buzzer(18, passive=False, pin_factory=factory, patterns=buzzer_patterns())  # the games' too
     pin = factory.pin(18)
     try:
         counts = {}
-        for event in ("refused", "village", "epoch"):
+        for event in ("refused", "on", "clans/epoch"):
             pin.clear_states()
             played(buzzer, event)
             counts[event] = levels(pin).count(True)
             assert levels(pin)[-1] is False  # never left sounding
             assert all(p >= 0.07 for p in pulses(pin))  # each beep lasts its time (at least)
-        assert counts == {"refused": 1, "village": 2, "epoch": 3}
+        assert counts == {"refused": 1, "on": 2, "clans/epoch": 3}
         pin.clear_states()
         played(buzzer, "end")  # one long rising run: on an active buzzer, one long beep
         assert levels(pin) == [False, True, False] and pulses(pin)[0] >= 0.8

@@ -341,7 +341,8 @@ def test_no_map_label_covers_another_whatever_the_villages(tmp_path):
     from companion.games.clans.board import load_board
 
     board = load_board()
-    css = (Path(clans_web.__file__).resolve().parents[2] / "web" / "static" / "style.css").read_text()
+    css = ((Path(clans_web.__file__).resolve().parents[2] / "web" / "static" / "style.css").read_text()
+           + (Path(clans_web.__file__).parent / "page.css").read_text())  # the shared rules, then Clans' own
     rnd = random.Random(32)
     boards = []
     for k in range(8):

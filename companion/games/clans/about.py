@@ -9,13 +9,14 @@ Moves ) BGG Id: 4636" (trickylight.co.uk/session_detail.php?sessionid=175). The 
 earlier version said had no source.
 """
 
+from companion.i18n import N_
 from companion.table.gametype import GameType
 
 GAME = GameType(
     kind="clans", title="Clans", name="Clans", module="companion.games.clans.controller",
     designers="Leo Colovini", min_players=2, max_players=4, highest_wins=True,
     bgg_id=4636, bgg_year=2002, min_play_time=30, max_play_time=45, min_age=10,
-    bots=("random", "greedy", "mcts"), searcher="companion.games.clans.bots.runner:make_searcher",
+    bots=("random", "greedy", "mcts"), default_bot="mcts", quick_start=True, searcher="companion.games.clans.bots.runner:make_searcher",
     commands={
         "replay": ("companion.games.clans.commands:replay", "check and play a game record, print the result"),
         "selfplay": ("companion.games.clans.commands:selfplay", "play random games: the engine's throughput benchmark"),
@@ -23,5 +24,14 @@ GAME = GameType(
         "board": ("companion.games.clans.boardmap:main", "draw a printable numbered map of the board"),
         "arena": ("companion.games.clans.bots.arena:main", "play bots against each other and print win rates"),
     },
+    sounds={"village": ((880.0, 0.08), (None, 0.06), (1175.0, 0.12)),  # two rising
+            "epoch": ((660.0, 0.1), (None, 0.06), (660.0, 0.1), (None, 0.06), (990.0, 0.2))},  # three
+    sound_words={
+        # NOTE: the announce log's words for a buzzer pattern (not spoken)
+        "village": N_("Beep: village founded."),
+        # NOTE: the announce log's words for a buzzer pattern (not spoken)
+        "epoch": N_("Beep: new epoch."),
+    },
+    stylesheet="companion.games.clans:page.css", board="companion.games.clans:clans.json",
     speech="companion.games.clans.speech", web="companion.games.clans.web", history="companion.games.clans.history",
 )

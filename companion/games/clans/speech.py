@@ -37,7 +37,7 @@ def outcome(game: Game, out: Outcome) -> list[Announce]:
     m = out.move
     said = [_a("move", seat=out.player, frm=m.frm, to=m.to, huts=sum(out.moved.values()))]
     for v in out.villages:
-        said += [beep("village"), _a("village", territory=v.territory, epoch=v.epoch, chip=v.chip,
+        said += [beep("village", "clans"), _a("village", territory=v.territory, epoch=v.epoch, chip=v.chip,
                                      terrain=game.board.territories[v.territory].terrain, bonus=v.bonus,
                                      removed=list(v.removed), left=v.huts - sum(v.removed.values()),
                                      destroyed=v.destroyed, value=v.value, colors=list(v.colors))]
@@ -45,7 +45,7 @@ def outcome(game: Game, out: Outcome) -> list[Announce]:
         said.append(_a("not-founded", territories=list(out.not_founded)))
     if out.epoch_changed and not game.is_over:
         ep = game.board.epoch(out.epoch_after)
-        said += [beep("epoch"), _a("epoch", epoch=out.epoch_after, favorable=ep.favorable, bonus=ep.bonus,
+        said += [beep("epoch", "clans"), _a("epoch", epoch=out.epoch_after, favorable=ep.favorable, bonus=ep.bonus,
                                    hostile=ep.hostile)]
     return said
 

@@ -17,5 +17,6 @@ GAME = GameType(
     kind="mammut", title="Mammut", name="Valley of the Mammoths", module="companion.games.mammut.controller",
     designers="Bruno Faidutti", min_players=3, max_players=6, highest_wins=True, no_points=True,
     min_play_time=120, max_play_time=120, min_age=12,
+    stylesheet="companion.games.mammut:page.css",
     speech="companion.games.mammut.speech", web="companion.games.mammut.web", history="companion.games.mammut.history",
 )
