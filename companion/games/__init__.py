@@ -24,6 +24,10 @@ def register_game(about: str | GameType) -> GameType:
     if not isinstance(game, GameType):
         raise ValueError(f"{about!r}: a game is registered by its GameType")
     problems = game.problems() + ([f"kind {game.kind!r} is registered already"] if game.kind in GAMES else [])
+    if not problems:  # a statistic's name is one game's only (every game's are in every entry)
+        taken = {(s.per, s.name): other.kind for other in GAMES.values() for s in other.statistics}
+        problems = [f"statistic {s.name!r} per {s.per} is {taken[(s.per, s.name)]!r}'s already"
+                    for s in game.statistics if (s.per, s.name) in taken]
     if problems:
         raise ValueError(f"game {game.kind!r}: " + "; ".join(problems))
     GAMES[game.kind] = game

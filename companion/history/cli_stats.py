@@ -51,19 +51,30 @@ def _parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     return ap
 
 
+def _game(kind: str) -> Any:
+    """The registered game `kind` (None when this companion does not know it)."""
+    from companion.games import GAMES
+
+    return GAMES.get(kind)
+
+
 def play_line(play: Play) -> str:
-    """One readable line for a game: when, which game, how long, each name with total, the winners."""
+    """One readable line for a game: when, which game, how long, each name with total (in its game's
+    words when they are no points, `GameType.total_words`), the winners (or why nobody won, `no_winner`)."""
     when = dt.datetime.fromtimestamp(play.started).strftime("%Y-%m-%d %H:%M")
     if play.abandoned:
         return f"{when}  #{play.game_id} {game_name(play.game)}  (abandoned)"
-    points = st.has_points(play.game)
-    seats = ", ".join(f"{line_text(name)} {total}" + ("" if points else " camp" if total == 1 else " camps")
+    game = _game(play.game)
+    one, more = game.total_words if game is not None and game.total_words and not st.has_points(play.game) \
+        else ("", "")
+    seats = ", ".join(f"{line_text(name)} {total}" + (f" {one if total == 1 else more}" if one else "")
                       for name, total in zip(play.players, play.totals))
     if play.winners:
         names = ", ".join(line_text(play.players[w]) for w in play.winners)
         won = ("winners: " if len(play.winners) > 1 else "winner: ") + names
     else:
-        won = "extinct: no winner" if play.extinct else "no winner"
+        extra, words = game.no_winner if game is not None and game.no_winner else ("", "")
+        won = words if extra and play.extras.get(extra) else "no winner"
     return f"{when}  #{play.game_id} {game_name(play.game)}  {play.duration_min} min  {seats}  {won}"
 
 
@@ -144,18 +155,21 @@ def players_text(players: dict[str, dict[str, Any]]) -> list[str]:
     if not players:
         return ["no finished games yet"]
     width = max(6, *(len(line_text(n)) for n in players))
-    head = f"{'player':<{width}}  games  wins  win%    avg  best  streak  nemesis"
-    lines = [head]
+    own = [stat for _kind, stat in st.statistics("player") if stat.column]  # the games' columns, before nemesis
+    head = f"{'player':<{width}}  games  wins  win%    avg  best  streak  " + "".join(f"{c.column}  " for c in own)
+    lines = [head + "nemesis"]
     for name, s in players.items():
         lines.append(f"{line_text(name):<{width}}  {s['games']:>5}  {s['wins']:>4}  {_pct(s['win_rate']):>4}  "
                      f"{_num(s['average_total']):>5}  {_num(s['best_total']):>4}  {s['longest_streak']:>6}  "
-                     f"{line_text(s['nemesis'] or '-')}")
+                     + "".join(f"{_num(s[c.name]):>{len(c.column)}}  " for c in own)
+                     + f"{line_text(s['nemesis'] or '-')}")
     return lines
 
 
 def tables_text(table: dict[str, Any]) -> list[str]:
     """The table-level statistics (per game and player count, colours, head-to-head) as readable lines."""
     lines = ["", "per game and player count:"]
+    own = [stat for _kind, stat in st.statistics("game") if stat.column]  # ", {column} {value}" when not 0
     for kind, counts in table["games"].items():
         for n, s in counts.items():
             seats = " ".join(f"{i + 1}:{_pct(r)}" for i, r in enumerate(s["seat_win_rate"]))
@@ -163,8 +177,7 @@ def tables_text(table: dict[str, Any]) -> list[str]:
                 if s["first_player_win_rate"] is not None else ""
             if "average_winning_total" in s:
                 extra += f", winning total {_num(s['average_winning_total'])}"
-            if s["extinctions"]:
-                extra += f", extinct {s['extinctions']}"
+            extra += "".join(f", {c.column} {_num(s[c.name])}" for c in own if s[c.name])
             lines.append(f"  {game_name(kind)}, {n} players: {_games(s['games'])}{extra}; seat wins {seats}")
     if table["colors"]:
         lines += ["", "average total by colour: " + ", ".join(f"{c} {_num(v)}" for c, v in table["colors"].items())]

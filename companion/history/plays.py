@@ -11,6 +11,10 @@ A game brought in from a BG Stats backup or a CSV export has its scores only, no
 (`SCORES_ONLY`, companion.history.foreign): its facts are read from the result itself (`result_facts`),
 its `record` is None (no `export --format json`, which writes records).
 
+A game's own facts (Clans' founders of villages, an extinction) are its `extras`, a dict its
+history module fills (`facts(result)["extras"]`) and its statistics read (`GameType.statistics`,
+companion.history.stats); nothing here knows what they are.
+
 Names: one per seat, the table's names (spec section 8, at most 24 characters) when the
 game had them, else "Player 1" ... "Player N"; a bot seat is "Bot N (level)".
 """
@@ -21,7 +25,7 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from companion.journal.repair import json_or_none
 from companion.table.gametimes import stored_times_problem
@@ -52,9 +56,8 @@ class Play:
     actions: int
     abandoned: bool = False
     first_player: int | None = None
-    colors: tuple[str, ...] | None = None  # Clans: each seat's secret color
-    villages: tuple[int, ...] | None = None  # Clans: villages founded by each seat
-    extinct: bool = False  # Valley of the Mammoths: only animals were left
+    colors: tuple[str, ...] | None = None  # each seat's colour, for a game that deals them (Clans' secret ones)
+    extras: Mapping[str, Any] = field(default_factory=dict, hash=False)  # the game's own facts (its history module's)
     record: dict | None = field(default=None, compare=False, repr=False)  # the game's record (export json)
     box: str = field(default="", compare=False, repr=False)  # the box's id (journal.Journal.box_id): players' uuids
 
@@ -129,8 +132,8 @@ def scores_facts(result: dict) -> dict[str, Any]:
     if colors is not None and (type(colors) is not list or len(colors) != len(totals)
                                or not all(isinstance(c, str) for c in colors)):
         raise ValueError("colors do not fit the players")
-    return {"totals": totals, "winners": winners, "first_player": first, "colors": colors, "villages": None,
-            "names": result.get("names"), "record": None, "extinct": False}
+    return {"totals": totals, "winners": winners, "first_player": first, "colors": colors,
+            "names": result.get("names"), "record": None, "extras": {}}
 
 
 def result_facts(entry: Any, result: dict) -> dict[str, Any]:
@@ -161,14 +164,16 @@ def play_from_row(row: tuple, entries: dict[str, Any], box: str = "") -> Play:
         facts = result_facts(entry, result)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise ValueError(f"its result lacks what a history needs ({type(exc).__name__}: {exc})") from None
+    extras = facts.get("extras") or {}
+    if not isinstance(extras, dict):
+        raise ValueError("its game's extras are not a dict")
     n = len(facts["totals"])
     names = seat_names(result.get("names", facts.get("names")), n)
     return Play(int(gid), str(kind), float(started or 0), float(finished or started or 0), names,
                 tuple(facts["totals"]), tuple(facts["winners"]), int(result.get("actions_played", actions) or 0),
                 first_player=facts.get("first_player"),
                 colors=tuple(facts["colors"]) if facts.get("colors") else None,
-                villages=tuple(facts["villages"]) if facts.get("villages") is not None else None,
-                extinct=bool(facts.get("extinct")), record=facts.get("record"), box=box)
+                extras=extras, record=facts.get("record"), box=box)
 
 
 def read_history(state_dir: str | Path, include_abandoned: bool = False, full: bool = True,

@@ -8,6 +8,10 @@ colour averages). Points (average and best total) come only from games whose his
 plug-in says they have points (`NO_POINTS` False): a Valley of the Mammoths "total" is
 the camps held, not points.
 
+Each registered game adds its own statistics (`GameType.statistics`, `statistics`): every
+player's entry and every game and player count's entry has every game's, computed by the
+game's hook from its plays (none: the statistic's nothing, 0).
+
 Rates are rounded to 3 decimals, averages to 2; every mapping is built in a fixed
 order (names and keys sorted), so the same plays always give the same JSON.
 
@@ -17,15 +21,18 @@ order (names and keys sorted), so the same plays always give the same JSON.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from companion.history.gamefacts import game_name
 from companion.history.plays import Play, iso_time
 from companion.i18n import _
 from companion.table.seatnames import is_guest  # a guest's seat is not one person: never in per-player figures
 
+if TYPE_CHECKING:
+    from companion.table.gametype import Statistic
+
 __all__ = ["is_guest", "counted", "player_stats", "game_stats", "head_to_head", "head_to_heads", "color_averages",
-           "table_stats", "stats_pages", "has_points", "LINE", "PAGE_LINES"]
+           "table_stats", "stats_pages", "has_points", "statistics", "LINE", "PAGE_LINES"]
 
 LINE = 21  # characters on one OLED line
 PAGE_LINES = 6  # body lines on one OLED page (under its title)
@@ -39,6 +46,13 @@ def has_points(kind: str) -> bool:
 
     game = GAMES.get(kind)
     return game is None or not game.no_points
+
+
+def statistics(per: str) -> list[tuple[str, Statistic]]:
+    """Every registered game's statistics `per` "player" or "game", in the registry's order: (kind, statistic)."""
+    from companion.games import GAMES
+
+    return [(kind, stat) for kind, game in GAMES.items() for stat in game.statistics if stat.per == per]
 
 
 def counted(plays: Iterable[Play]) -> list[Play]:
@@ -81,13 +95,14 @@ def _longest_streak(results: list[bool]) -> int:
 
 def player_stats(plays: Iterable[Play]) -> dict[str, dict[str, Any]]:
     """Per player name (guests left out), sorted by name: games, wins, win_rate, average_total, best_total,
-    last_played, longest_streak, nemesis, by_game, villages_founded, extinctions.
+    last_played, longest_streak, nemesis, by_game, then every game's statistics per player (`statistics`).
 
     A shared win is a win. `average_total`/`best_total` are over points games only (None when
     none); `by_game[kind]` has them only when `kind` has points. `nemesis` is the name that most
     often won a game this player played and did not win (ties: alphabetical first; None if none).
     """
     games = counted(plays)
+    own = statistics("player")
     per: dict[str, list[tuple[Play, list[int]]]] = {}
     for play in games:
         for name, seats in _seats(play).items():
@@ -124,17 +139,18 @@ def player_stats(plays: Iterable[Play]) -> dict[str, dict[str, Any]]:
             "longest_streak": _longest_streak(results),
             "nemesis": nemesis,
             "by_game": by_game,
-            "villages_founded": sum(sum(p.villages[x] for x in s) for p, s in mine if p.villages is not None),
-            "extinctions": sum(1 for p, _s in mine if p.extinct),
         }
+        for kind, stat in own:
+            out[name][stat.name] = stat.value([(p, s) for p, s in mine if p.game == kind])
     return out
 
 
 def game_stats(plays: Iterable[Play]) -> dict[str, dict[str, dict[str, Any]]]:
     """Per game kind and player count ("3"): games, first_player_wins, first_player_win_rate (over the
     plays with a known first player; None when none), seat_wins and seat_win_rate (per seat, 0-based),
-    extinctions, and for points games average_winning_total (the winners' total, averaged over the
-    plays that have a winner)."""
+    every game's statistics per game (`statistics`), and for points games average_winning_total (the
+    winners' total, averaged over the plays that have a winner)."""
+    own = statistics("game")
     by: dict[str, dict[int, list[Play]]] = {}
     for play in counted(plays):
         by.setdefault(play.game, {}).setdefault(len(play.players), []).append(play)
@@ -152,8 +168,9 @@ def game_stats(plays: Iterable[Play]) -> dict[str, dict[str, dict[str, Any]]]:
                 "first_player_win_rate": _rate(first_wins, len(known)),
                 "seat_wins": seat_wins,
                 "seat_win_rate": [_rate(w, len(group)) for w in seat_wins],
-                "extinctions": sum(1 for p in group if p.extinct),
             }
+            for of_kind, stat in own:
+                entry[stat.name] = stat.value(group if of_kind == kind else [])
             if has_points(kind):
                 entry["average_winning_total"] = _avg([max(p.totals[w] for w in p.winners)
                                                        for p in group if p.winners])

@@ -18,7 +18,10 @@ python-chess's variants with `find_variant`):
   `TableGame` of companion.table.protocol), the bots' searcher, its subcommands of
   `companion`, its speech (`GameSpeech`), its page (companion.table.gameweb.GameWeb) and
   its history (`GameHistory`). `register_game` checks every hook's form and that its module
-  and resources can be found, without importing a game's code.
+  and resources can be found, without importing a game's code;
+* its statistics (`statistics`, each a `Statistic`: per player or per game, computed by a hook
+  of its own from its plays and the extras its history module keeps of them), and the words
+  `companion history` shows for what its plays hold (`total_words`, `no_winner`).
 
 A light module (the standard library only): the registry, `companion.cli` and the
 configuration load it without any screen, effect or text of the table.
@@ -97,7 +100,8 @@ class GameHistory(Protocol):
 
     def facts(self, result: dict) -> dict[str, Any]:
         """What the history keeps of a finished game's journal result: totals, winners, first_player,
-        names, record (and colors, villages, extinct where the game has them)."""
+        names, record (and colors where the game deals them), and `extras`: a dict of the game's own
+        facts (a `Play`'s `extras`, read by its statistics' hooks)."""
 
     def import_result(self, data: Any) -> dict[str, Any] | None:
         """The journal result of a record from elsewhere (ValueError saying why when it is not one);
@@ -105,6 +109,46 @@ class GameHistory(Protocol):
 
     def color_name(self, color: str) -> str:
         """A colour the game dealt, in the table's language (the colour itself when it has none)."""
+
+
+PER = ("player", "game")
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One statistic a game brings (`GameType.statistics`), counted by companion.history.stats.
+
+    `per` "player": a key of every player's entry (`player_stats`, after "by_game"); `compute` is
+    function(plays) with plays the player's plays of this game as (Play, the player's seats) pairs.
+    `per` "game": a key of every game and player count's entry (`game_stats`, after "seat_win_rate");
+    `compute` is function(plays) with the group's plays of this game. Play is companion.history's:
+    players, totals, winners, and `extras`, what the game's history module keeps (`GameHistory.facts`).
+    Given no play of the game (a player who never played it, another game's group), it gives the
+    statistic's nothing (0). The statistics of every registered game are in every entry, in the
+    registry's order, so a name is one game's only.
+
+    `column`: `companion stats`' words for it (English, as all its output): a player's column heading,
+    or a game's ", {column} {value}" when the value is not 0 ("" : not printed). `title`: the page's
+    column heading (marked with N_, translated when shown; "" : no column on the page).
+    """
+
+    name: str  # its key in the JSON (`companion stats --json`, /api/stats)
+    per: str  # "player" or "game"
+    compute: str  # "module:function"
+    column: str = ""
+    title: str = ""
+
+    def problems(self) -> list[str]:
+        """What is wrong with this statistic (empty: nothing)."""
+        out = [] if KIND.match(self.name) else [f"statistic {self.name!r}: lower-case letters, digits and _"]
+        if self.per not in PER:
+            out.append(f"statistic {self.name!r}: per is one of {', '.join(PER)}")
+        return out + hook_problems(f"statistic {self.name!r}", self.compute, True)
+
+    def value(self, plays: list) -> Any:
+        """The statistic over `plays` (see the class docstring for their form)."""
+        module, _, function = self.compute.partition(":")
+        return getattr(importlib.import_module(module), function)(plays)
 
 
 @dataclass(frozen=True)
@@ -137,6 +181,9 @@ class GameType:
     sound_words: Mapping[str, str] = field(default_factory=dict)  # event -> the announce log's words (N_)
     stylesheet: str | None = None  # "package:file.css": its part of the page's stylesheet
     board: str | None = None  # "package:file": its board file, when the table knows its board
+    statistics: tuple[Statistic, ...] = ()  # what companion.history.stats counts of it besides wins and totals
+    total_words: tuple[str, str] = ()  # `companion history`'s words after a total that is no points: one, more
+    no_winner: tuple[str, str] = ()  # (an extra, `companion history`'s words when it is set and nobody won)
 
     def problems(self) -> list[str]:
         """What is wrong with this description (empty: nothing)."""
@@ -169,6 +216,13 @@ class GameType:
                                       for step in pattern):
                 out.append(f"sound {event!r}: a pattern is (frequency in Hz or None, seconds > 0) steps")
         out += [f"sound_words {event!r}: no such sound" for event in self.sound_words if event not in self.sounds]
+        for stat in self.statistics:
+            out += stat.problems() if isinstance(stat, Statistic) else [f"statistics: {stat!r} is no Statistic"]
+        named = [(s.per, s.name) for s in self.statistics if isinstance(s, Statistic)]
+        out += [f"statistic {name!r} per {per} is named twice" for per, name in sorted(set(named))
+                if named.count((per, name)) > 1]
+        if self.total_words and len(self.total_words) != 2 or self.no_winner and len(self.no_winner) != 2:
+            out.append("total_words is (one, more) and no_winner (an extra, words)")
         return out
 
     @property

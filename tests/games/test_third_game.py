@@ -135,12 +135,7 @@ GAME_WORDS = re.compile(r"villages?|camps?|extinct\w*|mammo\w*|mammut|clans|mcts
 PRODUCT = re.compile(r"clans[ -]companion|clans\.lan|https://github\.com/clans-companion/\S*", re.I)
 # What still knows a game, and why (each entry: a path under companion/ and the words it may hold):
 KNOWN = {
-    # the history's statistics and its Play still count Clans' villages and Mammut's extinctions:
-    # a game's statistics hook is not built yet (plays.py is another change's)
-    "history/stats.py": {"villages", "extinct", "extinctions"},
-    "history/cli_stats.py": {"camp", "camps", "extinct", "extinctions"},
     "history/cli_export.py": {"clans"},  # --bgg-id's help gives an example ("clans=4636"): the help stays as it was
-    "history/plays.py": {"villages", "extinct"},
     "box/card.py": {"clans"},  # the card's default host name, clans.local, is the product's
 }
 

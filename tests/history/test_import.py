@@ -66,8 +66,7 @@ def game_rows(state_dir: Path) -> list[tuple]:
 def comparable(play: Any) -> dict:
     out = play.history_json()
     del out["game_id"]
-    return {**out, "colors": play.colors, "villages": play.villages, "first_player": play.first_player,
-            "extinct": play.extinct}
+    return {**out, "colors": play.colors, "extras": play.extras, "first_player": play.first_player}
 
 
 def test_import_a_list_then_export_json_round_trips(tmp_path):
@@ -82,7 +81,7 @@ def test_import_a_list_then_export_json_round_trips(tmp_path):
     assert clans.started == BASE + 3600 and clans.finished == BASE + 3600 + 1500.5
     assert clans.actions == records[0]["companion"]["actions"]
     mammut = first.finished[3]
-    assert mammut.extinct and mammut.winners == () and mammut.players == ("Ann", "Bo") and mammut.actions == 7
+    assert mammut.extras["extinct"] and mammut.winners == () and mammut.players == ("Ann", "Bo") and mammut.actions == 7
 
     code, text, err = run_cli("export", "--state-dir", str(tmp_path / "a"), "--format", "json")
     assert code == 0, err

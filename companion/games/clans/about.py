@@ -10,7 +10,7 @@ earlier version said had no source.
 """
 
 from companion.i18n import N_
-from companion.table.gametype import GameType
+from companion.table.gametype import GameType, Statistic
 
 GAME = GameType(
     kind="clans", title="Clans", name="Clans", module="companion.games.clans.controller",
@@ -34,4 +34,6 @@ GAME = GameType(
     },
     stylesheet="companion.games.clans:page.css", board="companion.games.clans:clans.json",
     speech="companion.games.clans.speech", web="companion.games.clans.web", history="companion.games.clans.history",
+    # in `companion stats --json` and /api/stats only (no column of the command or the page)
+    statistics=(Statistic("villages_founded", "player", "companion.games.clans.history:villages_founded"),),
 )

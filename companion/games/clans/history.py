@@ -4,6 +4,7 @@ The journal keeps a finished game's result as `companion replay --json` of its r
 (totals and winners included) plus the record itself; `facts` reads it back,
 `import_result` checks a record from elsewhere exactly as `companion replay` does and
 makes the same result, so an imported game counts as if played at this table.
+`villages_founded` is its statistic (about.py): the villages each player founded.
 """
 
 from __future__ import annotations
@@ -26,7 +27,14 @@ def facts(result: dict) -> dict[str, Any]:
         if isinstance(v, dict) and isinstance(v.get("founder"), int) and 0 <= v["founder"] < players:
             villages[v["founder"]] += 1
     return {"totals": totals, "winners": winners, "first_player": int(record.get("first_player", 0)),
-            "colors": record.get("colors"), "villages": villages, "names": record.get("names"), "record": record}
+            "colors": record.get("colors"), "names": record.get("names"), "record": record,
+            "extras": {"villages": villages}}
+
+
+def villages_founded(plays: list) -> int:
+    """The villages a player founded over their Clans plays ((Play, seats) pairs); a game that came
+    with its scores only says nothing of them."""
+    return sum(sum(play.extras["villages"][s] for s in seats) for play, seats in plays if "villages" in play.extras)
 
 
 def import_result(data: Any) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ The game has no points: a tribe's "total" in the history is the camps it holds a
 (the measure of victory, 4 to win), and BG Stats is told `noPoints`.
 """
 
-from companion.table.gametype import GameType
+from companion.table.gametype import GameType, Statistic
 
 GAME = GameType(
     kind="mammut", title="Mammut", name="Valley of the Mammoths", module="companion.games.mammut.controller",
@@ -19,4 +19,8 @@ GAME = GameType(
     min_play_time=120, max_play_time=120, min_age=12,
     stylesheet="companion.games.mammut:page.css",
     speech="companion.games.mammut.speech", web="companion.games.mammut.web", history="companion.games.mammut.history",
+    # the games that ended in extinction: per player in the JSON only; per game also in `companion stats --tables`
+    statistics=(Statistic("extinctions", "player", "companion.games.mammut.history:player_extinctions"),
+                Statistic("extinctions", "game", "companion.games.mammut.history:extinctions", column="extinct")),
+    total_words=("camp", "camps"), no_winner=("extinct", "extinct: no winner"),
 )

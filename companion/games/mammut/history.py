@@ -3,7 +3,8 @@
 The game has no points (`no_points` in its description, about.py): a tribe's "total" in the
 history is the camps it holds at the end (the measure of victory, 4 to win). The record
 is the game's log (`companion run --game mammut --record-out`), checked on import by
-replaying it with its recorded dice, which must land on its books.
+replaying it with its recorded dice, which must land on its books. Its statistics (about.py)
+count the games that ended in extinction (`extinct` among a play's extras).
 """
 
 from __future__ import annotations
@@ -22,8 +23,18 @@ def facts(result: dict) -> dict[str, Any]:
         raise ValueError("winners do not fit the tribes")
     given = log["log"][0]["args"].get("names") or []
     names = given if given and all(isinstance(n, str) and n for n in given) else None
-    return {"totals": totals, "winners": winners, "first_player": None, "extinct": bool(result.get("extinct")),
-            "names": names, "record": log}
+    return {"totals": totals, "winners": winners, "first_player": None, "names": names, "record": log,
+            "extras": {"extinct": bool(result.get("extinct"))}}
+
+
+def player_extinctions(plays: list) -> int:
+    """How many of a player's Valley of the Mammoths plays ((Play, seats) pairs) ended in extinction."""
+    return sum(1 for play, _seats in plays if play.extras.get("extinct"))
+
+
+def extinctions(plays: list) -> int:
+    """How many of a group's Valley of the Mammoths plays ended in extinction."""
+    return sum(1 for play in plays if play.extras.get("extinct"))
 
 
 def import_result(data: Any) -> dict[str, Any] | None:
