@@ -257,25 +257,34 @@ def _color_name(color: str) -> str:
     return color
 
 
+def _own_columns(per: str) -> list[Any]:
+    """The registered games' statistics `per` "player" or "game" that the page shows (a `title`), in order."""
+    return [stat for _kind, stat in stats.statistics(per) if stat.title]
+
+
 def players_table(players: dict[str, dict[str, Any]]) -> str:
     # (a table cell is a paragraph of its own for the bidirectional algorithm: no <bdi> needed)
+    own = _own_columns("player")  # the games' own columns, after the longest streak
     rows = [[esc(name_text(name)), esc(s["games"]), esc(s["wins"]), esc(_pct(s["win_rate"])),
              esc(_num(s["average_total"])), esc(_num(s["best_total"])), esc(s["longest_streak"]),
-             esc(name_text(s["nemesis"] or "-")),
+             *(esc(_num(s[c.name])) for c in own), esc(name_text(s["nemesis"] or "-")),
              esc(_when(dt.datetime.fromisoformat(s["last_played"]).timestamp(), "%Y-%m-%d"))]
             for name, s in sorted(players.items(), key=lambda item: (-item[1]["games"], item[0]))]
-    return _scroll(table([esc(_(h)) for h in PLAYER_COLS], rows, cls="stats players"))
+    heads = [*PLAYER_COLS[:7], *(c.title for c in own), *PLAYER_COLS[7:]]
+    return _scroll(table([esc(_(h)) for h in heads], rows, cls="stats players"))
 
 
 def games_table(games: dict[str, dict[str, dict[str, Any]]]) -> str:
+    own = _own_columns("game")  # the games' own columns, last
     rows = []
     for kind, counts in games.items():
         for n, s in counts.items():
             first = "-" if s["first_player_win_rate"] is None else \
                 f"{s['first_player_wins']}/{s['games']} ({_pct(s['first_player_win_rate'])})"
             seats = " ".join(f"{i + 1}: {_pct(r)}" for i, r in enumerate(s["seat_win_rate"]))
-            rows.append([esc(pages.game_title(kind)), esc(n), esc(s["games"]), esc(first), esc(seats)])
-    return _scroll(table([esc(_(h)) for h in GAME_COLS], rows, cls="stats games"))
+            rows.append([esc(pages.game_title(kind)), esc(n), esc(s["games"]), esc(first), esc(seats),
+                         *(esc(_num(s[c.name])) for c in own)])
+    return _scroll(table([esc(_(h)) for h in (*GAME_COLS, *(c.title for c in own))], rows, cls="stats games"))
 
 
 def h2h_table(pairs: dict[str, dict[str, int]]) -> str:

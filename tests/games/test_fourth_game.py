@@ -1,7 +1,9 @@
 """A fourth game brings more than its code, in its folder only: the test-only dice game
 (tests/games/dice_game/) has its own player range, a buzzer sound with its words and a page
-stylesheet; registered by one line, it plays, journals, beeps in the announce log, and shows
-in the history, the statistics and the page's stylesheet, without a line elsewhere knowing it."""
+stylesheet, statistics of its own (the rolls a player made, the fewest a game took: counted from
+the extras its history module keeps); registered by one line, it plays, journals, beeps in the
+announce log, and shows in the history, the statistics (`companion stats`, the page's /stats and
+/api/stats) and the page's stylesheet, without a line elsewhere knowing it."""
 
 from __future__ import annotations
 
@@ -36,6 +38,46 @@ def test_it_plays_journals_beeps_and_shows_in_the_history_stats_and_page(dice, t
     css = run_web(fetch(app_for(state), ("/static/style.css",)))["/static/style.css"][1]
     assert ".dice-total { font-weight: bold; }" in css and css.index(".dice-total") > css.index("ul.seats b")
     assert (dice.min_players, dice.max_players, dice.player_counts) == (2, 3, (2, 3))
+
+
+def test_its_statistics_show_in_companion_stats_and_on_the_page(dice, tmp_path):
+    state = tmp_path / "state"
+    run(tmp_path, "#9#9#2#", "--game", "dice", "--state-dir", str(state))
+    run(tmp_path, "D1##9#8#1#2#", "--game", "dice", "--state-dir", str(state))  # the menu's new game: 4 rolls
+    [(name, player)] = json.loads(cli("stats", "--state-dir", str(state), "--json")).items()
+    assert list(player)[-3:] == ["villages_founded", "extinctions", "rolls"]  # every game's, the registry's order
+    assert (player["rolls"], player["villages_founded"], player["extinctions"]) == (7, 0, 0)
+    tables = json.loads(cli("stats", "--state-dir", str(state), "--tables", "--json"))
+    assert tables["players"][name] == player
+    assert list(tables["games"]["dice"]["1"])[-3:] == ["extinctions", "fastest", "average_winning_total"]
+    assert tables["games"]["dice"]["1"]["fastest"] == 3
+    text = cli("stats", "--state-dir", str(state), "--tables").splitlines()
+    assert text[0].endswith("streak  rolls  nemesis") and text[1].split()[-2:] == ["7", "-"]
+    assert "  Dice to Twenty, 1 players: 2 games, first player wins 100%, winning total 20, fastest 3; " \
+        "seat wins 1:100%" in text
+    got = run_web(fetch(app_for(state), ("/stats", "/api/stats")))
+    html = got["/stats"][1]
+    th = '</th><th scope="col">'
+    assert f"Longest streak{th}Rolls{th}Nemesis" in html and "<td>2</td><td>7</td><td>-</td>" in html
+    assert f'Wins by seat{th}Fewest rolls</th></tr>' in html and "<td>1: 100%</td><td>3</td></tr>" in html
+    assert json.loads(got["/api/stats"][1]) == tables
+
+
+def test_a_statistic_is_checked_at_registration_and_its_name_is_one_games(dice):
+    import dataclasses
+
+    from companion.table.gametype import Statistic
+
+    for stat, why in [(Statistic("Rolls", "player", "dice_game.history:rolls"), "lower-case"),
+                      (Statistic("rolls2", "seat", "dice_game.history:rolls"), "per is one of player, game"),
+                      (Statistic("rolls2", "player", "dice_game.nothing:rolls"), "no module"),
+                      (Statistic("extinctions", "game", "dice_game.history:fastest"), "'mammut''s already")]:
+        with pytest.raises(ValueError, match=why):
+            games.register_game(dataclasses.replace(dice, kind="other", statistics=(stat,)))
+    twice = (dice.statistics[0], dice.statistics[0])
+    with pytest.raises(ValueError, match="named twice"):
+        games.register_game(dataclasses.replace(dice, kind="other", statistics=twice))
+    assert "other" not in games.GAMES
 
 
 def test_hooks_and_resources_are_checked_at_registration(dice):
