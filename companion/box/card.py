@@ -43,7 +43,7 @@ from companion.argtypes import given
 from companion.box import imager
 from companion.i18n import LANGUAGES
 from companion.table.pagelink import PIN_FILE, PIN_MAX_DIGITS, PIN_MIN_DIGITS
-from companion.table.fsutil import atomic_write_text
+from companion.util.fsutil import atomic_write_text
 
 PROBLEMS_FILE = "/run/companion-box/problems.json"
 SECRET_KEYS = ("wifi_password", "page_pin")

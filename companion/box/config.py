@@ -34,7 +34,7 @@ from companion.hw.settings import (KEYPAD_PROTOCOLS, ButtonsConfig, EncoderConfi
 from companion.games import bot_names, default_bot
 from companion.hw.sinks import stand_ins, writes_frames
 from companion.i18n import LANGUAGES, N_, _
-from companion.table.bounded import BoundedInputError, clip, load_yaml, read_text, shorten
+from companion.util.bounded import BoundedInputError, clip, load_yaml, read_text, shorten
 from companion.table.keys import KEYS
 
 DEFAULT_PATH = "/etc/companion/config.yaml"

@@ -31,7 +31,7 @@ import tomllib
 from pathlib import Path
 from typing import Iterable
 
-from companion.table.fsutil import atomic_write_text
+from companion.util.fsutil import atomic_write_text
 
 FIRSTRUN, USER_DATA, NETWORK, META, PRESEED, CMDLINE = (
     "firstrun.sh", "user-data", "network-config", "meta-data", "rpi-preseed.toml", "cmdline.txt")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 
-from companion.table.errors import UsageError
+from companion.util.errors import UsageError
 from companion.table.gametype import GameType
 
 GAMES: dict[str, GameType] = {}

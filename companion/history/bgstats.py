@@ -42,7 +42,7 @@ from typing import Any, Iterable, Mapping
 
 from companion.history.gamefacts import game_info
 from companion.history.plays import Play
-from companion.history.safe_text import json_text, no_surrogates
+from companion.util.safe_text import json_text, no_surrogates
 from companion.table.seatnames import is_placeholder
 
 __all__ = ["SOURCE_NAME", "LOCATION", "SENDER", "ANONYMOUS", "bgstats_document", "bgstats_json", "create_play_link",

@@ -23,7 +23,7 @@ from companion.argtypes import directory, new_file, whole
 from companion.history.bgstats import LOCATION
 from companion.history import formats
 from companion.history.export import file_text, record_of, write_reason
-from companion.history.safe_text import json_text
+from companion.util.safe_text import json_text
 
 __all__ = ["export", "import_", "REASONS"]
 
@@ -39,7 +39,7 @@ def _state_dir(explicit: str | None) -> str:
 def export(argv: list[str]) -> int:
     """`companion export`: the finished games (or one) for BG Stats, BoardGameGeek, a spreadsheet, or records."""
     from companion.history.plays import read_history
-    from companion.table.fsutil import atomic_write_text
+    from companion.util.fsutil import atomic_write_text
     from companion.journal.reader import JournalUnavailable
 
     ap = argparse.ArgumentParser(prog="companion export", description=export.__doc__)

@@ -22,7 +22,7 @@ from companion.history import stats as st
 from companion.history.gamefacts import game_name
 from companion.history.plays import History, Play, read_history
 from companion.journal.reader import JournalUnavailable
-from companion.history.safe_text import json_text, line_text
+from companion.util.safe_text import json_text, line_text
 
 
 def _load(prog: str, state_dir: str | None, include_abandoned: bool = False) -> History | None:

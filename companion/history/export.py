@@ -19,7 +19,7 @@
   "finished", "actions"}`, so `companion import` restores the same history.
 
 Every accepted name goes out as it is, whatever its script; what a name kept before the names'
-rule may hold (a NUL, a lone surrogate) is made safe for each format (companion.history.safe_text),
+rule may hold (a NUL, a lone surrogate) is made safe for each format (companion.util.safe_text),
 so every export stays well-formed: XML that parses, JSON that loads, UTF-8 CSV.
 
 `copy_to_folder` writes all four into a new dated folder (the kiosk's "copy to USB"), each
@@ -42,8 +42,8 @@ from companion.history import formats
 from companion.history.bgstats import LOCATION, bgstats_json, start_positions
 from companion.history.gamefacts import game_info, game_name
 from companion.history.plays import History, Play
-from companion.history.safe_text import json_text, utf8_text, xml_text
-from companion.table.fsutil import atomic_write_text
+from companion.util.safe_text import json_text, utf8_text, xml_text
+from companion.util.fsutil import atomic_write_text
 
 __all__ = ["FORMATS", "ExportError", "render", "file_text", "records", "records_json", "bgg_xml", "plays_csv",
            "record_of", "copy_to_folder", "usb_mounts", "write_reason", "FOLDER_FILES", "CSV_COLUMNS", "BOM",

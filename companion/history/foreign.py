@@ -29,7 +29,7 @@ import stat
 from typing import Any, Callable
 
 from companion.history.plays import SCORES_ONLY
-from companion.table.bounded import BoundedInputError, load_json
+from companion.util.bounded import BoundedInputError, load_json
 
 __all__ = ["MAX_FOREIGN", "SCORES_ONLY", "Sniffed", "sniff", "bgstats_games", "csv_games", "scores_result"]
 

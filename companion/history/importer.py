@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from companion.table.gametimes import import_times_problem, stored_times_problem
-from companion.table.bounded import shorten
+from companion.util.bounded import shorten
 from companion.table.seatnames import NameRefused, check_names
 
 __all__ = ["ImportRefused", "ImportReport", "Prepared", "read_file", "prepare", "import_records", "import_file",

@@ -20,7 +20,7 @@ def table_state_dir(explicit: str | None) -> str:
         return explicit
     from companion.box import config
     from companion.hw.platform import is_raspberry_pi
-    from companion.table.errors import UsageError
+    from companion.util.errors import UsageError
     from companion.journal.store import find_state_dir
 
     try:

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from companion.table.errors import CompanionError
+from companion.util.errors import CompanionError
 
 log = logging.getLogger("companion.table.journal")  # the journal's one name in the box's log (store.py)
 

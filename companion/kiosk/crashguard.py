@@ -42,8 +42,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from companion.table.errors import UsageError
-from companion.table.fsutil import atomic_write_text
+from companion.util.errors import UsageError
+from companion.util.fsutil import atomic_write_text
 
 log = logging.getLogger("companion.run")
 

@@ -39,7 +39,7 @@ from companion.kiosk.loop import EOF, Daemon, rebuild
 from companion.table import entries
 from companion.table import texts as T
 from companion.table.keyscript import read_key_script
-from companion.table.errors import UsageError
+from companion.util.errors import UsageError
 from companion.table.shell import Shell
 from companion.table.sound import SoundSettings
 

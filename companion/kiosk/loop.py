@@ -34,7 +34,7 @@ from companion.kiosk.announce import Announcer
 from companion.table.pagelink import PIN_FILE
 from companion.table.effects import Announce, CopyHistory, Effect, GameOver, Hint, NewPin, Persist, \
     PowerOff, Repeat, Search, SetBrightness, SetLanguage, SetSound, SwitchGame
-from companion.table.bounded import clip
+from companion.util.bounded import clip
 from companion.table.protocol import TableGame
 from companion.table.shell import Shell
 from companion.kiosk.recovery import Failures, Rollback, fallback_screen
@@ -308,7 +308,7 @@ class Daemon:
     def new_pin(self, pin: str) -> None:
         """The menu's New PIN: written (0600, atomically) where the page reads it; the PIN itself is
         never logged. When it cannot be written the table is told, and the old PIN stays."""
-        from companion.table.fsutil import atomic_write_text
+        from companion.util.fsutil import atomic_write_text
 
         where = self.state_dir()
         if where is None:
@@ -466,7 +466,7 @@ class Daemon:
         if text is None:
             log.warning("no game yet: %s not written", self.record_out)
             return
-        from companion.table.fsutil import atomic_write_text
+        from companion.util.fsutil import atomic_write_text
 
         atomic_write_text(self.record_out, text)  # it makes the Path itself
 

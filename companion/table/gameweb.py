@@ -17,7 +17,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Iterable, Protocol
 
-from companion.table.seatnames import printable
+from companion.util.safe_text import printable
 
 
 class GameWeb(Protocol):

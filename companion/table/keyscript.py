@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from companion.table import keys as K
-from companion.table.errors import UsageError
+from companion.util.errors import UsageError
 
 log = logging.getLogger("companion.run")
 

@@ -24,7 +24,7 @@ import random
 from typing import Any, ClassVar, Iterable, Protocol, runtime_checkable
 
 from companion.table.effects import Effect, GameOver, Outbox
-from companion.table.errors import NotSupportedError
+from companion.util.errors import NotSupportedError
 from companion.table.gametype import GameType  # noqa: F401  (re-exported: the contract names it)
 from companion.table.texts import totals_and_winners
 from companion.table.screen import Screen

@@ -16,8 +16,8 @@ the page's roster (`check_roster`), the keypad's naming (companion.table.naming)
 the names the table gives itself (in a game's names, only at the seat the table gives them). A refused
 name is a NameRefused whose message is one line: which name, why, what to do. What reads
 names already kept (the journal, the history) reads them leniently (`names_problem`), so a
-name saved before the rule still loads; `printable` shows what such a name may not hold as
-its code, and `spoken` leaves it out of what the voice says.
+name saved before the rule still loads; `printable` (companion.util.safe_text) shows what such a
+name may not hold as its code, and `spoken` leaves it out of what the voice says.
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
-__all__ = ["MAX_NAME", "SHOWN", "NAMES_ACTION", "NameRefused", "check_name", "check_names", "printable", "default_name",
+from companion.util.safe_text import char_fault, printable
+
+__all__ = ["MAX_NAME", "SHOWN", "NAMES_ACTION", "NameRefused", "check_name", "check_names", "default_name",
            "bot_name", "guest_name", "is_guest", "is_placeholder", "check_roster", "names_problem", "shown", "spoken",
            "using", "shorten", "same_key"]
 
@@ -72,45 +74,8 @@ class NameRefused(ValueError):
     """A name the table does not take; the message is one line: which name, why, what to do."""
 
 
-# The bidirectional controls (all of category Cf): each turns or isolates the text around it, so
-# "\u202eAnna 18" would read "81 annA" on the page.
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_FAULTS = {
-    "Cc": "a control character",
-    "Cf": "an invisible formatting character",
-    "Cs": "half of a character (a lone surrogate)",
-    "Co": "a private-use character, which no font or reader knows",
-    "Cn": f"unassigned in Unicode {unicodedata.unidata_version}, so nothing can show it",
-    "Zl": "a line break",
-    "Zp": "a paragraph break",
-}
 _QUOTED = 32  # characters of a refused name echoed in its message
 _PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")  # UTF-16 surrogate pair: one character written in two
-
-
-def _fault(ch: str) -> str | None:
-    """Why character `ch` may not be in a name, in a few words; None when it may."""
-    category = unicodedata.category(ch)
-    if category[0] != "C" and category not in ("Zl", "Zp"):
-        return None
-    if ch in _BIDI:
-        return "a bidirectional control, which turns the text around it"
-    return _FAULTS[category]
-
-
-def _code(ch: str) -> str:
-    """`ch` as a Python escape: \\u200b, \\U000e0041 (readable on any terminal, in any line)."""
-    n = ord(ch)
-    return f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}"
-
-
-def printable(text: str) -> str:
-    """`text` with every character a name may not hold written as its code ("\\u202eAnna"), the rest
-    as it is: a name the rule accepts comes back unchanged. For what shows a name kept before the
-    rule (an old journal's) on a page or a terminal, and for messages."""
-    if not any(_fault(c) for c in text):
-        return text
-    return "".join(_code(c) if _fault(c) else c for c in text)
 
 
 def _quoted(text: str) -> str:
@@ -153,7 +118,7 @@ def _checked(raw: object, characters: bool) -> str:
     if not name:
         raise NameRefused(f"{_quoted(raw)} is blank: a name needs 1-{MAX_NAME} characters")
     for at, ch in enumerate(name if characters else "", start=1):
-        why = _fault(ch)
+        why = char_fault(ch)
         if why is not None:
             label = unicodedata.name(ch, "")
             raise NameRefused(f"{_quoted(raw)} holds U+{ord(ch):04X}{f' {label}' if label else ''} "
@@ -276,9 +241,9 @@ def spoken(seat: int) -> str | None:
     A name the rule accepts is said as it is; from one kept before the rule (an old journal's), what
     a name may not hold is left out (a NUL or a lone surrogate cannot even reach espeak-ng)."""
     name = _given(seat)
-    if name is None or not any(_fault(c) for c in name):
+    if name is None or not any(char_fault(c) for c in name):
         return name
-    return "".join(c for c in name if not _fault(c)).strip() or None
+    return "".join(c for c in name if not char_fault(c)).strip() or None
 
 
 def shown(seat: int) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from companion.history.safe_text import json_text
+from companion.util.safe_text import json_text
 from companion.web.guard import CSRF_HEADER, SESSION_COOKIE, HostCheck, PinGuard
 from companion.web.keylink import KeyLink
 from companion.web.views import Views

@@ -27,7 +27,7 @@ from typing import Any
 from companion import i18n
 from companion.games import GAMES
 from companion.journal.reader import GameRows, JournalReader, JournalUnavailable
-from companion.history.safe_text import surrogates_escaped
+from companion.util.safe_text import surrogates_escaped
 from companion.table import seatnames
 from companion.table.gameweb import name_text, tag
 from companion.table import entries

@@ -22,7 +22,7 @@ import pytest
 from tests.fuzz.cpu_budget import cpu_budget
 
 from companion.table import keys as K
-from companion.table.errors import UsageError
+from companion.util.errors import UsageError
 from companion.table.keyscript import MAX_KEY_SCRIPT_BYTES, read_key_script
 
 CASES = int(os.environ.get("COMPANION_FUZZ_CASES", "300"))

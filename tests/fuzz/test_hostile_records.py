@@ -29,7 +29,7 @@ from tests.fuzz.cpu_budget import cpu_budget
 
 from companion.games.clans.commands import replay_text
 from companion.games.clans.record import Record, RecordError, summary
-from companion.table.bounded import BoundedInputError
+from companion.util.bounded import BoundedInputError
 
 CASES = int(os.environ.get("COMPANION_FUZZ_CASES", "300"))
 CLI_CASES = 6  # of the seeded cases, this many (the most hostile first) also go through both commands

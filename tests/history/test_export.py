@@ -337,7 +337,7 @@ def test_full_disk_leaves_no_half_file(state, tmp_path, monkeypatch):
 
 
 def test_atomic_write_removes_its_temp_file_on_any_failure(tmp_path, monkeypatch):
-    from companion.table.fsutil import atomic_write_text
+    from companion.util.fsutil import atomic_write_text
 
     target = tmp_path / "f.txt"
     target.write_text("old")
@@ -388,7 +388,7 @@ def test_usb_mounts_from_proc_mounts():
 
 def test_read_only_stick_said_in_one_line_even_as_root(state, tmp_path, monkeypatch):
     """The read-only message without chmod (root writes anywhere): the stick's EROFS itself."""
-    from companion.table import fsutil
+    from companion.util import fsutil
 
     def read_only(*args, **kwargs):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS))

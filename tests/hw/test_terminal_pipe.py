@@ -57,7 +57,7 @@ def test_keys_dash_with_an_empty_or_no_standard_input(tmp_path, monkeypatch):
 
     import pytest
 
-    from companion.table.errors import UsageError
+    from companion.util.errors import UsageError
     from companion.table.keyscript import read_key_script
 
     env = dict(os.environ, HOME=str(tmp_path))
@@ -76,7 +76,7 @@ def test_read_piped_keys_mapping_and_bound():
 
     import pytest
 
-    from companion.table.errors import UsageError
+    from companion.util.errors import UsageError
 
     assert read_piped_keys(io.BytesIO(b"1#\n2#\r\numq")) == ["1", OK, "2", OK, UNDO, MENU, QUIT]
     assert read_piped_keys(io.StringIO("3#\n")) == ["3", OK]

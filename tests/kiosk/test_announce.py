@@ -14,7 +14,7 @@ import pytest
 from companion import i18n
 from companion.kiosk import daemon
 from companion.hw import sound
-from companion.table.errors import UsageError
+from companion.util.errors import UsageError
 from companion.table.screen import overflows
 from companion.table.sound import SoundMenu, SoundSettings
 

@@ -225,7 +225,7 @@ def test_only_errors_of_the_program_count(tmp_path):
     marker counts none of them; an error of the program counts once per start."""
     from companion.journal.store import Journal, JournalWriter
     from companion.kiosk.crashguard import CrashGuard
-    from companion.table.errors import UsageError
+    from companion.util.errors import UsageError
 
     writer = JournalWriter(Journal(str(tmp_path)))
     writer.journal.start_game("clans", [{"a": "players", "n": 2}])

@@ -11,7 +11,7 @@ from companion.journal.store import Journal, JournalWriter
 from companion.kiosk import crashguard
 from companion.kiosk.crashguard import LAST_ERROR, CrashGuard, start_died
 from companion.kiosk.daemon import tell_last_error
-from companion.table.errors import UsageError
+from companion.util.errors import UsageError
 from companion.table.shell import Shell
 
 

@@ -21,8 +21,8 @@ import pytest
 
 from companion.table import screen as S
 from companion.table.render import HEIGHT, WIDTH, drawable, render
-from companion.table.seatnames import (MAX_NAME, NameRefused, check_name, check_names, check_roster, printable,
-                                       shorten)
+from companion.table.seatnames import MAX_NAME, NameRefused, check_name, check_names, check_roster, shorten
+from companion.util.safe_text import printable
 
 CASES = int(os.environ.get("COMPANION_FUZZ_CASES", "2000"))
 # (first, last) code points: scripts, symbols, and every kind of character the rule refuses

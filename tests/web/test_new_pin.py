@@ -82,7 +82,7 @@ def test_a_pin_that_cannot_be_written_is_said_and_the_old_one_stays(tmp_path, mo
     def full(*_a, **_k):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("companion.table.fsutil.atomic_write_text", full)
+    monkeypatch.setattr("companion.util.fsutil.atomic_write_text", full)
     to_new_pin(d)
     d.step("#")
     screen = d.shell.screen()

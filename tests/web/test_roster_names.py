@@ -14,7 +14,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from companion.hw.keysocket import KeySocket, RosterUpdate
-from companion.table.seatnames import printable, shorten
+from companion.table.seatnames import shorten
+from companion.util.safe_text import printable
 from tests.history.test_names_history import OLD, old_journal
 from tests.hw.waiting import wait_until
 from tests.web.webtools import advance, app_for, client, run, table

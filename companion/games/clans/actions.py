@@ -31,7 +31,7 @@ from companion.games.clans.board import COLORS
 from companion.games.clans.game import Game, Move
 from companion.games.clans.record import Record
 from companion.table.effects import redact
-from companion.table.errors import ActionError
+from companion.util.errors import ActionError
 
 START_ACTIONS = ("players", "restart", "load")
 SECRET_FIELDS = ("bots", "dealt")  # of a "new" action: every seat's secret color, never logged nor shown

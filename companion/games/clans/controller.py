@@ -45,7 +45,7 @@ from companion.games.clans.session import HUTS, KIND, NEW_QUESTION, UNDO_QUESTIO
 from companion.i18n import _
 from companion.table import keys as K
 from companion.table.effects import Effect, Hint, Search
-from companion.table.errors import ActionError, UsageError
+from companion.util.errors import ActionError, UsageError
 from companion.table.info import InfoPager
 from companion.table.protocol import TableGameBase
 from companion.table.screen import Screen

@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.games.clans.board import COLORS, N_TERRITORIES
 from companion.games.clans.game import Game, IllegalMoveError, Move, check_setup, normalize_color
-from companion.table.bounded import BoundedInputError, clip, load_json, read_text, shorten
+from companion.util.bounded import BoundedInputError, clip, load_json, read_text, shorten
 from companion.table.seatnames import NameRefused, check_names
 
 BOARD_NAME = "clans-2002"
@@ -168,7 +168,7 @@ class Record:
 
     def save(self, path: str | os.PathLike) -> None:
         """Write atomically (temp file, fsync, rename) so a power cut never leaves half a record."""
-        from companion.table.fsutil import atomic_write_text
+        from companion.util.fsutil import atomic_write_text
 
         atomic_write_text(path, self.to_json())
 

@@ -29,7 +29,7 @@ import json
 import random
 from typing import Any, Callable
 
-from companion.table.errors import ActionError
+from companion.util.errors import ActionError
 
 from .forms import FORMS, OpenForm, derived_form, next_field
 from .game import ACTIONS as GAME_ACTIONS

@@ -30,7 +30,7 @@ from typing import Callable, Iterable
 from companion.i18n import _
 from companion.table import keys as K
 from companion.table.effects import Effect
-from companion.table.errors import ActionError
+from companion.util.errors import ActionError
 from companion.table.protocol import TableGameBase
 from companion.table.screen import Screen
 from companion.table.speech import OwnScreenWords

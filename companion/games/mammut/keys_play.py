@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from companion.i18n import _
 from companion.table import keys as K
-from companion.table.errors import ActionError
+from companion.util.errors import ActionError
 from companion.table.screen import paginate
 
 from . import help_texts as H

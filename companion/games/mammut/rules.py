@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from companion.i18n import _
-from companion.table.errors import CompanionError
+from companion.util.errors import CompanionError
 
 Roll = Callable[[], int]
 

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping
 
 from companion.table import keys as K
 from companion.table.effects import Effect, GameOver, Hint, Outbox
-from companion.table.errors import ActionError
+from companion.util.errors import ActionError
 from companion.table.info import InfoPager
 from companion.table.protocol import TableGameBase
 from companion.table.screen import ENTRY, Header, Screen
