@@ -6,7 +6,7 @@ and saves unchanged. Every problem is a RecordError naming the move number
 (1-based) or the field, and why, in one line of at most MAX_MESSAGE characters.
 
 A record is a file the box does not trust: it is read with the bounded reader
-(companion.table.bounded: a size cap, no deep nesting, no over-long integers), every
+(companion.util.bounded: a size cap, no deep nesting, no over-long integers), every
 field is checked with exact types (a bool is not an int; setup keys are the ASCII
 numbers "1".."60", not anything str.isdigit() accepts), territory numbers are checked
 to be 1-60 before the engine sees them, and every value echoed in a message is clipped.
