@@ -14,7 +14,7 @@ import time
 import pytest
 
 from tests.fuzz import mutation
-from tests.fuzz.cpu_budget import cpu_budget
+from tests.cpu_budget import cpu_budget
 
 from companion.box.config import EXAMPLE_YAML, ConfigError, load_config
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fuzz.cpu_budget import cpu_budget
+from tests.cpu_budget import cpu_budget
 
 from companion.table import keys as K
 from companion.util.errors import UsageError

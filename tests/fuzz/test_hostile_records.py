@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from tests.fuzz import mutation
-from tests.fuzz.cpu_budget import cpu_budget
+from tests.cpu_budget import cpu_budget
 
 from companion.games.clans.commands import replay_text
 from companion.games.clans.record import Record, RecordError, summary

@@ -42,7 +42,8 @@ def test_malformed_bodies_are_400_and_never_a_traceback(tmp_path):
     (tmp_path / "pin").write_text(PIN + "\n")
     with RealWeb(state_dir, "--pin-file", str(tmp_path / "pin")) as web:
         for body in (b"[" * 5000 + b"]" * 5000, b'{"pin": ' + b"[" * 8000 + b"]" * 8000 + b"}",
-                     b"\xff\xfe", b"not json", b"[1, 2]", b'"1234"'):
+                     b"\xff\xfe", b"not json", b"[1, 2]", b'"1234"', b'{"pin": ["1234"]}', b'{"pin": {"a": 1}}',
+                     b'{"pin": true}', b'{"pin": null}'):
             status, _h, _b = post_json(web.port, "/api/login", body)
             assert status == 400, (body[:20], status)
         status, _h, _b = post_json(web.port, "/api/roster", b"[" * 5000)

@@ -18,6 +18,7 @@ from pathlib import Path
 import aiohttp
 
 from companion.bench.path import percentile
+from tests.cpu_budget import slowness
 from tests.web.realweb import RealWeb
 from tests.web.webtools import advance, table
 
@@ -93,4 +94,5 @@ def test_every_stream_gets_each_move_within_100_ms_of_its_commit(tmp_path: Path)
     finally:
         run_log.removeHandler(handler)
     assert len(latencies) == STREAMS * MOVES
-    assert percentile(latencies, 99) <= 100, (percentile(latencies, 50), percentile(latencies, 99))
+    # 100 ms here; as much more as this machine is slower at pure Python (qemu-user: several times)
+    assert percentile(latencies, 99) <= 100 * slowness(), (percentile(latencies, 50), percentile(latencies, 99), slowness())

@@ -1,4 +1,5 @@
-"""CPU-time budgets for the hostile-input tests that scale with the machine they run on.
+"""Time budgets that scale with the machine the tests run on: the hostile-input tests' CPU budgets,
+the page's push latency.
 
 A budget catches a loader that goes quadratic on a crafted file (many times over), not a slow
 CPU: under qemu-user (tools/arm64-check.sh) or on a Pi Zero 2 W pure Python runs 5 to 20 times
@@ -13,7 +14,7 @@ import json
 import time
 
 # CPU seconds the reference work took on the machine the budgets were set on (the CI machine,
-# 2 cores, x86-64; `python -c "from tests.fuzz.cpu_budget import reference_work; ..."`).
+# 2 cores, x86-64; `python -c "from tests.cpu_budget import reference_work; ..."`).
 REFERENCE_S = 0.050
 
 
