@@ -11,7 +11,10 @@ and re-exports them. Nothing here imports a hardware library: a headless start r
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
+
+from companion.hw.sinks import stand_ins
 
 # An OLED with no address configured is looked for at these, in this order.
 OLED_ADDRESSES = (0x3C, 0x3D)
@@ -22,7 +25,7 @@ KEYPAD_PROTOCOLS = ("framed", "one-byte")
 @dataclass
 class DisplayConfig:
     """The OLED (or a stand-in). `driver`: any luma.oled device name
-    (`companion.box.config_base.oled_drivers()`) or dummy / terminal / png (companion.hw.sinks).
+    (`oled_drivers()`) or dummy / terminal / png (companion.hw.sinks).
     `address`: the OLED's I2C address, None to probe 0x3C then 0x3D. `retry_seconds`: how
     often to try to re-create an unplugged OLED; `dim_contrast`: contrast when idle."""
 
@@ -103,3 +106,35 @@ class UsbKeypadConfig:
     device: str = "auto"
     grab: bool = True
     keymap: dict[str, str] = field(default_factory=dict)
+
+
+# The OLED drivers of luma.oled 3.16 (luma.oled.device.__all__); `oled_drivers()` asks the
+# installed luma.oled itself and falls back to this list only when it cannot be imported.
+KNOWN_OLED_DRIVERS = ("ssd1305", "ssd1306", "ssd1309", "ssd1315", "ssd1316", "ssd1322",
+                      "ssd1322_nhd", "ssd1325", "ssd1327", "ssd1331", "ssd1351", "ssd1362",
+                      "ssd1363", "sh1106", "sh1107", "ws0010", "winstar_weh", "ch1115")
+
+
+@functools.lru_cache(maxsize=1)
+def oled_drivers() -> tuple[str, ...]:
+    """The OLED device names the installed luma.oled provides (luma.oled.device.__all__),
+    else KNOWN_OLED_DRIVERS. Imports luma.oled.device, which touches no hardware."""
+    try:
+        import luma.oled.device as devices
+    except ImportError:
+        return KNOWN_OLED_DRIVERS
+    names = tuple(n for n in getattr(devices, "__all__", ()) if isinstance(getattr(devices, n, None), type))
+    return names or KNOWN_OLED_DRIVERS
+
+
+def display_drivers() -> tuple[str, ...]:
+    """Every accepted `display.driver`: luma.oled's devices, then the stand-ins (dummy, terminal,
+    png: companion.hw.sinks)."""
+    return oled_drivers() + stand_ins()
+
+
+def is_display_driver(name: object) -> bool:
+    """True for an accepted `display.driver`; asks luma.oled's list (an import of luma.oled.device)
+    only for a name that is not a stand-in, so a headless start never imports it."""
+    return isinstance(name, str) and (name in stand_ins() or name in oled_drivers())
+

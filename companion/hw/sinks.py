@@ -2,7 +2,7 @@
 
 One line per sink: the module and the factory that opens it (imported only when the sink is
 opened, so a headless start loads no sink it does not draw on), and what the rest of the
-companion must know of it. Every luma.oled device name (`companion.box.config_base.oled_drivers`)
+companion must know of it. Every luma.oled device name (`companion.hw.settings.oled_drivers`)
 is a real OLED, opened by `LUMA_OLED`. A factory is called as `factory(dcfg, **options)`
 with the DisplayConfig and open_display's options (device_factory, serial_factory, clock,
 stream); it takes the ones it needs and returns a `companion.hw.sink.DisplaySink`.

@@ -72,7 +72,7 @@ def imports_of(path: Path) -> list[tuple[int, str]]:
 
 def test_the_readme_floors_are_read():
     floors = floors_from_readme((ROOT / "README.md").read_text(encoding="utf-8"))
-    assert {"kiosk", "web"} in floors and {"table"} in floors
+    assert {"kiosk", "web"} in floors and {"table", "checks"} in floors
     named = set().union(*floors)
     assert len(named) == sum(len(f) for f in floors), "a name on two floors"
 
