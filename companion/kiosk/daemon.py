@@ -477,9 +477,11 @@ def open_announcer(log_path: str | None, cfg: Any, settings: SoundSettings, outp
 
 
 def search_options(args: argparse.Namespace, cfg: Any) -> dict:
-    """The bot and its budget for every game's searcher: the command line first, then the config."""
+    """The bot asked for and its budget, for every game's searcher: the command line first, then the
+    config; a game whose bots do not include the one asked for (or none asked) plays its own default
+    (GameType.bot_for)."""
     game_cfg = getattr(cfg, "game", None)
-    return {"bot": args.bot or getattr(game_cfg, "bot", None) or default_bot(),
+    return {"bot": args.bot or getattr(game_cfg, "bot", None),
             "move_time": args.bot_time if args.bot_time is not None else getattr(game_cfg, "bot_move_time", 0.5),
             "iterations": args.bot_iterations, "seed": args.seed}
 

@@ -172,6 +172,7 @@ class GameType:
     bots: tuple[str, ...] = ()  # the names `--bot` and `game.bot` accept for it
     quick_start: bool = False  # `companion run --players N` starts it without the questions (N its player counts)
     default_bot: str = ""  # the bot of its bot seats when neither --bot nor game.bot names one
+    bot_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # bot -> what it is made with
     searcher: str | None = None  # "module:function(options)" -> an object with run(effect) -> answer
     commands: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> ("module:function", help)
     speech: str | None = None  # a GameSpeech module
@@ -202,6 +203,11 @@ class GameType:
             out.append(f"default_bot {self.default_bot!r} is not one of its bots")
         if self.bots and not self.default_bot:
             out.append("bots need a default_bot")
+        for bot, options in self.bot_options.items():
+            if bot not in self.bots:
+                out.append(f"bot_options {bot!r}: not one of its bots")
+            elif not isinstance(options, Mapping) or not all(isinstance(k, str) and k.isidentifier() for k in options):
+                out.append(f"bot_options {bot!r}: a mapping of keyword names to values")
         out += hook_problems("module", self.module, False) if self.module else []
         out += hook_problems("searcher", self.searcher, True)
         for name, (hook, _help) in self.commands.items():
@@ -264,9 +270,17 @@ class GameType:
         """Its part of the page's stylesheet ("" when it has none)."""
         return read_resource(self.stylesheet) if self.stylesheet else ""
 
+    def bot_for(self, asked: str | None) -> str:
+        """The bot its bot seats play: `asked` (--bot, game.bot) when it is one of its bots, else its default."""
+        return asked if asked in self.bots else self.default_bot
+
     def make_searcher(self, options: Mapping[str, Any]) -> Any:
-        """The bots' searcher made from the daemon's bot options; None for a game without bots."""
+        """The bots' searcher made from the daemon's bot options (the bot asked for, its budget and
+        seed): the bot is `bot_for(options["bot"])`, made with its `bot_options`. None for a game
+        without bots."""
         if self.searcher is None:
             return None
+        bot = self.bot_for(options.get("bot"))
+        mine = {**options, "bot": bot, "bot_options": dict(self.bot_options.get(bot, {}))}
         module, _, function = self.searcher.partition(":")
-        return getattr(importlib.import_module(module), function)(options)
+        return getattr(importlib.import_module(module), function)(mine)

@@ -1,7 +1,8 @@
 """The Clans searcher the daemon runs for `Search` (a bot's move) and `Hint` effects.
 
 `make_searcher(options)` is named in the games registry; options are the table's
-{"bot", "move_time", "iterations", "seed"}. Each search gets its own rng, derived from
+{"bot", "bot_options", "move_time", "iterations", "seed"}: the bot (one of Clans's, chosen by
+`GameType.bot_for`) and the keywords it is made with (its `bot_options` in about.py). Each search gets its own rng, derived from
 the seed, the kind of search and the ply (so a hint depends on nothing secret, and a
 seeded run with `iterations` is reproducible); without a seed, fresh entropy.
 """
@@ -19,8 +20,9 @@ class BotRunner:
     """Runs the bot named in the options; the search module is imported on first use."""
 
     def __init__(self, name: str = "mcts", move_time: float | None = 0.5, iterations: int | None = None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, bot_options: Mapping[str, Any] | None = None) -> None:
         self.name = name
+        self.bot_options = dict(bot_options or {})
         self.iterations = iterations
         self.move_time = None if iterations else move_time  # a fixed search must not depend on the clock
         self.seed = seed
@@ -31,7 +33,9 @@ class BotRunner:
         if self._bot is None:  # a table without bots never loads the search
             from companion.games.clans.bots import make_bot
 
-            options = {"iterations": self.iterations} if self.iterations and self.name == "mcts" else {}
+            options = dict(self.bot_options)
+            if self.iterations and self.name == "mcts":
+                options["iterations"] = self.iterations
             self._bot = make_bot(self.name, **options)
         return self._bot
 
@@ -51,4 +55,4 @@ class BotRunner:
 def make_searcher(options: Mapping[str, Any]) -> BotRunner:
     """The searcher for the table's options (see the module docstring)."""
     return BotRunner(options.get("bot") or "mcts", options.get("move_time", 0.5), options.get("iterations"),
-                     options.get("seed"))
+                     options.get("seed"), options.get("bot_options"))
