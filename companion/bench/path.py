@@ -165,7 +165,7 @@ def whole_path(games: int, seed: int, state_root: str | None = None, mammut_keys
                     sink.device.display(sink._fit(sink._last))
                     full_frame = bus.bytes_sent - before
                     sink._writer.forget()
-                d.journal.journal.close()
+                d.journal.close()
         finally:
             render_module.render = real_render
     def summary(seconds: list[float]) -> dict:
@@ -220,7 +220,7 @@ def memory_over_games(games: int, seed: int, state_root: str | None = None) -> d
                 gc.collect()  # a daemon per game here; the box's one daemon collects at each new game
                 rss.append(current_rss_mb())
         finally:
-            journal.journal.close()
+            journal.close()
     warm = rss[min(1, len(rss) - 1)]  # after one game of each: every module the games use is loaded
     return {"games": games, "rss_mb_after_each": rss, "after_first_of_each_mb": warm, "last_mb": rss[-1],
             "growth_mb": round(rss[-1] - warm, 1),

@@ -20,6 +20,8 @@ order (names and keys sorted), so the same plays always give the same JSON.
 
 from __future__ import annotations
 
+import logging
+import math
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -27,6 +29,9 @@ from companion.history.gamefacts import game_name
 from companion.history.plays import Play, iso_time
 from companion.i18n import _
 from companion.table.seatnames import is_guest  # a guest's seat is not one person: never in per-player figures
+
+log = logging.getLogger(__name__)
+_FAILED: set[tuple[str, str]] = set()  # the statistics whose failure was logged (once each per process)
 
 if TYPE_CHECKING:
     from companion.table.gametype import Statistic
@@ -53,6 +58,26 @@ def statistics(per: str) -> list[tuple[str, Statistic]]:
     from companion.games import GAMES
 
     return [(kind, stat) for kind, game in GAMES.items() for stat in game.statistics if stat.per == per]
+
+
+def statistic_value(kind: str, stat: Statistic, plays: list) -> Any:
+    """`stat.value(plays)`, contained: a game's statistic that raises, or gives what is no number
+    (nor None), is None in this answer and logged once, so one game's bug never takes the page's
+    statistics, `companion stats` or the other games' figures down with it."""
+    try:
+        value = stat.value(plays)
+    except Exception:  # noqa: BLE001 - any bug of a game's hook
+        if (kind, stat.name) not in _FAILED:
+            _FAILED.add((kind, stat.name))
+            log.exception("statistic %s of %s failed: shown as none", stat.name, kind)
+        return None
+    if value is None or isinstance(value, int) and not isinstance(value, bool) \
+            or isinstance(value, float) and math.isfinite(value):
+        return value
+    if (kind, stat.name) not in _FAILED:
+        _FAILED.add((kind, stat.name))
+        log.warning("statistic %s of %s gave %s, not a number: shown as none", stat.name, kind, type(value).__name__)
+    return None
 
 
 def counted(plays: Iterable[Play]) -> list[Play]:
@@ -141,7 +166,7 @@ def player_stats(plays: Iterable[Play]) -> dict[str, dict[str, Any]]:
             "by_game": by_game,
         }
         for kind, stat in own:
-            out[name][stat.name] = stat.value([(p, s) for p, s in mine if p.game == kind])
+            out[name][stat.name] = statistic_value(kind, stat, [(p, s) for p, s in mine if p.game == kind])
     return out
 
 
@@ -170,7 +195,7 @@ def game_stats(plays: Iterable[Play]) -> dict[str, dict[str, dict[str, Any]]]:
                 "seat_win_rate": [_rate(w, len(group)) for w in seat_wins],
             }
             for of_kind, stat in own:
-                entry[stat.name] = stat.value(group if of_kind == kind else [])
+                entry[stat.name] = statistic_value(of_kind, stat, group if of_kind == kind else [])
             if has_points(kind):
                 entry["average_winning_total"] = _avg([max(p.totals[w] for w in p.winners)
                                                        for p in group if p.winners])

@@ -3,7 +3,7 @@
 `history/`, the page (`web/`) and the kiosk ask the journal (`companion.journal.reader`,
 `store.Journal`, the port `companion.journal.port.JournalPort`) through named methods: no SQL
 statement is written there, and the kiosk never reaches through its writer to the SQLite journal
-behind it (`.journal.journal`). The writer, the late journal and the journal that could not be
+behind it (`.journal.journal`), nor does the benchmark that drives it. The writer, the late journal and the journal that could not be
 opened all answer the port.
 """
 
@@ -56,9 +56,10 @@ def test_no_sql_outside_the_journal(package):
     assert not found, "SQL belongs in companion/journal/ (a named method there):\n" + "\n".join(found)
 
 
-def test_the_kiosk_never_reaches_through_its_journal():
+@pytest.mark.parametrize("package", ("kiosk", "bench"))
+def test_the_kiosk_never_reaches_through_its_journal(package):
     found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
-             for path in sorted((ROOT / "companion" / "kiosk").rglob("*.py"))
+             for path in sorted((ROOT / "companion" / package).rglob("*.py"))
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if re.search(r"\.journal\.journal\b|writer\.journal\.", line)]
     assert not found, "the kiosk asks its journal's port (companion.journal.port), never the journal behind it:\n" \

@@ -92,3 +92,27 @@ def test_hooks_and_resources_are_checked_at_registration(dice):
         with pytest.raises(ValueError, match=why):
             games.register_game(dataclasses.replace(dice, **{"kind": "other", **wrong}))
     assert "other" not in games.GAMES
+
+
+def test_a_statistic_that_raises_or_gives_no_number_is_none_and_the_rest_stands(dice, tmp_path, caplog):
+    import dataclasses
+    import logging
+
+    from companion.table.gametype import Statistic
+
+    state = tmp_path / "state"
+    run(tmp_path, "#9#9#2#", "--game", "dice", "--state-dir", str(state))
+    bad = (Statistic("broken", "player", "dice_game.history:broken", column="broken", title="Broken"),
+           Statistic("odd", "game", "dice_game.history:odd", column="odd", title="Odd"))
+    games.GAMES["dice"] = dataclasses.replace(dice, statistics=dice.statistics + bad)
+    caplog.set_level(logging.WARNING, logger="companion.history.stats")
+    tables = json.loads(cli("stats", "--state-dir", str(state), "--tables", "--json"))
+    [player] = tables["players"].values()
+    assert (player["rolls"], player["broken"]) == (3, None)
+    assert (tables["games"]["dice"]["1"]["fastest"], tables["games"]["dice"]["1"]["odd"]) == (3, None)
+    assert "broken  nemesis" in cli("stats", "--state-dir", str(state), "--tables")
+    got = run_web(fetch(app_for(state), ("/stats", "/api/stats")))
+    assert got["/stats"][0] == 200 and json.loads(got["/api/stats"][1])["players"] == tables["players"]
+    failed = [r.getMessage() for r in caplog.records]
+    assert sum("statistic broken of dice failed" in m for m in failed) == 1, failed
+    assert sum("statistic odd of dice gave set" in m for m in failed) == 1, failed

@@ -9,6 +9,7 @@ Moves ) BGG Id: 4636" (trickylight.co.uk/session_detail.php?sessionid=175). The 
 earlier version said had no source.
 """
 
+from companion.games.clans.board import BOARD_FILE
 from companion.i18n import N_
 from companion.table.gametype import GameType, Statistic
 
@@ -34,7 +35,7 @@ GAME = GameType(
         # NOTE: the announce log's words for a buzzer pattern (not spoken)
         "epoch": N_("Beep: new epoch."),
     },
-    stylesheet="companion.games.clans:page.css", board="companion.games.clans:clans.json",
+    stylesheet="companion.games.clans:page.css", board=BOARD_FILE,
     speech="companion.games.clans.speech", web="companion.games.clans.web", history="companion.games.clans.history",
     # in `companion stats --json` and /api/stats only (no column of the command or the page)
     statistics=(Statistic("villages_founded", "player", "companion.games.clans.history:villages_founded"),),

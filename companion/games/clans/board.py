@@ -11,6 +11,7 @@ with bit t for territory t; this module precomputes the neighbor masks.
 
 from __future__ import annotations
 
+import importlib.resources
 import json
 import os
 from dataclasses import dataclass
@@ -181,7 +182,9 @@ def load_board_file(path: str | Path) -> Board:
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_YAML = os.path.join(HERE, "clans.yaml")
-SHIPPED_JSON = os.path.join(HERE, "clans.json")
+# The shipped board, as Clans's GameType declares it (about.py: board=BOARD_FILE), and the file it is.
+BOARD_FILE = "companion.games.clans:clans.json"
+SHIPPED_JSON = os.path.join(HERE, BOARD_FILE.partition(":")[2])
 
 
 def json_copy_text(yaml_path: str | Path = SOURCE_YAML) -> str:
@@ -201,9 +204,9 @@ def write_json_copy() -> None:
 
 @lru_cache(maxsize=1)
 def load_board() -> Board:
-    """The shipped Clans board (package data, its JSON copy), validated once per process."""
-    with open(SHIPPED_JSON, encoding="utf-8") as fh:
-        data = json.load(fh)
+    """The shipped Clans board (its GameType's `board`, the JSON copy), validated once per process."""
+    package, _, name = BOARD_FILE.partition(":")
+    data = json.loads(importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8"))
     if isinstance(data, dict) and isinstance(data.get("territories"), dict):  # JSON keys are strings
         data["territories"] = {int(k) if k.isdigit() else k: v for k, v in data["territories"].items()}
     return parse_board(data)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,15 @@ def test_board_file_that_is_not_yaml(tmp_path):
     bad.write_text("territories: [1, 2\n")
     with pytest.raises(BoardError, match="not valid YAML"):
         load_board_file(bad)
+
+
+def test_the_engine_plays_the_board_its_gametype_declares():
+    from companion.games import find_game
+    from companion.games.clans import board
+    from companion.table.gametype import read_resource
+
+    declared = find_game("clans").board
+    assert declared == board.BOARD_FILE
+    data = json.loads(read_resource(declared))
+    data["territories"] = {int(k): v for k, v in data["territories"].items()}
+    assert parse_board(data) == load_board()

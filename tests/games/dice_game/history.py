@@ -22,3 +22,13 @@ def rolls(plays: list) -> int:
 def fastest(plays: list) -> int | None:
     """The fewest rolls a group's game took (None: no dice game)."""
     return min((play.extras["rolls"] for play in plays if "rolls" in play.extras), default=None)
+
+
+def broken(plays: list) -> int:
+    """A statistic with a bug (tests/games/test_fourth_game.py): it raises on any play."""
+    return sum(1 // 0 for _play in plays)
+
+
+def odd(plays: list) -> set:
+    """A statistic that gives what is no number."""
+    return {len(plays)}
