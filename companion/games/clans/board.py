@@ -11,6 +11,7 @@ with bit t for territory t; this module precomputes the neighbor masks.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.resources
 import json
 import os
@@ -41,6 +42,8 @@ class Territory:
     region: int
     xy: tuple[int, int]
     neighbors: tuple[int, ...]
+    # its polygon in the xy frame (the camera's masks); () on a board file without outlines
+    outline: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -130,12 +133,33 @@ def parse_board(data: object) -> Board:
         for n in t.neighbors:
             if t.number not in territories[n].neighbors:
                 raise _fail(f"territory {t.number}", f"lists {n} as a neighbor but {n} does not list {t.number}")
+    for number, polygon in _parse_outlines(data.get("outlines")).items():
+        territories[number] = dataclasses.replace(territories[number], outline=polygon)
     epochs = _parse_epochs(data.get("epochs"))
     bonus = data.get("last_village_bonus", 5)
     if not isinstance(bonus, int) or bonus < 0:
         raise _fail("last_village_bonus", f"must be a non-negative integer, got {bonus!r}")
     name = str(data.get("name", "clans-2002"))
     return Board(name, territories, epochs, bonus)
+
+
+def _parse_outlines(raw: object) -> dict[int, tuple[tuple[int, int], ...]]:
+    """The optional `outlines:` block: territory -> polygon of 3 or more [x, y] in the 1200 x 800 frame."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise _fail("outlines", "expected a mapping of territory number -> polygon")
+    out = {}
+    for key, poly in raw.items():
+        key = int(key) if isinstance(key, str) and key.isdigit() else key
+        if not isinstance(key, int) or not 1 <= key <= N_TERRITORIES:
+            raise _fail(f"outline {key!r}", f"numbers must be 1..{N_TERRITORIES}")
+        if not (isinstance(poly, list) and len(poly) >= 3 and all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(v, int) and 0 <= v <= 1200 for v in p)
+                for p in poly)):
+            raise _fail(f"outline {key}", "must be a list of 3 or more [x, y] points in 0..1200")
+        out[key] = tuple((p[0], p[1]) for p in poly)
+    return out
 
 
 def _parse_epochs(raw: object) -> tuple[Epoch, ...]:
@@ -191,9 +215,14 @@ def json_copy_text(yaml_path: str | Path = SOURCE_YAML) -> str:
     """The JSON copy of a YAML board file, as `clans.json` holds it (territory numbers as keys)."""
     data = _yaml_data(yaml_path)
     territories = data.pop("territories", {}) if isinstance(data, dict) else {}
+    outlines = data.pop("outlines", None) if isinstance(data, dict) else None
     head = json.dumps(data)[:-1]  # one line for the chart, one line a territory (readable diffs)
-    rows = ",\n".join(f" {json.dumps(str(k))}: {json.dumps(v)}" for k, v in territories.items())
-    return f'{head}, "territories": {{\n{rows}\n}}}}\n'
+
+    def rows(block: dict, separators: tuple[str, str] = (", ", ": ")) -> str:
+        return ",\n".join(f" {json.dumps(str(k))}: {json.dumps(v, separators=separators)}" for k, v in block.items())
+
+    tail = f', "outlines": {{\n{rows(outlines, (",", ":"))}\n}}' if outlines else ""
+    return f'{head}, "territories": {{\n{rows(territories)}\n}}{tail}}}\n'
 
 
 def write_json_copy() -> None:

@@ -35,7 +35,48 @@ def test_shipped_board_is_complete():
 
 @pytest.mark.skipif(not (SHARED / "boards" / "clans.yaml").exists(), reason="../shared not present")
 def test_package_data_is_the_shared_board():
-    assert PACKAGED.read_bytes() == (SHARED / "boards" / "clans.yaml").read_bytes()
+    """The package's board file is the shared one, word for word, with the territories' outlines
+    (tools/board_outlines.py) after it."""
+    text = PACKAGED.read_text(encoding="utf-8")
+    cut = text.index("\n# outlines:") + 1
+    assert text[:cut].encode("utf-8") == (SHARED / "boards" / "clans.yaml").read_bytes()
+    assert yaml.safe_load(text[cut:]).keys() == {"outlines"}
+
+
+def inside(point: tuple[int, int], polygon: tuple) -> bool:
+    x, y = point
+    hit = False
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            hit = not hit
+    return hit
+
+
+def test_every_outline_holds_its_own_centre_and_no_other():
+    b = load_board()
+    for t in b.territories.values():
+        assert len(t.outline) >= 6, t.number
+        assert [o.number for o in b.territories.values() if inside(o.xy, t.outline)] == [t.number]
+        xs, ys = [p[0] for p in t.outline], [p[1] for p in t.outline]
+        assert max(xs) < 1010 and max(xs) - min(xs) < 400 and max(ys) - min(ys) < 400, t.number
+
+
+@pytest.mark.parametrize("outlines, message", [
+    ([1, 2], "outlines: expected a mapping"),
+    ({61: [[0, 0], [1, 1], [2, 0]]}, "outline 61: numbers must be 1..60"),
+    ({5: [[0, 0], [1, 1]]}, "outline 5: must be a list of 3 or more"),
+    ({5: [[0, 0], [1, 1], [2, -1]]}, "outline 5: must be a list of 3 or more"),
+    ({5: [[0, 0], [1, 1], [2, "3"]]}, "outline 5: must be a list of 3 or more"),
+])
+def test_broken_outlines_are_refused(raw, outlines, message):
+    raw["outlines"] = outlines
+    with pytest.raises(BoardError, match=message):
+        parse_board(raw)
+
+
+def test_a_board_without_outlines_still_loads(raw):
+    raw.pop("outlines", None)
+    assert all(t.outline == () for t in parse_board(raw).territories.values())
 
 
 def test_neighbor_masks_match_lists():
@@ -83,3 +124,14 @@ def test_the_engine_plays_the_board_its_gametype_declares():
     data = json.loads(read_resource(declared))
     data["territories"] = {int(k): v for k, v in data["territories"].items()}
     assert parse_board(data) == load_board()
+
+
+@pytest.mark.skipif(not (SHARED / "reference" / "clans-board-numbered.jpg").exists(), reason="../shared not present")
+def test_the_outlines_are_what_the_tool_derives_from_the_photo():
+    from PIL import Image
+
+    from tools.board_outlines import outlines
+
+    derived = outlines(Image.open(SHARED / "reference" / "clans-board-numbered.jpg"))
+    assert {n: tuple(map(tuple, p)) for n, p in derived.items()} == \
+        {t.number: t.outline for t in load_board().territories.values()}
