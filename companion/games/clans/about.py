@@ -26,6 +26,7 @@ GAME = GameType(
         "new": ("companion.games.clans.commands:new", "write a fresh game record with a random R1 setup"),
         "board": ("companion.games.clans.boardmap:main", "draw a printable numbered map of the board"),
         "arena": ("companion.games.clans.bots.arena:main", "play bots against each other and print win rates"),
+        "camera": ("companion.games.clans.camera.command:main", "the camera above the board: camera propose (the move two photographs show)"),
     },
     sounds={"village": ((880.0, 0.08), (None, 0.06), (1175.0, 0.12)),  # two rising
             "epoch": ((660.0, 0.1), (None, 0.06), (660.0, 0.1), (None, 0.06), (990.0, 0.2))},  # three

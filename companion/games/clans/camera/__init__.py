@@ -1,0 +1,8 @@
+"""The camera above the Clans board: from the view before a move and the view after it, the one
+legal move that explains the change (`propose`), or none and why.
+
+geometry    the photograph's board, mapped onto the board file's 1200 x 800 frame (4 corners)
+views       each territory's measure of change, from the outlines in the board file
+propose     the decision: one legal move, or none with a reason
+command      `companion camera propose ...` (docs/contracts.md)
+"""

@@ -1,0 +1,105 @@
+"""The camera's proposal: the one legal move that explains what changed between two views.
+
+The box always knows the position and its legal moves, so it never recognises huts: it only
+asks which territory was emptied and where its huts went. From the view before the move, the
+view after it and the view of the empty board (taken during the setup, the reference for
+"nothing here"), per territory (companion.games.clans.camera.views):
+
+- `moved`: the share of it that changed from before to after;
+- `before` and `after`: the share that differs from the empty board (its huts, chips, shadows).
+
+A move a -> b empties a (it changed, and now looks like the empty board) and adds to b (it
+changed, and holds no less than before); nothing else changes. The proposal is that move when
+exactly one territory was emptied, exactly one of its legal targets grew, and every other
+territory that changed holds what it held (a hut nudged by a sleeve). Anything else is no
+proposal, with the reason: nothing changed; much of the board changed (a hand over it, the
+light); no territory or two were emptied; the huts went nowhere a legal move allows, or to two
+places; something else changed too. A wrong move proposed is worse than none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from PIL import Image
+
+from companion.games.clans.camera.geometry import Point, to_board
+from companion.games.clans.camera.views import change, detail, shares
+from companion.games.clans.game import Game
+
+CHANGED = 0.03  # a territory changed when this share of it changed clearly
+EMPTIED = 0.4  # ... and was emptied when it differs from the empty board by at most this of before
+LOOKS_EMPTY = 0.03  # ... or by at most this share (a territory as bare as the empty board)
+GREW = 0.01  # a territory gained or lost when what it holds moved by twice this, and by a third
+KEPT = 0.02  # the target holds at least what it held less this (a pile's new huts may hide old ones)
+MOST_CHANGED = 8  # more territories changed than this: a hand over the board, or the light
+ALONE = 2.0  # of two targets that changed, the one taken changed this many times more
+
+
+@dataclass
+class Proposal:
+    """The move the views show (None: no proposal), why, and the measures it was read from."""
+
+    move: tuple[int, int] | None
+    code: str  # "move", "still", "covered", "no_source", "two_sources", "cannot_move", "no_target",
+    #            "two_targets", "other_change"
+    reason: str
+    changed: list[int] = field(default_factory=list)
+    measures: dict[int, tuple[float, float, float]] = field(default_factory=dict)  # t: (moved, before, after)
+
+    def as_json(self) -> dict:
+        """The contract's object (docs/contracts.md, `companion camera propose --json`)."""
+        return {"move": list(self.move) if self.move else None, "reason": self.reason, "code": self.code,
+                "changed": self.changed}
+
+
+def _names(numbers: Sequence[int]) -> str:
+    return ", ".join(str(t) for t in numbers)
+
+
+def propose(game: Game, before: Image.Image, after: Image.Image, empty: Image.Image,
+            corners: Sequence[Point]) -> Proposal:
+    """The one legal move of `game` (the position before it) that the photographs show."""
+    ref, was, now = (detail(to_board(photo, corners)) for photo in (empty, before, after))
+    return decide(game, shares(change(was, now), game.board), shares(change(was, ref), game.board),
+                  shares(change(now, ref), game.board))
+
+
+def decide(game: Game, moved: dict[int, float], before: dict[int, float], after: dict[int, float]) -> Proposal:
+    """The proposal from the per-territory measures (see the module docstring)."""
+    measures = {t: (round(moved[t], 4), round(before[t], 4), round(after[t], 4)) for t in moved}
+    changed = sorted(t for t, share in moved.items() if share >= CHANGED)
+
+    def none(code: str, reason: str) -> Proposal:
+        return Proposal(None, code, reason, changed, measures)
+
+    if not changed:
+        return none("still", "nothing changed on the board")
+    if len(changed) > MOST_CHANGED:
+        return none("covered", f"{len(changed)} territories changed: a hand over the board, or the light")
+    occupied = set(game.occupied())
+    emptied = [t for t in changed if t in occupied
+               and (after[t] <= EMPTIED * before[t] or after[t] <= LOOKS_EMPTY)]
+    if not emptied:
+        return none("no_source", f"no territory was emptied ({_names(changed)} changed)")
+    if len(emptied) > 1:
+        return none("two_sources", f"{_names(emptied)} were all emptied: more than one move?")
+    a = emptied[0]
+    targets = game.targets(a)
+    if not targets:
+        return none("cannot_move", f"{a} was emptied, but its huts cannot move")
+    grown = sorted((t for t in targets if t in changed and after[t] >= before[t] - KEPT),
+                   key=lambda t: moved[t], reverse=True)
+    if not grown:
+        return none("no_target", f"{a} was emptied, but none of {_names(targets)} took its huts")
+    if len(grown) > 1 and moved[grown[0]] < ALONE * moved[grown[1]]:
+        return none("two_targets", f"{a} was emptied, and both {grown[0]} and {grown[1]} changed")
+    b = grown[0]
+    # What else changed must hold what it held (a nudge); a territory that gained or lost is a
+    # second move, a removal, or a hand.
+    other = [t for t in changed if t not in (a, b)
+             and abs(after[t] - before[t]) > max(GREW * 2, 0.35 * max(after[t], before[t]))]
+    if other:
+        return none("other_change", f"{a} -> {b}, but {_names(other)} changed too")
+    return Proposal((a, b), "move", f"{a} was emptied and its huts went to {b}", changed, measures)

@@ -1,0 +1,97 @@
+"""Each territory's measure of change between two views of the board (companion.games.clans.camera.geometry).
+
+A view is the board resampled into the board's frame. Two views are compared by their detail,
+not their brightness: each is reduced to what differs from its own blurred self (a high-pass),
+so a lamp switched on, a cloud or a shadow across the table changes little, while a hut (a small
+saturated shape with an edge and a shadow) stands out. The difference of two such views, the
+largest of its three colours, is then counted per territory: the share of the territory's pixels
+that changed clearly, where "clearly" is measured against the board's own noise in that pair of
+views (its median change), so a noisy camera asks for more. The territories are the outlines of
+the board file (`Territory.outline`), shrunk a little so a neighbour's hut at the border does not
+count twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat
+
+from companion.games.clans.board import Board
+from companion.games.clans.camera.geometry import BOARD_FRAME, BOARD_VIEW
+
+BLUR_RADIUS = 8  # px of the view: the high-pass keeps what is smaller than a territory, as a hut is
+SMOOTH_RADIUS = 1  # px: against sensor noise and JPEG blocks
+MIN_THRESHOLD = 22  # a change below this (0-255) is never "clear"
+NOISE_FACTOR = 3.0  # a change is clear above this many times the view pair's median change
+
+
+@dataclass(frozen=True)
+class Region:
+    """One territory in the view: its box and its mask (L, 255 inside) cropped to the box."""
+
+    box: tuple[int, int, int, int]
+    mask: Image.Image
+    pixels: int
+
+
+_MADE: dict[tuple[int, tuple[int, int]], tuple[Board, dict[int, Region]]] = {}
+
+
+def regions(board: Board, size: tuple[int, int] = BOARD_VIEW) -> dict[int, Region]:
+    """Every territory's region in a view of `size` (from the board file's outlines), made once."""
+    made = _MADE.get((id(board), size))
+    if made is None or made[0] is not board:
+        made = _MADE[(id(board), size)] = (board, _regions(board, size))
+    return made[1]
+
+
+def _regions(board: Board, size: tuple[int, int]) -> dict[int, Region]:
+    sx, sy = size[0] / BOARD_FRAME[0], size[1] / BOARD_FRAME[1]
+    out = {}
+    for t in board.territories.values():
+        if not t.outline:
+            raise ValueError(f"territory {t.number} has no outline in the board file: the camera needs them")
+        poly = [(x * sx, y * sy) for x, y in t.outline]
+        full = Image.new("L", size, 0)
+        ImageDraw.Draw(full).polygon(poly, fill=255)
+        full = full.filter(ImageFilter.MinFilter(5))  # 2 px in from the border
+        box = full.getbbox() or (0, 0, 1, 1)
+        mask = full.crop(box)
+        out[t.number] = Region(box, mask, max(1, mask.histogram()[255]))
+    return out
+
+
+def detail(view: Image.Image) -> Image.Image:
+    """The view's detail: itself less its blurred self, around 128 (RGB)."""
+    smooth = view.filter(ImageFilter.GaussianBlur(SMOOTH_RADIUS))
+    return ImageChops.subtract(smooth, smooth.filter(ImageFilter.BoxBlur(BLUR_RADIUS)), 1.0, 128)
+
+
+def change(a: Image.Image, b: Image.Image) -> Image.Image:
+    """How much two details differ at each pixel: the largest of the three colours' differences (L)."""
+    diff = ImageChops.difference(a, b)
+    r, g, bl = diff.split()
+    return ImageChops.lighter(r, ImageChops.lighter(g, bl)).filter(ImageFilter.BoxBlur(1))
+
+
+def threshold(diff: Image.Image) -> int:
+    """The level above which a pixel changed clearly in this pair of views."""
+    hist = diff.histogram()
+    half, seen, median = sum(hist) / 2, 0, 0
+    for level, count in enumerate(hist):
+        seen += count
+        if seen >= half:
+            median = level
+            break
+    return max(MIN_THRESHOLD, round(NOISE_FACTOR * median))
+
+
+def shares(diff: Image.Image, board: Board) -> dict[int, float]:
+    """Per territory, the share (0-1) of its pixels that changed clearly."""
+    level = threshold(diff)
+    clear = diff.point(lambda v: 255 if v >= level else 0)
+    out = {}
+    for number, region in regions(board, diff.size).items():
+        out[number] = ImageStat.Stat(clear.crop(region.box), region.mask).sum[0] / 255 / region.pixels
+    return out
