@@ -31,6 +31,9 @@
   against three greedy bots over `--bot-games` games: `iterations_per_second`,
   `iterations_per_move`, `max_overrun` (the longest turn past the move time, as a fraction).
   tools/arm64-bench.sh runs it on the Pi's CPU.
+- the camera (`--only camera`, companion.bench.camera): the proposal's median time over
+  `--camera-runs` moves beside one JPEG decode of the same 1280x960 photograph (`ratio`, which
+  holds on a Pi), how many of the moves it named, and the memory it took.
 
 Prints one JSON object.
 """
@@ -208,7 +211,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--games", type=count, default=20, help="scripted games for key -> frame (default 20)")
     ap.add_argument("--runs", type=count, default=10, help="process starts for cold start (default 10)")
     ap.add_argument("--seed", type=seed, default=1)
-    ap.add_argument("--only", choices=("latency", "path", "cold", "memory", "bot"), help="run one benchmark only")
+    ap.add_argument("--only", choices=("latency", "path", "cold", "memory", "bot", "camera"), help="run one benchmark only")
     ap.add_argument("--journal-dir", type=existing_directory,
                     help="a folder on the state directory's filesystem for the journals")
     ap.add_argument("--memory-games", type=whole(2, MAX_COUNT), default=20,
@@ -216,6 +219,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--bot-games", type=count, default=2, help="games of the bot's turns (default 2)")
     ap.add_argument("--bot-time", type=seconds(MAX_BOT_MOVE_TIME), default=0.5,
                     help=f"the bot's move time in s, up to {MAX_BOT_MOVE_TIME:g} (default 0.5, the box's)")
+    ap.add_argument("--camera-runs", type=count, default=20, help="moves the camera proposes (default 20)")
     args = ap.parse_args(argv)
     out: dict = {}
     if args.only in (None, "latency"):
@@ -231,5 +235,9 @@ def main(argv: list[str]) -> int:
         out["memory"] = memory(max(2, args.memory_games), args.seed, args.journal_dir)
     if args.only in (None, "bot"):
         out["bot"] = bot_turns(max(1, args.bot_games), args.seed, args.bot_time)
+    if args.only in (None, "camera"):
+        from companion.bench.camera import camera_bench
+
+        out["camera"] = camera_bench(max(1, args.camera_runs), args.seed)
     print(json.dumps(out))
     return 0

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from companion.bench import run as bench
 
 
@@ -56,3 +58,12 @@ def test_the_bot_turns_report_the_search_rate_and_the_longest_overrun(capsys):
     assert out["games"] == 1 and out["move_time"] == 0.002
     assert out["iterations_per_second"] > 0 and out["iterations_per_move"] > 0
     assert isinstance(out["max_overrun"], float)
+
+
+def test_the_camera_proposal_is_timed_beside_a_jpeg_decode(capsys):
+    assert bench.main(["--only", "camera", "--camera-runs", "4"]) == 0
+    got = json.loads(capsys.readouterr().out)["camera"]
+    assert got["runs"] == 4 and got["photo"] == "1280x960"
+    assert 0 < got["jpeg_decode_ms_median"] and got["proposal_ms_median"] <= got["proposal_ms_max"]
+    assert got["ratio"] == pytest.approx(got["proposal_ms_median"] / got["jpeg_decode_ms_median"], rel=0.1)
+    assert got["named_the_move"] >= 2  # its own plain photographs: the moves are seen

@@ -35,6 +35,8 @@ GREW = 0.01  # a territory gained or lost when what it holds moved by twice this
 KEPT = 0.02  # the target holds at least what it held less this (a pile's new huts may hide old ones)
 MOST_CHANGED = 8  # more territories changed than this: a hand over the board, or the light
 ALONE = 2.0  # of two targets that changed, the one taken changed this many times more
+ALONE_GROWTH = 0.5  # ... or grew, and the other grew less than this share of it
+FAINT = 0.015  # a change too faint to count alone (a single hut is about 0.03)
 
 
 @dataclass
@@ -74,13 +76,13 @@ def decide(game: Game, moved: dict[int, float], before: dict[int, float], after:
     def none(code: str, reason: str) -> Proposal:
         return Proposal(None, code, reason, changed, measures)
 
-    if not changed:
-        return none("still", "nothing changed on the board")
     if len(changed) > MOST_CHANGED:
         return none("covered", f"{len(changed)} territories changed: a hand over the board, or the light")
-    occupied = set(game.occupied())
-    emptied = [t for t in changed if t in occupied
-               and (after[t] <= EMPTIED * before[t] or after[t] <= LOOKS_EMPTY)]
+    # emptied: it held something and holds nothing now (even one hut moved off it changes little)
+    emptied = sorted(t for t in game.occupied() if moved[t] >= FAINT and before[t] >= FAINT
+                     and (after[t] <= EMPTIED * before[t] or after[t] <= LOOKS_EMPTY and t in changed))
+    if not changed and not emptied:
+        return none("still", "nothing changed on the board")
     if not emptied:
         return none("no_source", f"no territory was emptied ({_names(changed)} changed)")
     if len(emptied) > 1:
@@ -89,12 +91,19 @@ def decide(game: Game, moved: dict[int, float], before: dict[int, float], after:
     targets = game.targets(a)
     if not targets:
         return none("cannot_move", f"{a} was emptied, but its huts cannot move")
-    grown = sorted((t for t in targets if t in changed and after[t] >= before[t] - KEPT),
-                   key=lambda t: moved[t], reverse=True)
+    # the target: the one that grew (a hut nudged keeps what it holds), else the one that changed
+    gain = {t: after[t] - before[t] for t in targets}
+    ranked = sorted(targets, key=lambda t: gain[t], reverse=True)
+    runner_up = gain[ranked[1]] if len(ranked) > 1 else 0.0
+    if gain[ranked[0]] >= GREW and moved[ranked[0]] >= FAINT / 2 and runner_up < ALONE_GROWTH * gain[ranked[0]]:
+        grown = ranked[:1]
+    else:
+        grown = sorted((t for t in targets if moved[t] >= FAINT and after[t] >= before[t] - KEPT),
+                       key=lambda t: moved[t], reverse=True)
+        if len(grown) > 1 and moved[grown[0]] < ALONE * moved[grown[1]]:
+            return none("two_targets", f"{a} was emptied, and both {grown[0]} and {grown[1]} changed")
     if not grown:
         return none("no_target", f"{a} was emptied, but none of {_names(targets)} took its huts")
-    if len(grown) > 1 and moved[grown[0]] < ALONE * moved[grown[1]]:
-        return none("two_targets", f"{a} was emptied, and both {grown[0]} and {grown[1]} changed")
     b = grown[0]
     # What else changed must hold what it held (a nudge); a territory that gained or lost is a
     # second move, a removal, or a hand.

@@ -1,9 +1,9 @@
 """Each territory's measure of change between two views of the board (companion.games.clans.camera.geometry).
 
 A view is the board resampled into the board's frame. Two views are compared by their detail,
-not their brightness: each is reduced to what differs from its own blurred self (a high-pass),
-so a lamp switched on, a cloud or a shadow across the table changes little, while a hut (a small
-saturated shape with an edge and a shadow) stands out. The difference of two such views, the
+not their brightness: each pixel is divided by the mean of its neighbourhood, so a lamp switched
+on, a cloud or a shadow across the table changes little, while a hut (a small saturated shape
+with an edge and a shadow) stands out. The difference of two such views, the
 largest of its three colours, is then counted per territory: the share of the territory's pixels
 that changed clearly, where "clearly" is measured against the board's own noise in that pair of
 views (its median change), so a noisy camera asks for more. The territories are the outlines of
@@ -15,14 +15,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat
+from PIL import Image, ImageDraw, ImageFilter, ImageMath, ImageStat
 
 from companion.games.clans.board import Board
 from companion.games.clans.camera.geometry import BOARD_FRAME, BOARD_VIEW
 
-BLUR_RADIUS = 8  # px of the view: the high-pass keeps what is smaller than a territory, as a hut is
+BLUR_RADIUS = 8  # px of the view: the neighbourhood a pixel is measured against (a hut is smaller)
+DARK = 12.0  # added to a neighbourhood's mean so the ratio stays tame in the dark (shadows, forest)
+RATIO_SCALE = 200.0  # a difference of ratio 1 is 200 of 255
 SMOOTH_RADIUS = 1  # px: against sensor noise and JPEG blocks
-MIN_THRESHOLD = 22  # a change below this (0-255) is never "clear"
+MIN_THRESHOLD = 60  # a change below this (0-255) is never "clear"
 NOISE_FACTOR = 3.0  # a change is clear above this many times the view pair's median change
 
 
@@ -62,17 +64,27 @@ def _regions(board: Board, size: tuple[int, int]) -> dict[int, Region]:
     return out
 
 
-def detail(view: Image.Image) -> Image.Image:
-    """The view's detail: itself less its blurred self, around 128 (RGB)."""
+Detail = tuple[Image.Image, Image.Image, Image.Image]
+
+
+def detail(view: Image.Image) -> Detail:
+    """The view's detail, per colour: each pixel over its neighbourhood's mean (float images, 1 where
+    nothing stands out). A lamp that makes a part of the board brighter scales a pixel and its
+    neighbourhood alike, so the ratio stays."""
     smooth = view.filter(ImageFilter.GaussianBlur(SMOOTH_RADIUS))
-    return ImageChops.subtract(smooth, smooth.filter(ImageFilter.BoxBlur(BLUR_RADIUS)), 1.0, 128)
+    around = smooth.filter(ImageFilter.BoxBlur(BLUR_RADIUS))
+    return tuple(ImageMath.lambda_eval(lambda a: a["x"] / (a["m"] + DARK), x=x.convert("F"), m=m.convert("F"))
+                 for x, m in zip(smooth.split(), around.split()))  # type: ignore[return-value]
 
 
-def change(a: Image.Image, b: Image.Image) -> Image.Image:
-    """How much two details differ at each pixel: the largest of the three colours' differences (L)."""
-    diff = ImageChops.difference(a, b)
-    r, g, bl = diff.split()
-    return ImageChops.lighter(r, ImageChops.lighter(g, bl)).filter(ImageFilter.BoxBlur(1))
+def change(a: Detail, b: Detail) -> Image.Image:
+    """How much two details differ at each pixel: the largest of the three colours' differences,
+    as 0-255 (L; RATIO_SCALE a unit of ratio)."""
+    most = ImageMath.lambda_eval(lambda v: v["max"](v["max"](abs(v["r1"] - v["r2"]), abs(v["g1"] - v["g2"])),
+                                                    abs(v["b1"] - v["b2"])),
+                                 r1=a[0], r2=b[0], g1=a[1], g2=b[1], b1=a[2], b2=b[2])
+    scaled = ImageMath.lambda_eval(lambda v: v["m"] * RATIO_SCALE, m=most)
+    return scaled.convert("L").filter(ImageFilter.BoxBlur(1))
 
 
 def threshold(diff: Image.Image) -> int:

@@ -1,0 +1,142 @@
+"""The camera names the move on synthetic photographs of real games (the harness: accuracy.py).
+
+The accuracy tests run the harness on a seeded sample of about 200 moves (tens of seconds: marked
+slow) and skip until the detector `companion.games.clans.camera.propose` exists. The harness's own
+plumbing is tested quickly with stand-in proposers.
+"""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from companion.games.clans.record import Record
+
+from tests.cpu_budget import slowness
+from tests.games.clans.camera import photos
+from tests.games.clans.camera.accuracy import (CLEAN_ISH, DEFAULT_MIX, REFUSALS, Report, example_records, parse_sizes,
+                                               parse_weights, run, verdict)
+
+# 200 moves here; fewer on a slower CPU (the aarch64 check under emulation), at least 80
+SAMPLE_MOVES = max(80, round(200 / slowness()))
+SEED = 7
+SMALL = {(640, 480): 1.0}
+
+needs_picture = pytest.mark.skipif(not photos.have_board_picture(),
+                                   reason=f"the board picture {photos.BOARD_PICTURE} is not there (../shared)")
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    if not photos.have_board_picture():
+        pytest.skip(f"the board picture {photos.BOARD_PICTURE} is not there (../shared)")
+    pytest.importorskip("companion.games.clans.camera.propose",
+                        reason="the camera's detector companion.games.clans.camera.propose is not there yet")
+    return run(SAMPLE_MOVES, SEED)
+
+
+def cases(report: Report, *verdicts: str) -> str:
+    return "\n".join(s.describe() for s in report.cases(*verdicts)) + "\n" + report.line()
+
+
+@pytest.mark.slow
+def test_the_camera_never_names_a_move_nobody_made(report):
+    assert report.total.wrong == 0, cases(report, "wrong")
+    assert report.total.error == 0, cases(report, "error")
+
+
+@pytest.mark.slow
+def test_the_camera_is_nearly_always_right_on_clean_ish_photos(report):
+    tally = report.clean_ish
+    assert tally.n >= 0.6 * SAMPLE_MOVES
+    assert tally.share >= 0.97, cases(report, "unsure", "wrong")
+
+
+@pytest.mark.slow
+def test_a_hand_over_the_board_gives_none_or_the_true_move(report):
+    hands = report.tally(("hand",))
+    assert hands.n >= SAMPLE_MOVES // 25  # (the seeded sample has enough of them to mean something)
+    assert hands.wrong == 0 and hands.error == 0, cases(report, "wrong", "error")
+
+
+@pytest.mark.slow
+def test_two_moves_or_none_are_refused(report):
+    refusals = report.tally(REFUSALS)
+    assert refusals.n >= SAMPLE_MOVES // 40
+    assert refusals.wrong == 0, cases(report, "wrong")
+
+
+# ----- the harness itself, with stand-in proposers --------------------------------------------
+def recorded_proposer():
+    """Answers the first example record's next move (the harness's first game is that record)."""
+    moves = Record.load(example_records()[0]).moves
+    seen = []
+
+    def propose(game, before, after, empty, corners):
+        seen.append((game.ply, before.size, after.size, empty.size, len(corners)))
+        m = moves[game.ply]
+        return SimpleNamespace(move=(m.frm, m.to), reason="from the record")
+
+    return propose, seen
+
+
+def test_verdicts():
+    assert verdict((3, 4), (3, 4)) == "right"
+    assert verdict((3, 4), None) == "unsure"
+    assert verdict((3, 4), (4, 3)) == "wrong"
+    assert verdict(None, None) == "right"
+    assert verdict(None, (3, 4)) == "wrong"
+
+
+@needs_picture
+def test_a_proposer_that_knows_the_move_is_right_and_sees_the_position_before_it():
+    propose, seen = recorded_proposer()
+    report = run(6, seed=1, mix={"clean": 1, "nudge": 1}, sizes=SMALL, proposer=propose)
+    assert report.total.n == 6 and report.total.right == 6, report.line()
+    assert [ply for ply, *_ in seen] == list(range(6))
+    assert all(s[1:] == ((640, 480),) * 3 + (4,) for s in seen)
+    assert report.samples[0].game.startswith("record:")
+
+
+@needs_picture
+def test_a_move_where_none_was_made_is_wrong():
+    propose, _ = recorded_proposer()
+    report = run(4, seed=1, mix={"no_move": 1}, sizes=SMALL, proposer=propose)
+    assert report.total.wrong == 4 and all(s.expected is None and s.moves == () for s in report.samples)
+
+
+@needs_picture
+def test_refusing_is_right_only_where_no_single_move_explains_the_photos():
+    never = lambda *args: SimpleNamespace(move=None, reason="not sure")  # noqa: E731
+    report = run(12, seed=3, mix={"two_moves": 1, "no_move": 1, "hand": 1, "clean": 1}, sizes=SMALL, proposer=never,
+                 records=False)
+    for s in report.samples:
+        assert s.verdict == ("right" if s.condition in REFUSALS else "unsure")
+        if s.condition == "two_moves":
+            assert len(s.moves) == 2 and s.moves[0][0] != s.moves[1][0]
+    line = report.line()
+    assert line.startswith("camera accuracy: 12 moves, right ") and "wrong 0" in line and "ms per proposal" in line
+    data = json.loads(json.dumps(report.as_dict()))
+    assert data["n"] == 12 and data["wrong"] == 0 and sum(c["n"] for c in data["conditions"].values()) == 12
+
+
+@needs_picture
+def test_a_crashing_proposer_is_scored_and_the_run_goes_on(tmp_path):
+    def crash(*args):
+        raise RuntimeError("no idea")
+
+    report = run(3, seed=2, mix={"clean": 1}, sizes=SMALL, proposer=crash, save=tmp_path)
+    assert report.total.error == 3 and "RuntimeError: no idea" in report.samples[0].reason
+    assert len(list(tmp_path.glob("*-after.png"))) == 3
+
+
+def test_the_mix_and_sizes_options():
+    assert parse_weights("clean=3,hand", DEFAULT_MIX) == {"clean": 3.0, "hand": 1.0}
+    assert parse_sizes("1280x960=3,640x480") == {(1280, 960): 3.0, (640, 480): 1.0}
+    with pytest.raises(Exception):
+        parse_weights("foggy=1", DEFAULT_MIX)
+    with pytest.raises(ValueError):
+        run(1, mix={"foggy": 1}, proposer=lambda *a: None)
+    assert set(CLEAN_ISH) <= set(DEFAULT_MIX) and not set(CLEAN_ISH) & set(REFUSALS)
