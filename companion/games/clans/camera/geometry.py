@@ -50,9 +50,14 @@ def perspective(src: Sequence[Point], dst: Sequence[Point]) -> list[float]:
     return solve(rows, rhs)
 
 
-def check_corners(corners: Sequence[Point]) -> list[Point]:
+MIN_SIDE = 40  # px: a board seen smaller than this in the photograph cannot show a hut
+MARGIN = 0.05  # a corner may lie this share of the photograph's size outside it (a board cut at the edge)
+
+
+def check_corners(corners: Sequence[Point], size: tuple[int, int] | None = None) -> list[Point]:
     """The corners as 4 (x, y) floats; CornersError unless they make a convex quadrilateral
-    in the order (0,0), (1200,0), (1200,800), (0,800) of the board (either winding)."""
+    in the order (0,0), (1200,0), (1200,800), (0,800) of the board (either winding) and, given
+    the photograph's `size`, lie in it (give or take MARGIN) with every side MIN_SIDE or longer."""
     if len(corners) != 4:
         raise CornersError(f"4 corners are needed, {len(corners)} given")
     pts = [(float(x), float(y)) for x, y in corners]
@@ -62,12 +67,19 @@ def check_corners(corners: Sequence[Point]) -> list[Point]:
         turns.append((bx - ax) * (cy - by) - (by - ay) * (cx - bx))
     if not (all(t > 0 for t in turns) or all(t < 0 for t in turns)):
         raise CornersError("the corners do not make a convex quadrilateral in the board's order")
+    if size is not None:
+        w, h = size
+        if not all(-MARGIN * w <= x <= (1 + MARGIN) * w and -MARGIN * h <= y <= (1 + MARGIN) * h for x, y in pts):
+            raise CornersError(f"a corner lies outside the {w}x{h} photograph: give the board's corners in pixels")
+        sides = [((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1])]
+        if min(sides) < MIN_SIDE:
+            raise CornersError(f"the board would be {min(sides):.0f} px across: at least {MIN_SIDE} px are needed")
     return pts
 
 
 def to_board(photo: Image.Image, corners: Sequence[Point], size: tuple[int, int] = BOARD_VIEW) -> Image.Image:
     """The photograph's board resampled into the board's frame at `size` (RGB)."""
-    pts = check_corners(corners)
+    pts = check_corners(corners, photo.size)
     w, h = size
     coeffs = perspective([(0, 0), (w, 0), (w, h), (0, h)], pts)
     rgb = photo.convert("RGB")

@@ -94,3 +94,21 @@ def test_a_huge_or_broken_photograph_is_refused_before_it_is_decoded(photos, tmp
         junk.write_bytes(bytes(data[: rng.randint(10, len(data))]))
         status, _out, err = propose({**photos, "after": junk})
         assert status in (0, 2) and "Traceback" not in err, err
+
+
+@pytest.mark.skipif(not RECORD.exists(), reason="../shared not present")
+def test_seeded_corners_of_any_kind_never_crash(photos):
+    rng = random.Random(11)
+    answered = refused = 0
+    for _ in range(60):
+        values = [rng.choice([rng.uniform(-1000, 1700), rng.uniform(0, 640), float(rng.randrange(-3, 4)), 1e5])
+                  for _ in range(8)]
+        status, out, err = propose(photos, "--json", corners=",".join(f"{v:g}" for v in values))
+        assert status in (0, 2) and "Traceback" not in err, err
+        if status == 0:
+            answered += 1
+            assert json.loads(out.strip().splitlines()[-1])["move"] is None
+        else:
+            refused += 1
+            assert len(err.strip().splitlines()) == 1
+    assert refused > 0

@@ -64,3 +64,14 @@ def test_the_photographs_board_comes_back_in_the_boards_frame(corners, size):
 def test_corners_that_make_no_board_are_refused(corners, words):
     with pytest.raises(CornersError, match=words):
         check_corners(corners)
+
+
+@pytest.mark.parametrize("corners, words", [
+    ([(0, 0), (1e-9, 0), (1e-9, 1e-9), (0, 1e-9)], "0 px across: at least 40"),
+    ([(-5e5, -5e5), (5e5, -5e5), (5e5, 5e5), (-5e5, 5e5)], "outside the 640x480 photograph"),
+    ([(10, 10), (700, 10), (630, 470), (10, 470)], "outside"),
+])
+def test_corners_must_put_a_visible_board_in_the_photograph(corners, words):
+    with pytest.raises(CornersError, match=words):
+        check_corners(corners, (640, 480))
+    assert check_corners([(-20, -20), (650, 5), (630, 470), (10, 490)], (640, 480))  # a board cut at the edge
