@@ -369,3 +369,130 @@ def test_no_map_label_covers_another_whatever_the_villages(tmp_path):
                 assert not pairs, f"{size}, board {k}: labels of these territories overlap: {pairs[:6]}"
     finally:
         driver.quit()
+
+
+# Tap the map (issue 43, item 7): each territory's tap target at the page's size, as the finger finds it: the
+# widest circle about its centre (its labels' centre) whose every point hits that territory (32 points a ring,
+# rings 0.5 px apart), in CSS px; and the centre, to tap there.
+TAP_TARGETS = """
+const out = {};
+const hits = (x, y, n) => { const e = document.elementFromPoint(x, y); const t = e && e.closest("[data-tap]");
+                            return !!t && t.dataset.tap === n; };
+for (const g of document.querySelectorAll("#live [data-tap]")) {
+  const n = g.dataset.tap;
+  const a = document.querySelector(`#live .labels[data-t="${n}"] rect.anchor`).getBoundingClientRect();
+  const x = (a.left + a.right) / 2, y = (a.top + a.bottom) / 2;
+  let r = hits(x, y, n) ? 0 : -1;
+  for (let next = 0.5; r >= 0 && next <= 40; next += 0.5) {
+    let all = true;
+    for (let k = 0; k < 32 && all; k++) {
+      all = hits(x + next * Math.cos(k * Math.PI / 16), y + next * Math.sin(k * Math.PI / 16), n);
+    }
+    if (!all) break;
+    r = next;
+  }
+  out[n] = {r, x, y};
+}
+return out;
+"""
+TAP_PX = 24.0  # a finger's target (WCAG 2.5.8's 24 CSS px): across, on a 360 px phone
+SPY = """window.__sent = []; const send = window.fetch;
+window.fetch = function (url, init) { if (String(url).includes("/api/keys")) window.__sent.push(init.body);
+                                      return send.apply(this, arguments); };"""
+
+
+def tap(driver, x: float, y: float) -> None:
+    """A click at (x, y) of the viewport, where a finger would land (the browser finds what is there)."""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(round(x), round(y)).click()
+    actions.perform()
+
+
+def test_tap_the_map_types_the_move_with_the_pin(tmp_path, capsys):
+    """At 360x740: every territory takes a tap 24 CSS px across or more. Without the PIN two taps send
+    nothing and mark nothing; with it the first marks the territory, a tap on it again unmarks it, a tap on
+    another sends through /api/keys exactly what data-tap-keys says, and the kiosk, given those keys, shows
+    the move entry as after typing the two numbers on the keypad; the page's # plays the move."""
+    import json
+
+    from companion.hw.keysocket import KeySocket
+    from tests.web.realweb import RealWeb
+    from tests.web.webtools import table as kiosk
+
+    game_args = ("--players", "2", "--seed", "3")  # two persons: the map is tapped at every turn
+    for side in ("a", "b"):
+        (tmp_path / side).mkdir()
+    d = kiosk(tmp_path / "a" / "state", *game_args)
+    typed = kiosk(tmp_path / "b" / "state", *game_args)  # the same game, typed on the keypad
+    game = d.shell.game.game
+    frm = game.movable()[0]
+    to = game.targets(frm)[0]
+    (tmp_path / "pin").write_text("4711471147\n")
+    got: list = []
+    sock = KeySocket(str(tmp_path / "keys.sock"), got.append)
+    sock.start()
+    driver = None
+    web = RealWeb(tmp_path / "a" / "state", "--pin-file", str(tmp_path / "pin"),
+                  "--key-socket", str(tmp_path / "keys.sock"))
+    try:
+        driver = SHOTS.browser(tmp_path / "profile")
+        driver.get(f"http://127.0.0.1:{web.port}/")
+        WebDriverWait(driver, 15).until(lambda d: len(d.find_elements("css selector", "#live [data-tap]")) == 60)
+        driver.execute_script("document.querySelector('#live .board').scrollIntoView()")
+        targets = driver.execute_script(TAP_TARGETS)
+        smallest = min(targets.items(), key=lambda item: item[1]["r"])
+        report(capsys, f"tap the map at 360 px: the smallest tap target is territory {smallest[0]}, "
+                       f"{2 * smallest[1]['r']:.0f} CSS px across")
+        assert len(targets) == 60 and 2 * smallest[1]["r"] >= TAP_PX, smallest
+        assert all(0 < t["y"] < SHOTS.PHONE[1] for t in targets.values())
+
+        def tap_on(n: int) -> None:  # at its centre, the map in view (typing the PIN scrolled the page)
+            x, y = driver.execute_script(
+                "document.querySelector('#live .board').scrollIntoView();"
+                f"const a = document.querySelector('#live .labels[data-t=\"{n}\"] rect.anchor')"
+                ".getBoundingClientRect(); return [(a.left + a.right) / 2, (a.top + a.bottom) / 2]")
+            tap(driver, x, y)
+
+        def picked():
+            return driver.execute_script("const t = document.querySelector('#live .tap-picked');"
+                                         "return t && Number(t.dataset.tap)")
+
+        driver.execute_script(SPY)
+        polygon = f"document.querySelector('#live [data-tap=\"{frm}\"] polygon')"
+        assert driver.execute_script(f"return getComputedStyle({polygon}).cursor") == "auto"
+        tap_on(frm), tap_on(to)
+        assert picked() is None and driver.execute_script("return window.__sent") == []
+        driver.find_element("id", "pin").send_keys("4711471147\n")
+        WebDriverWait(driver, 10).until(lambda d: d.find_element("id", "keypad").is_displayed())
+        assert driver.execute_script(f"return getComputedStyle({polygon}).cursor") == "pointer"
+        tap_on(frm)
+        assert picked() == frm
+        driver.save_screenshot(str(shots_dir(tmp_path) / "browser-tap-picked.png"))
+        tap_on(frm)
+        assert picked() is None
+        tap_on(frm)
+        tap_on(to)
+        assert picked() is None
+        keys = SHOTS.wait_for("the taps' keys at the socket", lambda: [k for k in got if isinstance(k, str)])
+        assert [json.loads(body) for body in driver.execute_script("return window.__sent")] == [{"keys": "".join(keys)}]
+        assert "".join(keys) == f"**{frm}#{to}"  # BACK twice (nothing half typed stays), then FROM # TO
+        for key in keys:
+            d.step(key)
+        for key in f"{frm}#{to}":
+            typed.step(key)
+        assert d.shell.screen() == typed.shell.screen() and f"{frm} -> {to}" in d.shell.screen().entry
+        driver.find_element("css selector", '#keypad button[data-key="#"]').click()  # the page's #
+        SHOTS.wait_for("the page's #", lambda: [k for k in got if isinstance(k, str)][len(keys):] == ["#"])
+        d.step("#")
+        assert game.ply == 1
+        WebDriverWait(driver, 15).until(lambda d: d.execute_script(
+            "return document.querySelector('#live line.last-move')") is not None)
+        assert picked() is None and len(driver.find_elements("css selector", "#live [data-tap]")) == 60
+        check_page(driver, "tap-the-map", shots_dir(tmp_path))
+    finally:
+        if driver is not None:
+            driver.quit()
+        web.stop()
+        sock.close()

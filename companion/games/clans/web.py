@@ -7,6 +7,10 @@ epoch chart with the chips left and this epoch's terrains, the scoring track, an
 last result in the OLED's own words (texts.py), in the table's language. A text list of
 the territories ("14: 3 red, 1 blue") stands for the map for a screen reader.
 
+Tap the map: while a person is to move, the live map names each territory a tap target
+(`data-tap`) and the keys two taps type (`data-tap-keys`, `TAP_KEYS`); the page's script sends
+them, with the PIN only, through the page's keypad door (companion/web/static/page.js).
+
 Secrets: a seat's color is never shown before the reveal. Colors, totals and winners
 come only from `summary(game, colors)` once every color is public and the game is over.
 """
@@ -23,6 +27,7 @@ from companion.games.clans.game import Game
 from companion.games.clans.record import summary
 from companion.games.clans.words import ROMAN, color, huts_text, player, terrain
 from companion.i18n import N_, _
+from companion.table import keys as K
 from companion.table.gameweb import esc, paragraphs, table, tag
 
 HUT_FILL = {"red": "#d32f2f", "blue": "#1e63c6", "green": "#2e9e44", "yellow": "#f4c20d", "black": "#1b1b1b"}
@@ -30,6 +35,9 @@ HUT_INK = {"red": "#fff", "blue": "#fff", "green": "#fff", "yellow": "#000", "bl
 EMPTY_FILL = "#d0d0d0"
 HUT_R = 15.0
 LABEL_BOX = 72  # half the side of the labels' square: more than any label reaches from the centre (the number, 58)
+# Tap the map: what tapping {from} then {to} types at the box: * * (clear what is typed there, drop a chosen
+# source), FROM # TO; the player confirms with # (at the box or on the page's keypad)
+TAP_KEYS = f"{K.BACK}{K.BACK}{{from}}{K.OK}{{to}}"
 
 # NOTE: the table's page (a phone): heading of the epoch chart
 EPOCH_CHART = N_("Epoch chart")
@@ -86,7 +94,8 @@ def live_html(table_game: Any) -> str:
         last = T.final_paragraphs(game, colors, bots)[:-1]  # not "# = new game": a key at the table
     else:
         last = _last_move(game, bots)
-    return _view(game, last, bots)
+    tap = table_game.mode() == "move" and not game.is_over and game.to_move not in bots
+    return _view(game, last, bots, tap)
 
 
 def steps(table_game: Any) -> list[str]:
@@ -124,9 +133,9 @@ def _last_move(game: Game, bots: set[int]) -> list[str]:
     return [T.move_title(out.player, out.move.frm, out.move.to)] + T.outcome_paragraphs(game, out, bots)
 
 
-def _view(game: Game, last: list[str], bots: set[int]) -> str:
+def _view(game: Game, last: list[str], bots: set[int], tap: bool = False) -> str:
     side = [_turn(game, bots), _epoch_chart(game), _scores(game), tag("h2", esc(_(LAST))), paragraphs(last, "result")]
-    return tag("div", tag("div", _map(game), cls="map") + tag("div", "".join(side), cls="side"), cls="clans")
+    return tag("div", tag("div", _map(game, tap), cls="map") + tag("div", "".join(side), cls="side"), cls="clans")
 
 
 def _turn(game: Game, bots: set[int]) -> str:
@@ -172,7 +181,8 @@ def _cells(board: Board) -> tuple[dict[int, str], str]:
     return _CELLS[board.name]
 
 
-def _map(game: Game) -> str:
+def _map(game: Game, tap: bool = False) -> str:
+    """The board as SVG, its phone grid and its text list; with `tap` each territory a tap target."""
     board = game.board
     points, box = _cells(board)
     villages = {v.territory: v for v in game.villages}
@@ -205,7 +215,7 @@ def _map(game: Game) -> str:
         on_top.append(tag("g", "".join(labels), cls="labels", data_t=n))
         if huts or village is not None:
             counts.append(_count_item(n, huts, mark, cls))
-        svg.append(tag("g", "".join(body), cls=cls, data_t=n,
+        svg.append(tag("g", "".join(body), cls=cls, data_t=n, data_tap=n if tap else None,
                        data_huts=",".join(f"{c}:{k}" for c, k in huts.items())))
     if last is not None:
         (x1, y1), (x2, y2) = board.territories[last.frm].xy, board.territories[last.to].xy
@@ -222,7 +232,7 @@ def _map(game: Game) -> str:
     # a phone (style.css): the board turns portrait with its numbers readable, the hut digits, too small
     # on a 360 px map, move to this grid of the occupied territories under it (hidden on wider screens)
     grid = tag("ul", "".join(counts), cls="counts", aria_hidden="true")
-    return tag("div", picture, cls="board") + grid + listing
+    return tag("div", picture, cls="board", data_tap_keys=TAP_KEYS if tap else None) + grid + listing
 
 
 def _count_item(n: int, huts: dict[str, int], mark: str, cls: str) -> str:

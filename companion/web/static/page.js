@@ -1,6 +1,9 @@
 // The table's live page: follows the game through Server-Sent Events (/api/events) and,
 // with a PIN set on the box, sends keys typed here to the table (/api/keys); on the
-// players' page (/roster) it sends the names (/api/roster) the same way.
+// players' page (/roster) it sends the names (/api/roster) the same way. A game's live view may name
+// things to tap (data-tap) under an element saying which keys two taps type (data-tap-keys, with {from}
+// and {to}): with the PIN, the first tap marks one, a tap on it again unmarks it, a tap on another sends
+// those keys through the keypad's door (/api/keys); the player confirms at the box or on the keypad.
 // Served by the box itself; no inline script (the page's Content-Security-Policy).
 "use strict";
 (function () {
@@ -10,6 +13,7 @@
   let shown = Number(document.body.dataset.version || 0);
   let csrf = null;
   let source = null;
+  let picked = null;  // the first of two taps, marked (class tap-picked) until the second
 
   function say(text) { if (status) status.textContent = text || ""; }
 
@@ -18,6 +22,7 @@
     if (!reply.ok) return;
     const view = await reply.json();
     live.innerHTML = view.html;  // HTML made and escaped by the box
+    picked = null;  // the game moved on: a tap starts afresh
     shown = view.version;
     document.body.dataset.version = String(shown);
     if (title && view.title) title.dataset.game = view.title;
@@ -45,6 +50,8 @@
   function locked(reply) {  // the session ended: ask for the PIN again
     if (reply.status !== 403) return;
     csrf = null;
+    delete document.body.dataset.keys;
+    pick(null);
     if (login) login.hidden = false;
     if (keypad) keypad.hidden = true;
     if (rosterForm) rosterForm.hidden = true;
@@ -61,6 +68,7 @@
       if (reply.ok && answer.csrf) {
         if ("loginReload" in document.body.dataset) { location.reload(); return; }  // the history: its buttons
         csrf = answer.csrf;
+        document.body.dataset.keys = "";  // the map's tap targets show they take taps (style.css)
         login.hidden = true;
         if (keypad) keypad.hidden = false;
         if (rosterForm) rosterForm.hidden = false;
@@ -70,22 +78,43 @@
       }
     });
   }
+  async function sendKeys(keys) {  // the keypad's keys and the map's taps: one door (session, CSRF header)
+    const reply = await fetch("/api/keys", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify({ keys }),
+    });
+    if (!reply.ok) {
+      const answer = await reply.json().catch(() => ({}));
+      keysStatus.textContent = answer.error || String(reply.status);
+      locked(reply);
+    } else {
+      keysStatus.textContent = keys;
+    }
+  }
   if (keypad) {
-    keypad.addEventListener("click", async (event) => {
+    keypad.addEventListener("click", (event) => {
       const key = event.target.dataset && event.target.dataset.key;
-      if (!key || !csrf) return;
-      const reply = await fetch("/api/keys", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-        body: JSON.stringify({ keys: key }),
-      });
-      if (!reply.ok) {
-        const answer = await reply.json().catch(() => ({}));
-        keysStatus.textContent = answer.error || String(reply.status);
-        locked(reply);
-      } else {
-        keysStatus.textContent = key;
-      }
+      if (key && csrf) sendKeys(key).catch(() => { keysStatus.textContent = status.dataset.reconnecting; });
+    });
+  }
+
+  function pick(target) {
+    if (picked) picked.classList.remove("tap-picked");
+    picked = target;
+    if (picked) picked.classList.add("tap-picked");
+  }
+  if (live) {
+    live.addEventListener("click", (event) => {
+      if (!csrf || !event.target.closest) return;  // without the PIN nothing is tapped
+      const target = event.target.closest("[data-tap]");
+      const area = target && target.closest("[data-tap-keys]");
+      if (!area) return;
+      if (target === picked) { pick(null); return; }
+      if (!picked || !area.contains(picked)) { pick(target); return; }
+      const keys = area.dataset.tapKeys.replace("{from}", picked.dataset.tap).replace("{to}", target.dataset.tap);
+      pick(null);
+      sendKeys(keys).catch(() => { keysStatus.textContent = status.dataset.reconnecting; });
     });
   }
   if (rosterForm) {  // the players' names: one a line, sent like the keys (session, CSRF header)
