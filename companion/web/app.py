@@ -35,7 +35,7 @@ from aiohttp_sse import sse_response
 from companion.table.gameweb import esc, tag
 from companion.table import pagelink as link
 from companion.table.keys import KEYPAD
-from companion.web import history_pages, pages, watch
+from companion.web import history_pages, history_remove, pages, watch
 from companion.web.guard import (FORM_REFERRER_POLICY, SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck,
                                  PinGuard, origin_matches)
 from companion.web.http import (GUARD, HOSTS, KEYS, NOT_RUNNING, ROSTER, STATE, VIEWS, change_refused,
@@ -88,6 +88,7 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
     app.router.add_post("/api/logout", logout)
     app.router.add_post("/api/keys", post_keys)
     history_pages.register(app)
+    history_remove.register(app)  # it builds on history_pages (never the other way)
     return app
 
 

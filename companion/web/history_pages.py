@@ -122,8 +122,6 @@ PALETTE = ("#1e63c6", "#d32f2f", "#2e9e44", "#ef6c00", "#7b1fa2", "#00838f", "#6
 
 def register(app: web.Application) -> None:
     """Add this module's routes to `app` (make_app calls it, after filling companion.web.http's keys)."""
-    from companion.web import history_remove
-
     app.router.add_get("/history", history_page)
     app.router.add_get("/stats", stats_page)
     app.router.add_get("/api/history", api_history)
@@ -131,7 +129,6 @@ def register(app: web.Application) -> None:
     app.router.add_get("/export/{fmt}", export_file)
     app.router.add_get("/roster", roster_page)
     app.router.add_post("/api/roster", post_roster)
-    history_remove.register(app)
 
 
 # ----- helpers -----------------------------------------------------------------------------
