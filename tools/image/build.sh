@@ -128,7 +128,7 @@ mount -t sysfs sys "$root/sys"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
 mount -t tmpfs tmpfs "$root/run"
-chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 SYSTEMD_OFFLINE=1 \
+chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 SYSTEMD_OFFLINE=1 QEMU_CPU="$QEMU_CPU" \
   PIP_CERT=/tmp/host-ca.crt SSL_CERT_FILE=/tmp/host-ca.crt /bin/bash /root/companion-src/tools/image/inside.sh \
   > "$work/inside.log" 2>&1 || { tail -30 "$work/inside.log" >&2; die "the steps inside the root failed: see $work/inside.log"; }
 unmount_all
