@@ -106,9 +106,12 @@ def _qemu10(boot_dir: Path) -> tuple[tuple[str, ...], Callable[[Path], str]]:
 
 
 def _unbind() -> None:
-    inside = QEMU10_ROOT / "mnt" / "pi-boot"
-    if os.path.ismount(inside):
-        subprocess.run(["umount", str(inside)], check=False)
+    inside = str(QEMU10_ROOT / "mnt" / "pi-boot")
+    # /proc/self/mounts, not os.path.ismount: a bind mount from the same filesystem has the parent's
+    # st_dev, so ismount says False and the bind stayed behind after every run
+    while any(line.split()[1] == inside for line in Path("/proc/self/mounts").read_text().splitlines()):
+        if subprocess.run(["umount", inside], check=False).returncode != 0:
+            break
 
 
 @pytest.mark.parametrize("model", list(PI_MODELS))
