@@ -43,6 +43,9 @@ class Ctx:
         return ConfigError(f"{self.source}: {shorten(path, 32)}: {msg}")
 
 
+Check = Callable[[Ctx, str, Any], Any]  # check(ctx, key path, value) -> the value, or raises ConfigError
+
+
 def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -61,7 +64,7 @@ def int_range(lo: int, hi: int, sentence: str = N_("{value} is not an integer ({
     return check
 
 
-def opt(check: Callable[[Ctx, str, Any], Any]) -> Callable[[Ctx, str, Any], Any]:
+def opt(check: Check) -> Check:
     def opt(ctx: Ctx, path: str, v: Any) -> Any:
         return None if v is None else check(ctx, path, v)
     return opt
@@ -82,7 +85,7 @@ def boolean(ctx: Ctx, path: str, v: Any) -> bool:
     return v
 
 
-def choice(choices: tuple | Callable[[], tuple]) -> Callable[[Ctx, str, Any], Any]:
+def choice(choices: tuple | Callable[[], tuple]) -> Check:
     """A check that `v` is one of `choices` (or of what `choices()` says when the check runs)."""
     def check(ctx: Ctx, path: str, v: Any) -> Any:
         options = choices() if callable(choices) else choices
@@ -160,7 +163,7 @@ def enabled(ctx: Ctx, path: str, v: Any) -> bool | str:
 
 
 def section(ctx: Ctx, path: str, raw: Any, cls: type,
-             checks: dict[str, Callable[[Ctx, str, Any], Any]]) -> Any:
+             checks: dict[str, Check]) -> Any:
     """Build dataclass `cls` from mapping `raw`, checking each key."""
     if not isinstance(raw, dict):
         raise ctx.fail(path, _("expected a mapping of keys, got {value}").format(value=clip(raw)))
@@ -176,5 +179,3 @@ def section(ctx: Ctx, path: str, raw: Any, cls: type,
         raise ctx.fail(f"{path}.{required[0]}", _("is required"))
     return cls(**kwargs)
 
-
-Check = Callable[[Ctx, str, Any], Any]

@@ -137,4 +137,3 @@ def is_display_driver(name: object) -> bool:
     """True for an accepted `display.driver`; asks luma.oled's list (an import of luma.oled.device)
     only for a name that is not a stand-in, so a headless start never imports it."""
     return isinstance(name, str) and (name in stand_ins() or name in oled_drivers())
-

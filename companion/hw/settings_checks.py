@@ -46,6 +46,14 @@ def pin(ctx: Ctx, path: str, v: Any) -> int:
     return v
 
 
+def _device_path(ctx: Ctx, path: str, v: str, command: str) -> None:
+    """A device path written plainly, in the characters device names have (`command` lists them)."""
+    normal_absolute(ctx, path, v)
+    if not DEVICE_CHARS.fullmatch(v):
+        raise ctx.fail(path, _("{value} has characters a device name does not: "
+                               "use the name listed by {command}").format(value=clip(v, 40), command=command))
+
+
 def loop_allowed() -> bool:
     """True when the environment allows keypad.port: loop:// (tests only)."""
     return os.environ.get(ALLOW_LOOP_ENV) == "1"
@@ -62,11 +70,7 @@ def serial_port(ctx: Ctx, path: str, v: Any) -> str:
     if "://" in v or not v.startswith("/dev/"):
         raise ctx.fail(path, _("{value} is not a device path: use /dev/serial/by-id/... "
                                "(URLs can write files or open sockets)").format(value=clip(v, 40)))
-    normal_absolute(ctx, path, v)
-    if not DEVICE_CHARS.fullmatch(v):
-        raise ctx.fail(path, _("{value} has characters a device name does not: "
-                               "use the name listed by {command}").format(
-            value=clip(v, 40), command="ls /dev/serial/by-id/"))
+    _device_path(ctx, path, v, "ls /dev/serial/by-id/")
     if not any(v.startswith(p) for p in SERIAL_DEVICE_PREFIXES):
         raise ctx.fail(path, _("{value} is not a serial device: use /dev/serial/by-id/..., "
                                "/dev/ttyACM0 or /dev/serial0").format(value=clip(v, 40)))
@@ -111,11 +115,7 @@ def input_device(ctx: Ctx, path: str, v: Any) -> str:
         raise ctx.fail(path, _("{value} is not an input device: use auto or "
                                "/dev/input/by-id/...-event-kbd ({command})").format(
             value=clip(v, 40), command="ls /dev/input/by-id/"))
-    normal_absolute(ctx, path, v)
-    if not DEVICE_CHARS.fullmatch(v):
-        raise ctx.fail(path, _("{value} has characters a device name does not: "
-                               "use the name listed by {command}").format(
-            value=clip(v, 40), command="ls /dev/input/by-id/"))
+    _device_path(ctx, path, v, "ls /dev/input/by-id/")
     return v
 
 
@@ -168,15 +168,15 @@ def check_pins(ctx: Ctx, uses: list[tuple[str, int | None]]) -> None:
     """Refuse a pin that two settings name (`uses`: key path and pin, in the file's order) or
     that the OLED's bus or a HAT's EEPROM needs, suggesting free ones."""
     used: dict[int, str] = {}
-    for where, pin in uses:
-        if pin is None:
+    for where, number in uses:
+        if number is None:
             continue
-        if pin in used:
-            raise ctx.fail(where, _("pin {pin} is already used by {user}").format(pin=pin, user=used[pin]))
-        used[pin] = where
-    for pin, where in sorted(used.items(), key=lambda item: item[1]):
-        if pin in RESERVED_PINS:
+        if number in used:
+            raise ctx.fail(where, _("pin {pin} is already used by {user}").format(pin=number, user=used[number]))
+        used[number] = where
+    for number, where in sorted(used.items(), key=lambda item: item[1]):
+        if number in RESERVED_PINS:
             spare = [p for p in SPARE_PINS if p not in used][:4]
             # NOTE: {reason} says what the pin is for (English, from companion/hw/settings_checks.py)
             raise ctx.fail(where, _("pin {pin}: {reason}; use a free pin instead, e.g. {pins}").format(
-                pin=pin, reason=RESERVED_PINS[pin], pins=", ".join(map(str, spare))))
+                pin=number, reason=RESERVED_PINS[number], pins=", ".join(map(str, spare))))
