@@ -80,23 +80,15 @@ def detail(view: Image.Image) -> Detail:
 def change(a: Detail, b: Detail) -> Image.Image:
     """How much two details differ at each pixel: the largest of the three colours' differences,
     as 0-255 (L; RATIO_SCALE a unit of ratio)."""
-    most = ImageMath.lambda_eval(lambda v: v["max"](v["max"](abs(v["r1"] - v["r2"]), abs(v["g1"] - v["g2"])),
-                                                    abs(v["b1"] - v["b2"])),
-                                 r1=a[0], r2=b[0], g1=a[1], g2=b[1], b1=a[2], b2=b[2])
-    scaled = ImageMath.lambda_eval(lambda v: v["m"] * RATIO_SCALE, m=most)
-    return scaled.convert("L").filter(ImageFilter.BoxBlur(1))
+    most = ImageMath.lambda_eval(
+        lambda v: v["max"](v["max"](abs(v["r1"] - v["r2"]), abs(v["g1"] - v["g2"])), abs(v["b1"] - v["b2"])) * RATIO_SCALE,
+        r1=a[0], r2=b[0], g1=a[1], g2=b[1], b1=a[2], b2=b[2])
+    return most.convert("L").filter(ImageFilter.BoxBlur(1))
 
 
 def threshold(diff: Image.Image) -> int:
     """The level above which a pixel changed clearly in this pair of views."""
-    hist = diff.histogram()
-    half, seen, median = sum(hist) / 2, 0, 0
-    for level, count in enumerate(hist):
-        seen += count
-        if seen >= half:
-            median = level
-            break
-    return max(MIN_THRESHOLD, round(NOISE_FACTOR * median))
+    return max(MIN_THRESHOLD, round(NOISE_FACTOR * ImageStat.Stat(diff).median[0]))
 
 
 def shares(diff: Image.Image, board: Board) -> dict[int, float]:
