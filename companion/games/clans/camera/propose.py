@@ -25,7 +25,7 @@ from typing import Sequence
 from PIL import Image
 
 from companion.games.clans.camera.geometry import Point, to_board
-from companion.games.clans.camera.views import change, detail, shares
+from companion.games.clans.camera.views import Detail, change, detail, shares
 from companion.games.clans.game import Game
 
 CHANGED = 0.03  # a territory changed when this share of it changed clearly
@@ -64,6 +64,11 @@ def propose(game: Game, before: Image.Image, after: Image.Image, empty: Image.Im
             corners: Sequence[Point]) -> Proposal:
     """The one legal move of `game` (the position before it) that the photographs show."""
     ref, was, now = (detail(to_board(photo, corners)) for photo in (empty, before, after))
+    return judge(game, was, now, ref)
+
+
+def judge(game: Game, was: Detail, now: Detail, ref: Detail) -> Proposal:
+    """The proposal from the details of the views before and after the move and of the empty board."""
     return decide(game, shares(change(was, now), game.board), shares(change(was, ref), game.board),
                   shares(change(now, ref), game.board))
 

@@ -1,0 +1,167 @@
+"""The camera at the table: from a stream of photographs to what the box should say.
+
+Pure: each frame comes with the time it was taken and the table's position (`Position`: a copy
+of the game and its phase); out comes at most one `Seen` per still spell and position.
+
+- Stillness: each frame, reduced to a small picture, is compared with the one before; a
+  frame where more than `STILL_SHARE` of the pixels moved starts the spell again. A picture
+  still for `still_s` is judged once (and again when the position changes under it: a move
+  confirmed, taken back).
+- The empty board: while the table answers the questions before the huts go down ("empty"
+  phase), the still view is the reference for "nothing here" (`Seen("empty")`: the kiosk keeps
+  that photograph, the only one it keeps).
+- The anchor: the view of the board that agrees with the current position: every territory
+  with huts holds something, every bare one (not a village: its chip stays) looks like the
+  empty board. The first still view that agrees becomes the anchor; until then the table is
+  still doing what the box said (huts removed, a chip put down), `Seen("waiting")`.
+- After a move (confirmed with `#`, typed or a bot's), the first still view is checked against
+  the view before it: when it shows another legal move, `Seen("mismatch")` names it ("the board
+  shows 12 -> 14"), and the box does not anchor on it.
+- While a person is to move ("move" phase) a still view that differs from the anchor is judged
+  (companion.games.clans.camera.propose): one legal move is `Seen("proposal")`, anything else
+  `Seen("unsure")` with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from PIL import Image, ImageChops, ImageFilter
+
+from companion.games.clans.camera.geometry import Point, check_corners, to_board
+from companion.games.clans.camera.propose import judge
+from companion.games.clans.camera.views import Detail, change, detail, shares
+from companion.games.clans.game import Game
+
+STILL_SIZE = (160, 120)  # the small picture stillness is measured on (a hut: a few pixels of it)
+STILL_LEVEL = 32  # a pixel of it moved when it changed by this much (0-255)
+STILL_SHARE = 0.004  # more than this share of its pixels moved: not still (a hand, a sleeve)
+STILL_S = 1.0  # still this long: judged
+CHANGED_PIXELS = 6  # this many pixels of it changed since the picture was judged: judged again (a hut moved)
+HOLDS = 0.010  # a territory with huts differs from the empty board by at least this share ...
+BARE = 0.035  # ... and a bare one by at most this (measured: 0.024 and 0.022 at worst)
+
+PHASES = ("empty", "move", "other")
+
+
+@dataclass(frozen=True)
+class Position:
+    """What the table is at: `game` (the watcher's own copy) and `phase`: "empty" (the questions
+    before the huts go down), "move" (a person is to move), "other" (anything else)."""
+
+    game: Game | None
+    phase: str
+
+    def key(self) -> tuple:
+        g = self.game
+        return (self.phase, None if g is None else tuple((m.frm, m.to) for m in g.moves))
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What the watcher saw: `kind` is "empty", "waiting", "anchored", "mismatch", "proposal",
+    "unsure" or "no_empty"; `ply` the position's; `move` the move shown (mismatch, proposal);
+    `territories` those that disagree with the position (waiting)."""
+
+    kind: str
+    ply: int
+    move: tuple[int, int] | None = None
+    reason: str = ""
+    territories: tuple[int, ...] = ()
+
+
+def disagreements(game: Game, view: Detail, ref: Detail) -> list[int]:
+    """The territories whose look disagrees with `game`: huts that look bare, bare ones that hold something."""
+    share = shares(change(view, ref), game.board)
+    held = set(game.occupied())
+    return sorted(t for t, s in share.items()
+                  if (s < HOLDS if t in held else s > BARE and not game.is_village(t)))
+
+
+def still_picture(photo: Image.Image) -> Image.Image:
+    return photo.convert("RGB").resize(STILL_SIZE, Image.Resampling.BOX).filter(ImageFilter.GaussianBlur(1))
+
+
+def changed_pixels(a: Image.Image, b: Image.Image) -> int:
+    """How many pixels changed by STILL_LEVEL or more in any colour from `a` to `b` (a yellow hut on
+    the light board barely changes the grey)."""
+    r, g, b_ = ImageChops.difference(a, b).split()
+    return sum(ImageChops.lighter(ImageChops.lighter(r, g), b_).histogram()[STILL_LEVEL:])
+
+
+def moved(a: Image.Image, b: Image.Image) -> bool:
+    """True when more than STILL_SHARE of the pixels changed from `a` to `b`."""
+    return changed_pixels(a, b) > STILL_SHARE * a.width * a.height
+
+
+class Watcher:
+    """Frames in (`frame`), what to say out (see the module docstring)."""
+
+    def __init__(self, corners: Sequence[Point], empty: Image.Image | None = None, still_s: float = STILL_S) -> None:
+        self.corners = check_corners(corners)
+        self.still_s = still_s
+        self.ref: Detail | None = None
+        if empty is not None:
+            self.ref = self.view(empty)
+        self.last: Image.Image | None = None  # the previous frame's still picture
+        self.still_since = 0.0
+        self.judged: tuple | None = None  # the position key this still spell was judged at
+        self.seen: Image.Image | None = None  # ... and its picture
+        self.anchor: Detail | None = None
+        self.anchor_game: Game | None = None
+        self.checked: tuple | None = None  # the position whose move was checked
+
+    def view(self, photo: Image.Image) -> Detail:
+        return detail(to_board(photo, self.corners))
+
+    def frame(self, photo: Image.Image, now: float, position: Position) -> Seen | None:
+        """One frame at time `now` with the table at `position`: what to say, if anything."""
+        small = still_picture(photo)
+        if self.last is None or self.last.size != small.size or moved(self.last, small) or (
+                self.seen is not None and changed_pixels(self.seen, small) >= CHANGED_PIXELS):
+            self.still_since, self.judged, self.seen = now, None, None
+        self.last = small
+        key = position.key()
+        if now - self.still_since < self.still_s or self.judged == key:
+            return None
+        self.judged, self.seen = key, small
+        return self.judge(self.view(photo), position)
+
+    def judge(self, view: Detail, position: Position) -> Seen | None:
+        game = position.game
+        if position.phase == "empty":
+            self.ref, self.anchor, self.anchor_game = view, None, None
+            return Seen("empty", 0 if game is None else game.ply)
+        if game is None:
+            return None
+        if self.ref is None:
+            return Seen("no_empty", game.ply, reason="no view of the empty board yet")
+        moves = [(m.frm, m.to) for m in game.moves]
+        if self.anchor is None or self.anchor_game is None or \
+                [(m.frm, m.to) for m in self.anchor_game.moves] != moves:
+            return self.reanchor(view, game, moves)
+        if position.phase != "move":
+            return None
+        found = judge(game, self.anchor, view, self.ref)
+        if found.code == "still":
+            return None
+        if found.move is not None:
+            return Seen("proposal", game.ply, found.move, found.reason)
+        return Seen("unsure", game.ply, None, found.reason)
+
+    def reanchor(self, view: Detail, game: Game, moves: list[tuple[int, int]]) -> Seen:
+        """The position changed since the anchor: check the move just made, then anchor when the board agrees."""
+        before = self.anchor_game
+        if (self.anchor is not None and before is not None and self.checked != tuple(moves)
+                and [(m.frm, m.to) for m in before.moves] == moves[:-1]):
+            self.checked = tuple(moves)
+            found = judge(before, self.anchor, view, self.ref)  # type: ignore[arg-type]
+            if found.move is not None and found.move != moves[-1]:
+                return Seen("mismatch", game.ply, found.move, f"{moves[-1][0]} -> {moves[-1][1]} was played")
+        wrong = disagreements(game, view, self.ref)  # type: ignore[arg-type]
+        if wrong:
+            return Seen("waiting", game.ply, reason="the board does not show the position yet",
+                        territories=tuple(wrong))
+        self.anchor, self.anchor_game = view, game
+        return Seen("anchored", game.ply)

@@ -1,0 +1,109 @@
+"""The camera at the table (companion.games.clans.camera.watch) on rendered photographs of a game:
+the empty board taken at the questions, stillness, the anchor, the proposal, the check after a
+move that the board does not show, and a hand that moves is never judged."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.games.clans.camera.watch import Position, Watcher, moved, still_picture
+from companion.games.clans.game import Game
+
+from tests.games.clans.camera import photos
+
+pytestmark = pytest.mark.skipif(not photos.have_board_picture(),
+                                reason=f"the board picture {photos.BOARD_PICTURE} is not there (../shared)")
+
+
+class Shoot:
+    """One camera over one table, a clock, and the watcher fed with what it sees."""
+
+    def __init__(self, seed: int = 3) -> None:
+        self.rng = random.Random(seed)
+        self.game = Game.new(3, seed=seed)
+        self.table = photos.Table.setup(self.game, random.Random(seed))
+        self.camera = photos.random_camera(self.rng, (640, 480), flip=False)
+        self.now = 0.0
+        self.watcher: Watcher | None = None
+
+    def photo(self, table=photos.Table, hand=None, look: str = "clean"):
+        shown = self.table if table is photos.Table else table
+        return photos.photograph(shown, self.camera, photos.random_look(self.rng, look), hand)
+
+    def feed(self, phase: str, frames: int = 6, table=photos.Table, hand=None, step: float = 0.25,
+             look: str = "clean"):
+        """`frames` frames a quarter of a second apart; everything the watcher said."""
+        seen = []
+        for _ in range(frames):
+            photo, corners = self.photo(table, hand() if hand else None, look)
+            if self.watcher is None:
+                self.watcher = Watcher(corners, still_s=1.0)
+            said = self.watcher.frame(photo, self.now, Position(self.game.copy(), phase))
+            if said is not None:
+                seen.append(said)
+            self.now += step
+        return seen
+
+
+def kinds(seen) -> list[str]:
+    return [s.kind for s in seen]
+
+
+def test_a_still_picture_is_judged_once_and_a_moving_one_never():
+    shot = Shoot()
+    assert kinds(shot.feed("empty", table=None)) == ["empty"]  # judged after a second, then quiet
+    assert shot.feed("empty", table=None) == []
+    # an arm that moves every frame: never still, never judged
+    assert shot.feed("other", hand=lambda: photos.random_hand(shot.rng, shot.camera)) == []
+
+
+def test_the_box_proposes_the_move_the_table_made_and_checks_the_next():
+    shot = Shoot()
+    shot.feed("empty", table=None)
+    assert kinds(shot.feed("move")) == ["anchored"]
+    a, b = shot.game.random_move(shot.rng.random)
+    shot.table.move(a, b)
+    seen = shot.feed("move")
+    assert [(s.kind, s.move) for s in seen] == [("proposal", (a, b))], seen
+    shot.game.push(a, b)  # confirmed with #: the same still picture is judged again at the new position
+    shot.table.reconcile(shot.game)
+    seen = shot.feed("move")
+    assert kinds(seen) == ["anchored"], seen
+
+
+def test_a_typed_move_the_board_does_not_show_is_named():
+    shot = Shoot(5)
+    shot.feed("empty", table=None)
+    shot.feed("move")
+    a = next(t for t in shot.game.movable() if len(shot.game.targets(t)) >= 2)
+    shown, typed = shot.game.targets(a)[:2]
+    shot.table.move(a, shown)
+    shot.feed("other")  # (a player typing: no proposal outside the move phase)
+    shot.game.push(a, typed)
+    seen = shot.feed("move")
+    assert [(s.kind, s.move) for s in seen][:1] == [("mismatch", (a, shown))], seen
+
+
+def test_no_empty_board_no_proposal():
+    shot = Shoot()
+    assert kinds(shot.feed("move")) == ["no_empty"]
+
+
+def test_stillness_is_measured_on_a_small_grey_picture():
+    shot = Shoot()
+    one, _ = shot.photo(None)
+    two, _ = shot.photo(None)
+    assert not moved(still_picture(one), still_picture(two))  # noise and light of two shots
+    hand, _ = shot.photo(None, photos.random_hand(shot.rng, shot.camera))
+    assert moved(still_picture(one), still_picture(hand))
+
+
+def test_a_noisy_camera_comes_to_rest_and_still_sees_one_hut_move():
+    shot = Shoot(4)
+    assert kinds(shot.feed("empty", table=None, look="noise")) == ["empty"]
+    assert kinds(shot.feed("move", look="noise")) == ["anchored"]
+    a, b = shot.game.random_move(shot.rng.random)
+    shot.table.move(a, b)
+    assert [(s.kind, s.move) for s in shot.feed("move", look="noise")] == [("proposal", (a, b))]
