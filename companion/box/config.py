@@ -31,9 +31,9 @@ from companion.box.config_base import (KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OL
 from companion.checks import (ConfigError, Ctx, boolean, choice, data_dir, file_path, int_range,  # noqa: F401
                               is_num, no_control_chars, opt, seconds, section, text)
 from companion.games import bot_names, default_bot
-from companion.hw.settings import (KEYPAD_PROTOCOLS, ButtonsConfig, EncoderConfig, KeypadConfig,  # noqa: F401
-                                   UsbKeypadConfig)
-from companion.hw.settings_checks import (BUTTON_CHECKS, DISPLAY_CHECKS, ENCODER_CHECKS, KEYPAD_CHECKS,
+from companion.hw.settings import (KEYPAD_PROTOCOLS, ButtonsConfig, CameraConfig, EncoderConfig,  # noqa: F401
+                                   KeypadConfig, UsbKeypadConfig)
+from companion.hw.settings_checks import (BUTTON_CHECKS, CAMERA_CHECKS, DISPLAY_CHECKS, ENCODER_CHECKS, KEYPAD_CHECKS,
                                           USB_KEYPAD_CHECKS, audio_device, check_pins, pin)
 from companion.hw.sinks import writes_frames
 from companion.i18n import LANGUAGES, N_, _
@@ -105,6 +105,7 @@ class Config:
     encoder: EncoderConfig | None = None
     keypad: KeypadConfig | None = None
     usb_keypad: UsbKeypadConfig | None = None
+    camera: CameraConfig | None = None
     idle_dim_seconds: float | None = 120
     idle_off_seconds: float | None = 900
     pixel_shift: bool = True
@@ -196,6 +197,15 @@ keypad:                  # optional serial keypad (omit or null if none)
 #     KEY_KPENTER: "#"
 #     KEY_KPASTERISK: "*"
 #     KEY_KPSLASH: D
+# camera:                # optional camera above the board (a game that uses one): it proposes the move it sees
+#   source: v4l2         # v4l2: a USB webcam (pip install '.[camera]') | picamera2: the Pi camera | folder
+#   device: /dev/video0  # v4l2: the webcam; folder: a folder whose newest picture is the frame
+#   width: 1280
+#   height: 960
+#   corners: [212, 96, 1090, 104, 1124, 700, 180, 690]   # where the board file's corners (0,0) (1200,0)
+#                        #   (1200,800) (0,800) are in the picture, in pixels (companion doctor --camera)
+#   fps: 4               # frames looked at per second
+#   still_s: 1.0         # the picture still this long: the box judges it
 idle_dim_seconds: 120    # null: never dim
 idle_off_seconds: 900    # null: never switch the panel off
 pixel_shift: true        # move the picture a pixel now and then (burn-in)
@@ -302,6 +312,11 @@ def from_mapping(raw: Any, source: str) -> Config:
         elif key == "usb_keypad":
             cfg.usb_keypad = (None if value is None
                               else section(ctx, key, value or {}, UsbKeypadConfig, USB_KEYPAD_CHECKS))
+        elif key == "camera":
+            cfg.camera = None if value is None else section(ctx, key, value, CameraConfig, CAMERA_CHECKS)
+            if cfg.camera is not None and not cfg.camera.corners:
+                raise ctx.fail("camera.corners", _("is required: where the board's 4 corners are in the "
+                                                   "camera's picture (companion doctor --camera helps)"))
         elif key == "game":
             cfg.game = section(ctx, key, value or {}, GameConfig, _GAME_CHECKS)
         elif key == "sound":

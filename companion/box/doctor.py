@@ -375,8 +375,32 @@ def check_sound(p: Probe) -> Result:
         devices=", ".join(outputs), buzzer=buzzer))
 
 
+def check_camera(p: Probe) -> Result:
+    """The camera above the board (when the config has one): its device and its library."""
+    c = _cfg(p).camera
+    if c is None:
+        return Result(OK, "camera", _("none configured (the moves come from the keys)"))
+    see = _("what it sees: {command}").format(command="companion doctor --camera /tmp/camera.png")
+    if c.source == "folder":
+        there = p.path(c.device).is_dir()
+    elif c.source == "v4l2":
+        if not p.importable("cv2"):
+            return Result(FAIL, "camera", _("camera.source v4l2 needs OpenCV: {command}").format(
+                command="pip install '.[camera]'"))
+        there = p.path(c.device).exists() or "%" in c.device
+    else:
+        if not p.importable("picamera2"):
+            return Result(FAIL, "camera", _("camera.source picamera2 needs Picamera2: {command}").format(
+                command="sudo apt install python3-picamera2"))
+        return Result(OK, "camera", _("the Pi camera (Picamera2); {see}").format(see=see))
+    if not there:
+        return Result(FAIL, "camera", _("camera.device {device} is not there: plug the camera in ({command})").format(
+            device=c.device, command="ls /dev/video*"))
+    return Result(OK, "camera", _("{source} {device}; {see}").format(source=c.source, device=c.device, see=see))
+
+
 CHECKS: tuple[Callable[[Probe], Result], ...] = (
-    check_config, check_i2c, check_oled, check_groups, check_gpio, check_keypad, check_sound,
+    check_config, check_i2c, check_oled, check_groups, check_gpio, check_keypad, check_sound, check_camera,
     check_service, check_journal)
 
 
@@ -441,6 +465,52 @@ def main_keys(args: argparse.Namespace) -> int:
     return 0
 
 
+def main_camera(args: argparse.Namespace) -> int:
+    """`companion doctor --camera OUT`: one frame of the config's camera, with the territories drawn
+    where its corners put them (by the first game that has a camera); exit 2 with one line when it cannot."""
+    from companion.games import GAMES
+    from companion.hw.camera import CameraError, open_camera
+
+    def fail(why: str) -> int:
+        print(f"companion doctor --camera: {why}", file=sys.stderr)
+        return 2
+
+    try:
+        c = load_config(args.config).camera
+    except ConfigError as e:
+        return fail(str(e))
+    if c is None:
+        return fail(_("the config has no camera section (docs/box.md, the camera)"))
+    try:
+        cam = open_camera(c.source, c.device, (c.width, c.height))
+        try:
+            frame = cam.grab()
+        finally:
+            cam.close()
+    except CameraError as e:
+        return fail(str(e))
+    if frame is None:
+        return fail(_("camera {source} {device}: no frame came").format(source=c.source, device=c.device))
+    corners = [(c.corners[i], c.corners[i + 1]) for i in range(0, 8, 2)]
+    picture = frame
+    for game in GAMES.values():
+        try:
+            watcher = game.make_camera_watcher(corners, 1.0)
+        except ValueError as e:
+            print(f"camera.corners: {e}")
+            break
+        if watcher is not None:
+            picture = watcher.outlined(frame)
+            break
+    try:
+        picture.save(args.camera)
+    except (OSError, ValueError) as e:
+        return fail(f"{args.camera}: {e}")
+    print(_("{file}: {width}x{height} from camera {source} {device}").format(
+        file=args.camera, width=frame.width, height=frame.height, source=c.source, device=c.device))
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     from companion.argtypes import existing_directory, given, seconds
 
@@ -456,6 +526,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="with --keys: give up after S seconds, above 0 and up to 3600 (default 120)")
     ap.add_argument("--display", metavar="DRIVER", type=given("a display driver"),
                     help="with --keys: display driver (default: the config's)")
+    ap.add_argument("--camera", metavar="OUT",
+                    help="write what the config's camera sees to OUT (.png, .jpg), the board's territories drawn "
+                         "where camera.corners put them")
     ap.add_argument("--lang", choices=i18n.LANGUAGES, metavar="CODE",
                     help=f"the language of the output ({', '.join(i18n.LANGUAGES)}; default: the config's, "
                          "else the system locale's, else English)")
@@ -480,5 +553,7 @@ def main(argv: list[str]) -> int:
     start_language(args.lang, args.config)
     if args.keys:
         return main_keys(args)
+    if args.camera:
+        return main_camera(args)
     probe = Probe(root=Path(args.root), user=args.user, config_path=args.config)
     return report(run_checks(probe))

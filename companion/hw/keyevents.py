@@ -43,3 +43,14 @@ class LineNoise:
 
     def __str__(self) -> str:
         return "noise"  # what `companion doctor --keys` shows for it: "got noise"
+
+
+@dataclass(frozen=True)
+class CameraSaw:
+    """The camera above the board saw something the table should know (companion.kiosk.camera):
+    `kind` "proposal" (the move `move` was made on the board at ply `ply`: # confirms it) or
+    "mismatch" (after the move of ply `ply`, the board shows `move` instead)."""
+
+    kind: str
+    ply: int
+    move: tuple[int, int]

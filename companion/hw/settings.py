@@ -108,6 +108,26 @@ class UsbKeypadConfig:
     keymap: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass
+class CameraConfig:
+    """The camera above the board (companion.hw.camera; for a game whose GameType has a camera), as `cfg.camera` (None: none).
+
+    `source`: v4l2 (a USB webcam, OpenCV), picamera2 (the Pi camera) or folder (the newest
+    picture in a folder: a stand-in camera). `device`: the /dev/video* path (v4l2) or the folder.
+    `width` x `height`: the frames asked for. `corners`: where the board's corners (0,0),
+    (1200,0), (1200,800), (0,800) of the board file's frame lie in the picture, 8 numbers
+    x1, y1 ... x4, y4 in pixels. `fps`: frames looked at per second; `still_s`: how long the
+    picture must be still before the box judges it."""
+
+    source: str = "v4l2"
+    device: str = "/dev/video0"
+    width: int = 1280
+    height: int = 960
+    corners: list[float] = field(default_factory=list)
+    fps: float = 4.0
+    still_s: float = 1.0
+
+
 # The OLED drivers of luma.oled 3.16 (luma.oled.device.__all__); `oled_drivers()` asks the
 # installed luma.oled itself and falls back to this list only when it cannot be imported.
 KNOWN_OLED_DRIVERS = ("ssd1305", "ssd1306", "ssd1309", "ssd1315", "ssd1316", "ssd1322",

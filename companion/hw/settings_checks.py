@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from companion.checks import (DEVICE_CHARS, Ctx, boolean, choice, data_dir, int_range,
-                              is_int, no_control_chars, normal_absolute, opt, seconds, text, enabled)
+                              is_int, is_num, no_control_chars, normal_absolute, opt, seconds, text, enabled)
 from companion.hw.settings import KEYPAD_PROTOCOLS, is_display_driver, oled_drivers
 from companion.hw.sinks import stand_ins
 from companion.i18n import N_, _
@@ -162,6 +162,38 @@ BUTTON_CHECKS = {
 ENCODER_CHECKS = {"a": pin, "b": pin, "push": opt(pin)}
 KEYPAD_CHECKS = {"port": serial_port, "baudrate": choice(BAUDRATES), "protocol": choice(KEYPAD_PROTOCOLS)}
 USB_KEYPAD_CHECKS = {"device": input_device, "grab": boolean, "keymap": keymap}
+
+
+def camera_corners(ctx: Ctx, path: str, v: Any) -> list[float]:
+    """8 numbers, the board's corners in the camera's picture (pixels)."""
+    if not isinstance(v, list) or len(v) != 8 or not all(is_num(x) and -1e5 < x < 1e5 for x in v):
+        raise ctx.fail(path, _("{value}: give the board's 4 corners in the picture as 8 numbers "
+                               "[x1, y1, x2, y2, x3, y3, x4, y4] (companion doctor --camera helps)").format(
+            value=clip(v)))
+    return [float(x) for x in v]
+
+
+def camera_device(ctx: Ctx, path: str, v: Any) -> str:
+    v = text(ctx, path, v)
+    no_control_chars(ctx, path, v)
+    return v
+
+
+def camera_fps(ctx: Ctx, path: str, v: Any) -> float:
+    if not is_num(v) or not 0.5 <= v <= 30:
+        raise ctx.fail(path, _("{value} is not a number of frames a second ({lo}-{hi})").format(value=clip(v), lo=0.5, hi=30))
+    return float(v)
+
+
+CAMERA_CHECKS = {
+    "source": choice(("v4l2", "picamera2", "folder")),
+    "device": camera_device,
+    "width": int_range(160, 4096),
+    "height": int_range(120, 4096),
+    "corners": camera_corners,
+    "fps": camera_fps,
+    "still_s": seconds(0.2, 10),
+}
 
 
 def check_pins(ctx: Ctx, uses: list[tuple[str, int | None]]) -> None:

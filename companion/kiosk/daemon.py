@@ -260,6 +260,10 @@ def build(args: argparse.Namespace) -> Daemon:
         daemon.put_script(EOF)
     else:
         open_inputs(daemon, cfg, emulated=on_terminal(driver))
+    if script is None and cfg is not None and cfg.camera is not None:
+        from companion.kiosk.camera import camera_watch  # only for a box with a camera
+
+        daemon.camera = camera_watch(cfg.camera, shell.kind, daemon.put, daemon.state_dir())
     key_socket = args.key_socket or (cfg.web.resolved_key_socket() if cfg is not None and cfg.web.enabled else None)
     if key_socket:
         from companion.hw.keysocket import KeySocket  # sockets only for a table with its page

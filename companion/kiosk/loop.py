@@ -94,6 +94,7 @@ class Daemon:
         self.confirm_shown = False  # it is a confirmation: only a key pressed after `shown_at` answers it
         self.noise_at: float | None = None  # when the serial keypad's line last carried noise
         self.noise_told_at: float | None = None
+        self.camera: Any = None  # the camera above the board (companion.kiosk.camera), when one is set up
 
     def put(self, key: Any) -> None:
         """Thread-safe: the adapters' callback. The key is stamped with when it was pressed."""
@@ -106,8 +107,16 @@ class Daemon:
     def page_event(self, event: Any) -> bool:
         """The events that are not keys (the table's page's, the keypad's noise); True when `event` was one.
         (Imported here: keys are strings, only a table with its page or a serial keypad sends these.)"""
-        from companion.hw.keyevents import LineNoise, PhoneUrl, RemoveGame, RosterUpdate
+        from companion.hw.keyevents import CameraSaw, LineNoise, PhoneUrl, RemoveGame, RosterUpdate
 
+        if isinstance(event, CameraSaw):  # a game that takes the camera's news has camera_seen
+            seen = getattr(self.shell.game, "camera_seen", None)
+            if seen is not None and not self.failed and self.shell.game_in_front():
+                seen(event.kind, event.ply, event.move)
+                self.drain()
+                self.show()
+                self.announcer.flush()
+            return True
         if isinstance(event, LineNoise):
             self.noise_at = self.clock()
             self.tell_noise(force=False)
@@ -360,10 +369,17 @@ class Daemon:
                 notify.watchdog()
                 self.failures.contain("display", self.panel.tick)
 
+    def tell_camera(self) -> None:
+        """Where the table is, for the camera's thread (a game without a camera says None)."""
+        position = getattr(self.shell.game, "camera_position", None)
+        self.camera.publish(position() if position is not None else None)
+
     def show(self) -> None:
         """The table's screen on the panel; when it cannot be built or drawn, the fallback screen."""
         from companion.table.render import render
 
+        if self.camera is not None:
+            self.failures.contain("camera", self.tell_camera)
         built, screen = self.failures.contain("screen", self.shell.screen)
         if built and screen == self.last_screen:  # drawn already: nothing to render
             self.failed = False
@@ -403,6 +419,8 @@ class Daemon:
             self.on_started()  # the start went through: companion.kiosk.crashguard's marker says so
         for adapter in self.inputs:
             adapter.start()
+        if self.camera is not None:  # (show() above told it where the table is)
+            self.camera.start()
         notify.ready("refereeing")
         interval = notify.watchdog_interval()
         self.tick = tick = min(TICK_S, interval / 2) if interval else TICK_S
@@ -425,7 +443,7 @@ class Daemon:
             log.info("interrupted")
         finally:
             notify.stopping()
-            for adapter in self.inputs:
+            for adapter in self.inputs + ([self.camera] if self.camera is not None else []):
                 try:
                     adapter.close()
                 except Exception:

@@ -174,6 +174,9 @@ class GameType:
     default_bot: str = ""  # the bot of its bot seats when neither --bot nor game.bot names one
     bot_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # bot -> what it is made with
     searcher: str | None = None  # "module:function(options)" -> an object with run(effect) -> answer
+    # "module:function(corners, still_s=S)" -> the camera's watcher: frame(photo, now, position) -> what it
+    # saw or None, set_empty(photo); its TableGame then has camera_position() and camera_seen(kind, ply, move)
+    camera: str | None = None
     commands: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> ("module:function", help)
     speech: str | None = None  # a GameSpeech module
     web: str | None = None  # a GameWeb module (companion.table.gameweb)
@@ -210,6 +213,7 @@ class GameType:
                 out.append(f"bot_options {bot!r}: a mapping of keyword names to values")
         out += hook_problems("module", self.module, False) if self.module else []
         out += hook_problems("searcher", self.searcher, True)
+        out += hook_problems("camera", self.camera, True)
         for name, (hook, _help) in self.commands.items():
             out += hook_problems(f"command {name}", hook, True)
         for what in ("speech", "web", "history"):
@@ -273,6 +277,13 @@ class GameType:
     def bot_for(self, asked: str | None) -> str:
         """The bot its bot seats play: `asked` (--bot, game.bot) when it is one of its bots, else its default."""
         return asked if asked in self.bots else self.default_bot
+
+    def make_camera_watcher(self, corners: list[tuple[float, float]], still_s: float) -> Any:
+        """The camera's watcher for this game (None: it has no camera); ValueError for corners that make no board."""
+        if self.camera is None:
+            return None
+        module, _, function = self.camera.partition(":")
+        return getattr(importlib.import_module(module), function)(corners, still_s=still_s)
 
     def make_searcher(self, options: Mapping[str, Any]) -> Any:
         """The bots' searcher made from the daemon's bot options (the bot asked for, its budget and

@@ -333,6 +333,10 @@ class Shell:
         self.kind, self.game = kind, entry.load().new(self.rng)
         self._effects.append(SwitchGame(kind))
 
+    def game_in_front(self) -> bool:
+        """Nothing of the table's own (its menu, a question, a notice, the phone's page) covers the game."""
+        return self.question is None and not self.notice.shown and not self.phone_shown and not self.pin_shown
+
     def tell(self, title: str, paragraphs: Sequence[str], name: str) -> None:
         """A message of the table's over whatever shows; the next key dismisses it."""
         self.question = None

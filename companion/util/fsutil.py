@@ -13,6 +13,12 @@ def atomic_write_text(path: str | Path, text: str, mode: int | None = None,
     `owner`: (uid, gid) given to the file before it takes the name (root writing for a service).
 
     On any failure the temp file is removed and the error re-raised: nothing is left behind."""
+    atomic_write_bytes(path, text.encode("utf-8"), mode, owner)
+
+
+def atomic_write_bytes(path: str | Path, data: bytes, mode: int | None = None,
+                       owner: tuple[int, int] | None = None) -> None:
+    """`atomic_write_text` for bytes (a picture)."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
@@ -22,12 +28,12 @@ def atomic_write_text(path: str | Path, text: str, mode: int | None = None,
             except FileNotFoundError:
                 pass
         opener = None if mode is None else (lambda p, flags: os.open(p, flags, mode))
-        with open(tmp, "w", encoding="utf-8", opener=opener) as fh:
+        with open(tmp, "wb", opener=opener) as fh:
             if mode is not None:
                 os.fchmod(fh.fileno(), mode)  # whatever the umask let through
             if owner is not None:
                 os.fchown(fh.fileno(), *owner)
-            fh.write(text)
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -18,6 +18,7 @@ GAME = GameType(
     designers="Leo Colovini", min_players=2, max_players=4, highest_wins=True,
     bgg_id=4636, bgg_year=2002, min_play_time=30, max_play_time=45, min_age=10,
     bots=("random", "greedy", "mcts"), default_bot="mcts", quick_start=True, searcher="companion.games.clans.bots.runner:make_searcher",
+    camera="companion.games.clans.camera.watch:Watcher",
     # the table's MCTS as tuned with `companion clans arena`; --bot-iterations adds a fixed budget
     bot_options={"mcts": {"c": 0.7, "reward": "mix", "search": "halving", "horizon": 12}},
     commands={

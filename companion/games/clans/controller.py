@@ -264,6 +264,38 @@ class Controller(TableGameBase):
         self.ui.bot_page = 0
         return True
 
+    # ----- the camera above the board (companion.games.clans.camera.watch, companion.kiosk.camera) -----
+    def camera_position(self) -> Any:
+        """The watcher's `Position`: a copy of the game, and "empty" while the questions before the
+        huts go down show, "move" while a person is to move, else "other"."""
+        from companion.games.clans.camera.watch import Position
+
+        game, mode = self.state.game, self.mode()
+        if mode in ("players", "first", "bots") or (mode == "setup" and self.ui.setup_page == 0):
+            phase = "empty"
+        else:
+            phase = "move" if mode == "move" else "other"
+        return Position(None if game is None else game.copy(), phase)
+
+    def camera_seen(self, kind: str, ply: int, move: tuple[int, int] | None) -> None:
+        """What the camera saw at ply `ply`: a "proposal" goes into the move entry when nothing is
+        typed there (# confirms it); a "mismatch" (the board shows another move than the one
+        played) is a message. Stale news (another ply by now) is dropped."""
+        game, ui = self.state.game, self.ui
+        if game is None or move is None or game.ply != ply:
+            return
+        if kind == "proposal":
+            if (self.mode() != "move" or ui.buf or ui.frm is not None or ui.overlay is not None
+                    or self.info.shown or not game.is_legal(*move)):
+                return
+            ui.frm, ui.buf, ui.camera, ui.moved, ui.browsing = move[0], str(move[1]), True, None, False
+            self._words.say(self.session.outbox, [S.camera_move(*move)], self._covered())
+        elif kind == "mismatch" and game.moves:
+            played = game.moves[-1]
+            self.info.show(_(T.CAMERA_TITLE), [T.board_shows(*move, played.frm, played.to)], "camera-mismatch")
+            self._words.say(self.session.outbox, [S.board_shows(*move, played.frm, played.to)], False)
+        self._derive()
+
     def _covered(self) -> bool:
         """A message or an overlay shows over the mover's screen (a move's result paged, help...)."""
         return self.session.info.screen() is not None or self.ui.overlay is not None

@@ -46,6 +46,12 @@ def browse(s: Session, items: list[int], key: str) -> None:
 
 def key_move(s: Session, key: str) -> None:
     game, ui = s.state.need_game(), s.ui
+    if ui.camera:  # the camera's move: # confirms it, any other key drops it (a digit starts a typed move)
+        ui.camera = False
+        if key != K.OK:
+            ui.frm, ui.buf, ui.browsing = None, "", False
+            if key == K.BACK:
+                return
     if key in K.DIGITS:
         type_digit(s, key)
     elif key == K.OK:

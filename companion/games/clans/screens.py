@@ -93,6 +93,9 @@ def move_screen(state: TableState, ui: Ui) -> Screen:
         hint = T.moved_hint(p, huts)
         if hint is not None:
             return Screen(ENTRY, "result", entry=T.moved_entry(frm, to), hint=hint, header=T.header(game))
+    if ui.camera and ui.frm is not None and ui.buf:
+        return Screen(ENTRY, "camera", entry=T.camera_entry(ui.frm, int(ui.buf)), hint=_(T.CAMERA_HINT),
+                      header=T.header(game))
     if ui.frm is None:
         entry, hint = T.from_entry(ui.buf), _(T.FROM_HINT)
     else:

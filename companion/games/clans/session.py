@@ -50,6 +50,7 @@ class Ui:
     # a plain move's result shown in the next mover's entry screen: (player, from, to, huts moved);
     # the next key takes it away (a digit then starts the next move)
     moved: tuple[int, int, int, dict[str, int]] | None = None
+    camera: bool = False  # frm and buf hold the move the camera saw: # confirms, any other key drops it
 
 
 @dataclass

@@ -82,6 +82,16 @@ def undone(frm: int, to: int) -> Announce:
     return _a("undone", frm=frm, to=to)
 
 
+def camera_move(frm: int, to: int) -> Announce:
+    """The camera saw a move: # confirms it."""
+    return _a("camera-move", frm=frm, to=to)
+
+
+def board_shows(frm: int, to: int, played_frm: int, played_to: int) -> Announce:
+    """After a move, the board shows another one."""
+    return _a("board-shows", frm=frm, to=to, pfrm=played_frm, pto=played_to)
+
+
 # ----- the sentences --------------------------------------------------------------------------
 def seat(n: int) -> str:
     """A seat as the voice says it: its player's whole name when the table has one, else "Player 2"."""
@@ -167,4 +177,8 @@ def say(event: str, f: dict) -> str:
         return _result(f)
     if event == "undone":
         return _("Move from {frm} to {to} taken back: put the huts back.").format(frm=f["frm"], to=f["to"])
+    if event == "camera-move":
+        return _("From {frm} to {to}? Hash confirms.").format(frm=f["frm"], to=f["to"])
+    if event == "board-shows":
+        return _("The board shows {frm} to {to}, but {pfrm} to {pto} was played.").format(**f)
     raise KeyError(event)

@@ -386,6 +386,23 @@ def to_entry(frm: int, typed: str) -> str:
     return f"{frm} -> {typed}_"
 
 
+def camera_entry(frm: int, to: int) -> str:
+    """The move the camera saw, put in the entry for # to confirm: "12 -> 13?"."""
+    return f"{frm} -> {to}?"
+
+
+# NOTE: max 21 characters; the hint row under the camera's "12 -> 13?"
+CAMERA_HINT = N_("camera: #=yes *=no")
+# NOTE: max 25 characters; title
+CAMERA_TITLE = N_("Camera")
+
+
+def board_shows(frm: int, to: int, played_frm: int, played_to: int) -> str:
+    """After a move the camera does not see on the board (a message's paragraph)."""
+    return _("The board shows {frm} -> {to}, but {pfrm} -> {pto} was played: move the huts as played, "
+             "or take the move back (C).").format(frm=frm, to=to, pfrm=played_frm, pto=played_to)
+
+
 def to_hint(targets: Sequence[int]) -> str:
     # NOTE: max 25 characters; hint: the territories a move may go to
     return _("to: {territories}").format(territories=" ".join(map(str, targets)))

@@ -105,7 +105,7 @@ def propose_command(argv: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """`companion camera SUBCOMMAND ...` (only `propose` today)."""
+    """`companion camera SUBCOMMAND ...` (only `propose`; what the box's camera sees: `companion doctor --camera`)."""
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.split("\n\n")[1])
         return 0 if argv else 2

@@ -29,7 +29,7 @@ from typing import Sequence
 
 from PIL import Image, ImageChops, ImageFilter
 
-from companion.games.clans.camera.geometry import Point, check_corners, to_board
+from companion.games.clans.camera.geometry import BOARD_FRAME, Point, check_corners, perspective, to_board
 from companion.games.clans.camera.propose import judge
 from companion.games.clans.camera.views import Detail, change, detail, shares
 from companion.games.clans.game import Game
@@ -103,7 +103,7 @@ class Watcher:
         self.still_s = still_s
         self.ref: Detail | None = None
         if empty is not None:
-            self.ref = self.view(empty)
+            self.set_empty(empty)
         self.last: Image.Image | None = None  # the previous frame's still picture
         self.still_since = 0.0
         self.judged: tuple | None = None  # the position key this still spell was judged at
@@ -114,6 +114,10 @@ class Watcher:
 
     def view(self, photo: Image.Image) -> Detail:
         return detail(to_board(photo, self.corners))
+
+    def set_empty(self, photo: Image.Image) -> None:
+        """The view of the empty board (kept from an earlier run)."""
+        self.ref = self.view(photo)
 
     def frame(self, photo: Image.Image, now: float, position: Position) -> Seen | None:
         """One frame at time `now` with the table at `position`: what to say, if anything."""
@@ -165,3 +169,25 @@ class Watcher:
                         territories=tuple(wrong))
         self.anchor, self.anchor_game = view, game
         return Seen("anchored", game.ply)
+
+    def outlined(self, photo: Image.Image) -> Image.Image:
+        """`photo` with each territory's outline and number drawn where the corners put the board
+        (`companion doctor --camera`: an outline off its territory is a corner to fix)."""
+        from PIL import ImageDraw
+
+        from companion.games.clans.board import load_board
+
+        out = photo.convert("RGB")
+        w, h = BOARD_FRAME
+        a, b, c, d, e, f, g, k = perspective([(0, 0), (w, 0), (w, h), (0, h)], self.corners)
+
+        def at(x: float, y: float) -> tuple[float, float]:
+            z = g * x + k * y + 1
+            return (a * x + b * y + c) / z, (d * x + e * y + f) / z
+
+        draw = ImageDraw.Draw(out)
+        for t in load_board().territories.values():
+            draw.polygon([at(x, y) for x, y in t.outline], outline=(255, 230, 0))
+            draw.text(at(*t.xy), str(t.number), fill=(255, 255, 255), anchor="mm")
+        draw.polygon([at(0, 0), at(w, 0), at(w, h), at(0, h)], outline=(255, 0, 255))
+        return out

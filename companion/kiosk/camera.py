@@ -1,0 +1,174 @@
+"""The camera above the board at the table: a thread that looks at a few frames a second.
+
+    camera (companion.hw.camera) -> watcher (companion.games.clans.camera.watch)
+        -> a proposal or a mismatch as a `CameraSaw` event on the daemon's queue (the loop hands it
+           to the game, which puts "12 -> 13?" in the move entry, or says what the board shows)
+
+The loop tells the thread where the table is after every change (`publish`: a copy of the game and
+its phase, made on the loop's thread, so the watcher never reads what the loop changes). Only the
+last few frames are kept, in memory (`frames`, for `companion doctor` and the page); the one
+picture written is the empty board (`EMPTY_FILE` in the state directory, 0600), so a restart in
+the middle of a game still has it. Nothing leaves the box. A camera that fails is logged once and
+looked at again every `RETRY_S`; the game goes on with keys.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections import deque
+from typing import Any, Callable
+
+log = logging.getLogger("companion.camera")
+
+EMPTY_FILE = "camera-empty.png"
+KEEP_FRAMES = 3
+RETRY_S = 10.0
+
+
+class CameraWatch:
+    """`start()`, `close()` like the other adapters; `publish(position)` from the loop's thread."""
+
+    def __init__(self, open_camera: Callable[[], Any], watcher: Any, put: Callable[[Any], Any], fps: float,
+                 state_dir: str | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.open_camera = open_camera
+        self.watcher = watcher
+        self.put = put
+        self.period = 1.0 / fps
+        self.state_dir = state_dir
+        self.clock = clock
+        self.frames: deque = deque(maxlen=KEEP_FRAMES)
+        self._position: Any = None
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.camera: Any = None
+        self.failed: str | None = None  # the last failure, logged once
+        self._load_empty()
+
+    def publish(self, position: Any) -> None:
+        with self._lock:
+            self._position = position
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self.camera is not None:
+            try:
+                self.camera.close()
+            except Exception:
+                log.exception("camera: closing")
+
+    # the thread ---------------------------------------------------------------------------------
+    def _run(self) -> None:
+        while not self._closed.is_set():
+            started = self.clock()
+            try:
+                self._look()
+            except Exception as exc:  # a camera unplugged, a broken frame: logged once, tried again
+                self._fail(f"{type(exc).__name__}: {exc}")
+                if self.camera is not None:
+                    try:
+                        self.camera.close()
+                    except Exception:
+                        pass
+                    self.camera = None
+                self._closed.wait(RETRY_S)
+                continue
+            self._closed.wait(max(0.0, self.period - (self.clock() - started)))
+
+    def _fail(self, why: str) -> None:
+        if why != self.failed:
+            log.error("camera: %s (the game goes on with keys; tried again every %.0f s)", why, RETRY_S)
+        self.failed = why
+
+    def _look(self) -> None:
+        if self.camera is None:
+            self.camera = self.open_camera()
+            log.info("camera: open")
+            self.failed = None
+        photo = self.camera.grab()
+        if photo is None:
+            return
+        self.frames.append(photo)
+        with self._lock:
+            position = self._position
+        if position is None:
+            return
+        seen = self.watcher.frame(photo, self.clock(), position)
+        if seen is None:
+            return
+        self._tell(seen, photo)
+
+    def _tell(self, seen: Any, photo: Any) -> None:
+        from companion.hw.keyevents import CameraSaw
+
+        move = f" {seen.move[0]} -> {seen.move[1]}" if seen.move else ""
+        extra = f" ({seen.reason})" if seen.reason else ""
+        where = f" territories {', '.join(map(str, seen.territories))}" if seen.territories else ""
+        log.info("camera: %s%s at ply %d%s%s", seen.kind, move, seen.ply, where, extra)
+        if seen.kind in ("proposal", "mismatch") and seen.move is not None:
+            self.put(CameraSaw(seen.kind, seen.ply, seen.move))
+        elif seen.kind == "empty":
+            self._keep_empty(photo)
+
+    # the empty board, kept across restarts ------------------------------------------------------
+    def _empty_path(self) -> str | None:
+        return os.path.join(self.state_dir, EMPTY_FILE) if self.state_dir else None
+
+    def _keep_empty(self, photo: Any) -> None:
+        import io
+
+        from companion.util.fsutil import atomic_write_bytes
+
+        path = self._empty_path()
+        if path is None:
+            return
+        data = io.BytesIO()
+        photo.save(data, "PNG")
+        try:
+            atomic_write_bytes(path, data.getvalue(), mode=0o600)
+        except OSError as exc:
+            log.error("camera: the empty board not kept in %s: %s", path, exc.strerror or exc)
+
+    def _load_empty(self) -> None:
+        path = self._empty_path()
+        if path is None or not os.path.exists(path):
+            return
+        try:
+            from PIL import Image
+
+            with Image.open(path) as im:
+                self.watcher.set_empty(im.convert("RGB"))
+            log.info("camera: the empty board from %s", path)
+        except Exception as exc:  # a damaged file: the next questions take a new one
+            log.error("camera: %s cannot be read (%s): the empty board is taken again at the next new game",
+                      path, exc)
+
+
+def camera_watch(settings: Any, kind: str, put: Callable[[Any], Any], state_dir: str | None) -> CameraWatch | None:
+    """The camera of the config's `camera` section (companion.hw.settings.CameraConfig) for game
+    `kind`, or None (logged) when the game has no camera or the corners make no board."""
+    from companion.games import find_game
+    from companion.hw.camera import open_camera
+
+    c = settings.corners
+    try:
+        watcher = find_game(kind).make_camera_watcher([(c[i], c[i + 1]) for i in range(0, len(c), 2)],
+                                                      settings.still_s)
+    except ValueError as exc:
+        log.error("camera.corners: %s: the camera stays off (companion doctor --camera shows the picture)", exc)
+        return None
+    if watcher is None:
+        log.info("camera: %s has no use for it; it stays off", kind)
+        return None
+    size = (settings.width, settings.height)
+    return CameraWatch(lambda: open_camera(settings.source, settings.device, size), watcher, put, settings.fps,
+                       state_dir)

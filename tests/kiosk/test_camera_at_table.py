@@ -1,0 +1,151 @@
+"""The camera at the table, end to end: `companion run` with a `folder` camera (its newest picture is
+the frame) and rendered photographs of a real game. The box anchors on the board, proposes the move
+the table made ("From 12 to 13? Hash confirms."), # through the key socket confirms it, a typed
+move the board does not show is named, and the empty board kept in the state directory survives a
+restart. Every wait is for a log line or an announcement."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.games.clans.record import Record
+
+from tests.games.clans.camera import photos
+
+from conftest import SHARED
+
+pytestmark = pytest.mark.skipif(not photos.have_board_picture(),
+                                reason=f"the board picture {photos.BOARD_PICTURE} is not there (../shared)")
+
+RECORD = SHARED / "spec" / "examples" / "in-progress.record.json"
+WAIT_S = 120  # an emulated aarch64 is several times slower; an event ends each wait far sooner
+
+
+class Box:
+    """`companion run` with a folder camera; the table's photographs go into the folder."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp, self.folder, self.state = tmp, tmp / "camera", tmp / "state"
+        self.folder.mkdir(exist_ok=True)
+        self.state.mkdir(exist_ok=True)
+        self.rng = random.Random(11)
+        record = Record.load(str(RECORD))
+        self.game = record.play(0)
+        self.table = photos.Table.setup(self.game, random.Random(11))
+        for move in record.moves:
+            self.play(move.frm, move.to)
+        self.camera = photos.random_camera(self.rng, (640, 480), flip=False)
+        self.shots = 0
+        self.empty, corners = photos.photograph(None, self.camera, photos.random_look(self.rng, "clean"))
+        (tmp / "config.yaml").write_text(
+            "buttons: null\n"
+            "camera:\n  source: folder\n  device: {}\n  corners: [{}]\n  fps: 8\n  still_s: 0.4\n".format(
+                self.folder, ", ".join(f"{v:.1f}" for xy in corners for v in xy)))
+        self.proc: subprocess.Popen | None = None
+        self.lines: list[str] = []
+        self.said: list[str] = []
+
+    def play(self, frm: int, to: int) -> None:
+        self.table.move(frm, to)
+        self.game.push(frm, to)
+        self.table.reconcile(self.game)
+
+    def shoot(self, table=photos.Table) -> None:
+        """The camera's next frame: the table as it is (or `table`)."""
+        photo, _ = photos.photograph(self.table if table is photos.Table else table, self.camera,
+                                     photos.random_look(self.rng, "clean"))
+        self.shots += 1
+        tmp = self.folder / f".{self.shots:04d}.tmp"
+        photo.save(tmp, "PNG")
+        tmp.rename(self.folder / f"{self.shots:04d}.png")  # whole, or not there
+
+    def start(self, *more: str) -> None:
+        self.lines, self.said = [], []
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "run", "--display", "dummy", "--config", str(self.tmp / "config.yaml"),
+             "--state-dir", str(self.state), "--key-socket", str(self.tmp / "keys.sock"),
+             "--announce-log", str(self.tmp / "said.jsonl"), *more],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+        self.wait(lambda: any("camera: open" in line for line in self.lines), "the camera opens")
+
+    def _read(self) -> None:
+        for line in self.proc.stderr:
+            self.lines.append(line)
+
+    def wait(self, done, what: str) -> None:
+        deadline = time.monotonic() + WAIT_S
+        while not done():
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the box ended waiting for {what}:\n{''.join(self.lines[-30:])}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {what} in {WAIT_S} s:\n{''.join(self.lines[-30:])}")
+            time.sleep(0.02)  # (polling a log the box writes; each wait ends on its event)
+
+    def logged(self, text: str) -> bool:
+        return any(text in line for line in self.lines)
+
+    def heard(self, text: str) -> bool:
+        path = self.tmp / "said.jsonl"
+        return path.exists() and any(text in json.loads(line)["text"] for line in path.read_text().splitlines())
+
+    def keys(self, text: str) -> None:
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(str(self.tmp / "keys.sock"))
+            s.sendall((json.dumps({"keys": list(text)}) + "\n").encode())
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(30)
+
+
+@pytest.fixture
+def box(tmp_path):
+    made = Box(tmp_path)
+    yield made
+    made.stop()
+
+
+def test_the_box_proposes_the_move_it_sees_and_names_one_it_does_not(box):
+    ply = box.game.ply
+    box.start("--load", str(RECORD))
+    box.shoot()  # the board as the record left it, but no empty board yet
+    box.wait(lambda: box.logged(f"camera: no_empty at ply {ply}"), "the camera asking for the empty board")
+
+    # the empty board as an earlier game's questions kept it, then a restart
+    box.stop()
+    box.empty.save(box.state / "camera-empty.png")
+    box.start()  # (the journal resumes the record's game)
+    box.shoot()
+    box.wait(lambda: box.logged(f"camera: anchored at ply {ply}"), "the anchor")
+
+    a, b = box.game.random_move(box.rng.random)
+    box.play(a, b)
+    box.shoot()
+    box.wait(lambda: box.logged(f"camera: proposal {a} -> {b} at ply {ply}"), "the proposal")
+    box.wait(lambda: box.heard(f"From {a} to {b}? Hash confirms."), "the proposal said")
+    box.keys("#")
+    box.wait(lambda: box.logged(f'"frm": {a}, "to": {b}') or box.logged(f"camera: anchored at ply {ply + 1}"),
+             "the move confirmed")
+    box.wait(lambda: box.logged(f"camera: anchored at ply {ply + 1}"), "the anchor after the move")
+
+    # a move typed, and another made on the board
+    c = next(t for t in box.game.movable() if len(box.game.targets(t)) >= 2)
+    shown, typed = box.game.targets(c)[:2]
+    box.keys(f"{c}#{typed}#")
+    box.table.move(c, shown)
+    box.game.push(c, typed)
+    box.shoot()
+    box.wait(lambda: box.logged(f"camera: mismatch {c} -> {shown} at ply {ply + 2}"), "the mismatch")
+    box.wait(lambda: box.heard(f"The board shows {c} to {shown}, but {c} to {typed} was played."),
+             "the mismatch said")
