@@ -203,7 +203,8 @@ keypad:                  # optional serial keypad (omit or null if none)
 #   width: 1280
 #   height: 960
 #   corners: [212, 96, 1090, 104, 1124, 700, 180, 690]   # where the board file's corners (0,0) (1200,0)
-#                        #   (1200,800) (0,800) are in the picture, in pixels (companion doctor --camera)
+#                        #   (1200,800) (0,800) are in the picture, in pixels (companion doctor --camera);
+#                        #   leave out to tap them on the table's page (/camera, with the PIN)
 #   fps: 4               # frames looked at per second
 #   still_s: 1.0         # the picture still this long: the box judges it
 idle_dim_seconds: 120    # null: never dim
@@ -313,10 +314,7 @@ def from_mapping(raw: Any, source: str) -> Config:
             cfg.usb_keypad = (None if value is None
                               else section(ctx, key, value or {}, UsbKeypadConfig, USB_KEYPAD_CHECKS))
         elif key == "camera":
-            cfg.camera = None if value is None else section(ctx, key, value, CameraConfig, CAMERA_CHECKS)
-            if cfg.camera is not None and not cfg.camera.corners:
-                raise ctx.fail("camera.corners", _("is required: where the board's 4 corners are in the "
-                                                   "camera's picture (companion doctor --camera helps)"))
+            cfg.camera = None if value is None else section(ctx, key, value or {}, CameraConfig, CAMERA_CHECKS)
         elif key == "game":
             cfg.game = section(ctx, key, value or {}, GameConfig, _GAME_CHECKS)
         elif key == "sound":

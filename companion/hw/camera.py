@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 PICTURES = (".jpg", ".jpeg", ".png")
+MAX_FRAME_PIXELS = 4096 * 4096  # a 16 MP camera's frame; a bigger picture in the folder is no frame
 
 
 class CameraError(RuntimeError):
@@ -58,9 +59,11 @@ class FolderCamera:
             stamp = (names[-1], st.st_mtime_ns, st.st_size)
             if stamp != self.stamp:
                 with Image.open(path) as im:
+                    if im.width * im.height > MAX_FRAME_PIXELS:
+                        return None  # no camera's frame (a bomb): not decoded
                     self.image = im.convert("RGB")
                 self.stamp = stamp
-        except (OSError, ValueError, SyntaxError):
+        except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
             return None
         return self.image
 

@@ -54,3 +54,11 @@ class CameraSaw:
     kind: str
     ply: int
     move: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class CameraCorners:
+    """The page (with the PIN) says where the board's corners are in the camera's picture: 8 numbers,
+    x1, y1 ... x4, y4 (the daemon checks they make a board, keeps them, and hands them to the camera)."""
+
+    corners: tuple[float, ...]

@@ -24,7 +24,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from companion.hw.keyevents import PhoneUrl, RemoveGame, RosterUpdate  # noqa: F401  (re-exported for callers)
+from companion.hw.keyevents import CameraCorners, PhoneUrl, RemoveGame, RosterUpdate  # noqa: F401  (re-exported)
 from companion.table import pagelink as link
 
 log = logging.getLogger(__name__)
@@ -153,6 +153,9 @@ class KeySocket:
         if isinstance(message, link.RemoveGame):
             self.put(RemoveGame(message.game_id))
             return "remove_game"
+        if isinstance(message, link.CameraCorners):
+            self.put(CameraCorners(message.corners))
+            return "camera_corners"
         return None
 
     def close(self) -> None:

@@ -166,6 +166,8 @@ USB_KEYPAD_CHECKS = {"device": input_device, "grab": boolean, "keymap": keymap}
 
 def camera_corners(ctx: Ctx, path: str, v: Any) -> list[float]:
     """8 numbers, the board's corners in the camera's picture (pixels)."""
+    if v is None or v == []:
+        return []  # none: tapped on the table's page
     if not isinstance(v, list) or len(v) != 8 or not all(is_num(x) and -1e5 < x < 1e5 for x in v):
         raise ctx.fail(path, _("{value}: give the board's 4 corners in the picture as 8 numbers "
                                "[x1, y1, x2, y2, x3, y3, x4, y4] (companion doctor --camera helps)").format(

@@ -26,21 +26,28 @@ log = logging.getLogger("companion.camera")
 EMPTY_FILE = "camera-empty.png"
 KEEP_FRAMES = 3
 RETRY_S = 10.0
+FRAME_EVERY_S = 2.0  # the page's picture is this fresh
+FRAME_WIDTH = 1280  # ... and at most this wide (the page's corners are in its pixels: scaled back to the camera's)
 
 
 class CameraWatch:
     """`start()`, `close()` like the other adapters; `publish(position)` from the loop's thread."""
 
     def __init__(self, open_camera: Callable[[], Any], watcher: Any, put: Callable[[Any], Any], fps: float,
-                 state_dir: str | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 state_dir: str | None = None, clock: Callable[[], float] = time.monotonic,
+                 frame_file: str | None = None) -> None:
         self.open_camera = open_camera
         self.watcher = watcher
         self.put = put
         self.period = 1.0 / fps
         self.state_dir = state_dir
         self.clock = clock
+        self.frame_file = frame_file  # the latest frame for the page (pagelink.CAMERA_FRAME), None: none
+        self.frame_written = -FRAME_EVERY_S
+        self.shared_scale = 1.0  # camera pixels per pixel of the page's picture
         self.frames: deque = deque(maxlen=KEEP_FRAMES)
         self._position: Any = None
+        self._corners: list | None = None  # new corners from the page, for the thread to take
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
@@ -51,6 +58,18 @@ class CameraWatch:
     def publish(self, position: Any) -> None:
         with self._lock:
             self._position = position
+
+    def set_corners(self, values: list[float], shared: bool = False) -> str | None:
+        """New corners (8 numbers; `shared`: in the pixels of the page's picture): why they make no
+        board, else None (the thread takes them)."""
+        k = self.shared_scale if shared else 1.0
+        pairs = [(values[i] * k, values[i + 1] * k) for i in range(0, 8, 2)]
+        size = self.frames[-1].size if self.frames else None
+        why = self.watcher.corners_problem(pairs, size)
+        if why is None:
+            with self._lock:
+                self._corners = pairs
+        return why
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
@@ -99,7 +118,11 @@ class CameraWatch:
             return
         self.frames.append(photo)
         with self._lock:
-            position = self._position
+            position, corners, self._corners = self._position, self._corners, None
+        if corners is not None:
+            self.watcher.set_corners(corners)
+            log.info("camera: new corners %s", ", ".join(f"{x:.0f},{y:.0f}" for x, y in corners))
+        self._share(photo)
         if position is None:
             return
         seen = self.watcher.frame(photo, self.clock(), position)
@@ -118,6 +141,27 @@ class CameraWatch:
             self.put(CameraSaw(seen.kind, seen.ply, seen.move))
         elif seen.kind == "empty":
             self._keep_empty(photo)
+
+    def _share(self, photo: Any) -> None:
+        """The latest frame for the page (in the runtime directory: RAM), every FRAME_EVERY_S. Written
+        at the camera's own size when it is at most FRAME_WIDTH wide, so a tap on it is a pixel of the camera."""
+        now = self.clock()
+        if self.frame_file is None or now - self.frame_written < FRAME_EVERY_S:
+            return
+        self.frame_written = now
+        import io
+
+        from companion.util.fsutil import atomic_write_bytes
+
+        shown = photo if photo.width <= FRAME_WIDTH else photo.resize(
+            (FRAME_WIDTH, round(photo.height * FRAME_WIDTH / photo.width)))
+        self.shared_scale = photo.width / shown.width
+        data = io.BytesIO()
+        shown.save(data, "JPEG", quality=80)
+        try:
+            atomic_write_bytes(self.frame_file, data.getvalue(), mode=0o600)
+        except OSError as exc:
+            self._fail(f"the page's picture not written to {self.frame_file}: {exc.strerror or exc}")
 
     # the empty board, kept across restarts ------------------------------------------------------
     def _empty_path(self) -> str | None:
@@ -153,16 +197,21 @@ class CameraWatch:
                       path, exc)
 
 
-def camera_watch(settings: Any, kind: str, put: Callable[[Any], Any], state_dir: str | None) -> CameraWatch | None:
+def camera_watch(settings: Any, kind: str, put: Callable[[Any], Any], state_dir: str | None,
+                 corners: list[float] | None = None, frame_file: str | None = None) -> CameraWatch | None:
     """The camera of the config's `camera` section (companion.hw.settings.CameraConfig) for game
-    `kind`, or None (logged) when the game has no camera or the corners make no board."""
+    `kind`, or None (logged) when the game has no camera or the corners make no board. `corners`:
+    those the page set (a journal setting), over the config's; none at all: the camera waits for them."""
     from companion.games import find_game
     from companion.hw.camera import open_camera
 
-    c = settings.corners
+    c = corners or settings.corners
+    if not c:
+        log.warning("camera: no corners yet: tap them on the table's page (/camera, with the PIN) "
+                    "or set camera.corners")
     try:
-        watcher = find_game(kind).make_camera_watcher([(c[i], c[i + 1]) for i in range(0, len(c), 2)],
-                                                      settings.still_s)
+        watcher = find_game(kind).make_camera_watcher(
+            [(c[i], c[i + 1]) for i in range(0, len(c), 2)] if c else None, settings.still_s)
     except ValueError as exc:
         log.error("camera.corners: %s: the camera stays off (companion doctor --camera shows the picture)", exc)
         return None
@@ -171,4 +220,4 @@ def camera_watch(settings: Any, kind: str, put: Callable[[Any], Any], state_dir:
         return None
     size = (settings.width, settings.height)
     return CameraWatch(lambda: open_camera(settings.source, settings.device, size), watcher, put, settings.fps,
-                       state_dir)
+                       state_dir, frame_file=frame_file)

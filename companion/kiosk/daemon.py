@@ -39,6 +39,7 @@ from companion.kiosk.loop import EOF, Daemon, rebuild
 from companion.table import entries
 from companion.table import texts as T
 from companion.table.keyscript import read_key_script
+from companion.table.pagelink import CAMERA_FRAME
 from companion.util.errors import UsageError
 from companion.table.shell import Shell
 from companion.table.sound import SoundSettings
@@ -260,11 +261,14 @@ def build(args: argparse.Namespace) -> Daemon:
         daemon.put_script(EOF)
     else:
         open_inputs(daemon, cfg, emulated=on_terminal(driver))
+    key_socket = args.key_socket or (cfg.web.resolved_key_socket() if cfg is not None and cfg.web.enabled else None)
     if script is None and cfg is not None and cfg.camera is not None:
         from companion.kiosk.camera import camera_watch  # only for a box with a camera
 
-        daemon.camera = camera_watch(cfg.camera, shell.kind, daemon.put, daemon.state_dir())
-    key_socket = args.key_socket or (cfg.web.resolved_key_socket() if cfg is not None and cfg.web.enabled else None)
+        stored = journal.setting("camera_corners") if journal is not None else None
+        frame = os.path.join(os.path.dirname(key_socket), CAMERA_FRAME) if key_socket else None
+        daemon.camera = camera_watch(cfg.camera, shell.kind, daemon.put, daemon.state_dir(),
+                                     stored if isinstance(stored, list) else None, frame)
     if key_socket:
         from companion.hw.keysocket import KeySocket  # sockets only for a table with its page
 

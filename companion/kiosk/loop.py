@@ -107,7 +107,7 @@ class Daemon:
     def page_event(self, event: Any) -> bool:
         """The events that are not keys (the table's page's, the keypad's noise); True when `event` was one.
         (Imported here: keys are strings, only a table with its page or a serial keypad sends these.)"""
-        from companion.hw.keyevents import CameraSaw, LineNoise, PhoneUrl, RemoveGame, RosterUpdate
+        from companion.hw.keyevents import CameraCorners, CameraSaw, LineNoise, PhoneUrl, RemoveGame, RosterUpdate
 
         if isinstance(event, CameraSaw):  # a game that takes the camera's news has camera_seen
             seen = getattr(self.shell.game, "camera_seen", None)
@@ -127,6 +127,9 @@ class Daemon:
             return True
         if isinstance(event, RosterUpdate):  # the page changed the players' names (with the PIN)
             self.set_roster(list(event.names))
+            return True
+        if isinstance(event, CameraCorners):  # the page (with the PIN) says where the board is in the picture
+            self.set_camera_corners(list(event.corners))
             return True
         if isinstance(event, RemoveGame):  # the page took a game out of the history (with the PIN, confirmed)
             self.remove_game(event.game_id)
@@ -263,6 +266,22 @@ class Daemon:
                 return
         self.shell.roster = checked
         log.info("roster: %d names", len(checked))
+
+    def set_camera_corners(self, values: list[float]) -> None:
+        """Corners tapped on the page: kept (a journal setting over the config's) when they make a
+        board in the camera's picture, and handed to the camera."""
+        if self.camera is None:
+            log.warning("camera corners from the page ignored: this box has no camera set up (config camera:)")
+            return
+        why = self.camera.set_corners(values, shared=True)
+        if why is not None:
+            log.warning("camera corners from the page refused: %s", why)
+            return
+        if self.journal is not None:
+            try:
+                self.journal.set_setting("camera_corners", [v * self.camera.shared_scale for v in values])
+            except Exception as exc:
+                log.error("camera corners not kept: %s", exc)
 
     def remove_game(self, game_id: int) -> None:
         """Take finished game `game_id` out of the history as the page asked: the journal's own call

@@ -174,9 +174,11 @@ class GameType:
     default_bot: str = ""  # the bot of its bot seats when neither --bot nor game.bot names one
     bot_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # bot -> what it is made with
     searcher: str | None = None  # "module:function(options)" -> an object with run(effect) -> answer
-    # "module:function(corners, still_s=S)" -> the camera's watcher: frame(photo, now, position) -> what it
-    # saw or None, set_empty(photo); its TableGame then has camera_position() and camera_seen(kind, ply, move)
+    # "module:function(corners or None, still_s=S)" -> the camera's watcher: frame(photo, now, position) -> what
+    # it saw or None, set_empty(photo), set_corners(corners), corners_problem(corners, size), outlined(photo);
+    # its TableGame then has camera_position() and camera_seen(kind, ply, move)
     camera: str | None = None
+    camera_help: str = ""  # (N_) the page's words for tapping the board's corners in the camera's picture, in order
     commands: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> ("module:function", help)
     speech: str | None = None  # a GameSpeech module
     web: str | None = None  # a GameWeb module (companion.table.gameweb)
@@ -278,7 +280,7 @@ class GameType:
         """The bot its bot seats play: `asked` (--bot, game.bot) when it is one of its bots, else its default."""
         return asked if asked in self.bots else self.default_bot
 
-    def make_camera_watcher(self, corners: list[tuple[float, float]], still_s: float) -> Any:
+    def make_camera_watcher(self, corners: list[tuple[float, float]] | None, still_s: float) -> Any:
         """The camera's watcher for this game (None: it has no camera); ValueError for corners that make no board."""
         if self.camera is None:
             return None

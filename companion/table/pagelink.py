@@ -12,6 +12,9 @@ Two channels, and nothing else passes between the two processes but the journal:
 
   The page builds its lines with `keys`, `url`, `roster`, `remove_game` and `encode`; the
   kiosk reads them with `decode`, which takes exactly these and nothing else.
+- **The camera's picture** (`CAMERA_FRAME`, beside the key socket, in the kiosk's runtime
+  directory: RAM): the camera's latest frame, written by the kiosk a few times a minute while a
+  camera is set up, shown by the page behind the PIN; the only picture that leaves the kiosk's memory.
 - **The PIN file** (`PIN_FILE`, in the state directory beside the journal): the page's PIN while
   it exists, written by the kiosk's New PIN or the settings card, read by the page; its rules
   (`PIN_DIGITS`, `PIN_MIN_DIGITS`, `PIN_MAX_DIGITS`).
@@ -25,6 +28,7 @@ from typing import Any, Sequence, Union
 
 from companion.table.keys import KEYPAD
 
+CAMERA_FRAME = "camera.jpg"  # beside the key socket: the camera's latest frame (the page shows it with the PIN)
 PIN_FILE = "web-pin"  # in the state directory, beside the journal: the page's PIN while it exists
 PIN_DIGITS = 10  # what New PIN makes: 10**10 PINs, at one guess a second a day's guesses find it with p < 1e-5
 PIN_MIN_DIGITS = 4  # shorter PINs than PIN_DIGITS are accepted with a warning (older boxes have 4-12)
@@ -56,7 +60,12 @@ class RemoveGame:
     game_id: int
 
 
-Message = Union[Keys, Url, Roster, RemoveGame]
+@dataclass(frozen=True)
+class CameraCorners:
+    corners: tuple[float, ...]  # 8 numbers: x1, y1 ... x4, y4, pixels of the camera's picture
+
+
+Message = Union[Keys, Url, Roster, RemoveGame, CameraCorners]
 
 
 def game_id(value: Any) -> int | None:
@@ -86,6 +95,19 @@ def roster(names: Sequence[str]) -> dict:
 
 def remove_game(number: int) -> dict:
     return {"remove_game": number}
+
+
+def camera_corners(values: Sequence[float]) -> dict:
+    return {"camera_corners": [float(v) for v in values]}
+
+
+def corner_values(value: Any) -> tuple[float, ...] | None:
+    """8 finite numbers (pixels, never a bool or a string) as a tuple, else None."""
+    if not isinstance(value, list) or len(value) != 8:
+        return None
+    if not all(type(v) in (int, float) and -1e5 < v < 1e5 for v in value):  # (NaN fails the comparison)
+        return None
+    return tuple(float(v) for v in value)
 
 
 def encode(message: dict) -> bytes:
@@ -126,4 +148,9 @@ def decode(line: bytes) -> Message | None:
         if wanted is None or len(message) != 1:
             return None
         return RemoveGame(wanted)
+    if "camera_corners" in message:
+        corners = corner_values(message["camera_corners"])
+        if corners is None or len(message) != 1:
+            return None
+        return CameraCorners(corners)
     return None

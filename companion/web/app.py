@@ -11,6 +11,8 @@
     GET  /history /stats /api/history /api/stats /export/{fmt} /roster, POST /api/roster:
                              finished games, statistics, exports, names (companion.web.history_pages)
     GET, POST /history/remove/{id}   a game out of the history, with the PIN (companion.web.history_remove)
+    GET  /camera /api/camera.jpg, POST /api/camera/corners: the camera's picture and its corners, with the
+                             PIN (companion.web.camera_page)
 
 One background task follows the journal (companion.web.watch: a look at its files every
 5 ms, `Views.refresh` when they moved and every second) and wakes every stream when the view
@@ -35,7 +37,7 @@ from aiohttp_sse import sse_response
 from companion.table.gameweb import esc, tag
 from companion.table import pagelink as link
 from companion.table.keys import KEYPAD
-from companion.web import history_pages, history_remove, pages, watch
+from companion.web import camera_page, history_pages, history_remove, pages, watch
 from companion.web.guard import (FORM_REFERRER_POLICY, SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck,
                                  PinGuard, origin_matches)
 from companion.web.http import (GUARD, HOSTS, KEYS, NOT_RUNNING, ROSTER, STATE, VIEWS, change_refused,
@@ -89,6 +91,7 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
     app.router.add_post("/api/keys", post_keys)
     history_pages.register(app)
     history_remove.register(app)  # it builds on history_pages (never the other way)
+    camera_page.register(app)
     return app
 
 

@@ -46,13 +46,16 @@ class Box:
         self.camera = photos.random_camera(self.rng, (640, 480), flip=False)
         self.shots = 0
         self.empty, corners = photos.photograph(None, self.camera, photos.random_look(self.rng, "clean"))
-        (tmp / "config.yaml").write_text(
-            "buttons: null\n"
-            "camera:\n  source: folder\n  device: {}\n  corners: [{}]\n  fps: 8\n  still_s: 0.4\n".format(
-                self.folder, ", ".join(f"{v:.1f}" for xy in corners for v in xy)))
+        self.corners = [round(v, 1) for xy in corners for v in xy]
+        self.configure(self.corners)
         self.proc: subprocess.Popen | None = None
         self.lines: list[str] = []
         self.said: list[str] = []
+
+    def configure(self, corners: list[float] | None) -> None:
+        (self.tmp / "config.yaml").write_text(
+            "buttons: null\ncamera:\n  source: folder\n  device: {}\n{}  fps: 8\n  still_s: 0.4\n".format(
+                self.folder, f"  corners: {corners}\n" if corners else ""))
 
     def play(self, frm: int, to: int) -> None:
         self.table.move(frm, to)
@@ -99,9 +102,12 @@ class Box:
         return path.exists() and any(text in json.loads(line)["text"] for line in path.read_text().splitlines())
 
     def keys(self, text: str) -> None:
+        self.send({"keys": list(text)})
+
+    def send(self, message: dict) -> None:
         with socket.socket(socket.AF_UNIX) as s:
             s.connect(str(self.tmp / "keys.sock"))
-            s.sendall((json.dumps({"keys": list(text)}) + "\n").encode())
+            s.sendall((json.dumps(message) + "\n").encode())
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -149,3 +155,25 @@ def test_the_box_proposes_the_move_it_sees_and_names_one_it_does_not(box):
     box.wait(lambda: box.logged(f"camera: mismatch {c} -> {shown} at ply {ply + 2}"), "the mismatch")
     box.wait(lambda: box.heard(f"The board shows {c} to {shown}, but {c} to {typed} was played."),
              "the mismatch said")
+
+
+def test_corners_tapped_on_the_page_are_taken_kept_and_outlive_a_restart(box):
+    ply = box.game.ply
+    box.configure(None)  # no corners in the config: the page's are awaited
+    box.empty.save(box.state / "camera-empty.png")
+    box.start("--load", str(RECORD))
+    assert box.logged("camera: no corners yet")
+    box.shoot()
+    frame = box.tmp / "camera.jpg"  # the page's picture, beside the key socket
+    box.wait(frame.exists, "the page's picture")
+    assert oct(frame.stat().st_mode & 0o777) == "0o600"
+    box.send({"camera_corners": [1, 2, 3, 4, 5, 6, 7, 8]})  # no board: refused, nothing kept
+    box.wait(lambda: box.logged("camera corners from the page refused"), "the refusal")
+    box.send({"camera_corners": box.corners})
+    box.wait(lambda: box.logged("camera: new corners"), "the corners taken")
+    box.wait(lambda: box.logged(f"camera: anchored at ply {ply}"), "the anchor")
+    box.stop()
+    box.start()
+    box.shoot()
+    box.wait(lambda: box.logged(f"camera: anchored at ply {ply}"), "the anchor after a restart")
+    assert not box.logged("camera: no corners yet")

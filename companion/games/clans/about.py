@@ -19,6 +19,9 @@ GAME = GameType(
     bgg_id=4636, bgg_year=2002, min_play_time=30, max_play_time=45, min_age=10,
     bots=("random", "greedy", "mcts"), default_bot="mcts", quick_start=True, searcher="companion.games.clans.bots.runner:make_searcher",
     camera="companion.games.clans.camera.watch:Watcher",
+    # NOTE: the table's page: the camera page, above the picture (the board file's corners (0,0), (1200,0), (1200,800), (0,800))
+    camera_help=N_("Tap the board's four corners in this order: beside territory 1, at the top of the scoring "
+                   "track, by its CLANS label, the last one. Then save them."),
     # the table's MCTS as tuned with `companion clans arena`; --bot-iterations adds a fixed budget
     bot_options={"mcts": {"c": 0.7, "reward": "mix", "search": "halving", "horizon": 12}},
     commands={

@@ -146,5 +146,44 @@
       }
     });
   }
+  const cameraTaps = document.getElementById("camera-taps");
+  if (cameraTaps) {  // the camera's corners: four taps on its picture, in its own pixels, sent like the names
+    const picture = document.getElementById("camera-picture");
+    const save = document.getElementById("camera-save");
+    const cameraStatus = document.getElementById("camera-status");
+    let corners = [];
+    function mark() {
+      for (const dot of cameraTaps.querySelectorAll(".corner")) dot.remove();
+      corners.forEach(([x, y], i) => {
+        const dot = document.createElement("span");
+        dot.className = "corner";
+        dot.textContent = String(i + 1);
+        dot.style.left = (100 * x / picture.naturalWidth) + "%";
+        dot.style.top = (100 * y / picture.naturalHeight) + "%";
+        cameraTaps.appendChild(dot);
+      });
+      save.disabled = corners.length !== 4;
+    }
+    picture.addEventListener("error", () => { cameraStatus.textContent = cameraStatus.dataset.none; });
+    picture.addEventListener("click", (event) => {
+      if (corners.length >= 4 || !picture.naturalWidth) return;
+      const box = picture.getBoundingClientRect();
+      corners.push([(event.clientX - box.left) * picture.naturalWidth / box.width,
+                    (event.clientY - box.top) * picture.naturalHeight / box.height]);
+      mark();
+    });
+    document.getElementById("camera-again").addEventListener("click", () => { corners = []; mark(); });
+    save.addEventListener("click", async () => {
+      if (!csrf || corners.length !== 4) return;
+      const reply = await fetch("/api/camera/corners", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ corners: corners.flat() }),
+      });
+      const answer = await reply.json().catch(() => ({}));
+      cameraStatus.textContent = reply.ok ? cameraStatus.dataset.saved : (answer.error || String(reply.status));
+      if (!reply.ok) locked(reply);
+    });
+  }
   if (live) follow();
 })();

@@ -98,10 +98,12 @@ def moved(a: Image.Image, b: Image.Image) -> bool:
 class Watcher:
     """Frames in (`frame`), what to say out (see the module docstring)."""
 
-    def __init__(self, corners: Sequence[Point], empty: Image.Image | None = None, still_s: float = STILL_S) -> None:
-        self.corners = check_corners(corners)
+    def __init__(self, corners: Sequence[Point] | None, empty: Image.Image | None = None,
+                 still_s: float = STILL_S) -> None:
+        self.corners = None if corners is None else check_corners(corners)  # None: nothing is judged
         self.still_s = still_s
         self.ref: Detail | None = None
+        self.empty: Image.Image | None = None
         if empty is not None:
             self.set_empty(empty)
         self.last: Image.Image | None = None  # the previous frame's still picture
@@ -116,8 +118,24 @@ class Watcher:
         return detail(to_board(photo, self.corners))
 
     def set_empty(self, photo: Image.Image) -> None:
-        """The view of the empty board (kept from an earlier run)."""
-        self.ref = self.view(photo)
+        """The photograph of the empty board (kept from an earlier run)."""
+        self.empty = photo
+        self.ref = self.view(photo) if self.corners is not None else None
+
+    @staticmethod
+    def corners_problem(corners: Sequence[Point], size: tuple[int, int] | None = None) -> str | None:
+        """Why `corners` make no board in a picture of `size` (None: they do)."""
+        try:
+            check_corners(corners, size)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def set_corners(self, corners: Sequence[Point]) -> None:
+        """New corners (the camera moved, or a player tapped them): every view is measured anew."""
+        self.corners = check_corners(corners)
+        self.ref = self.view(self.empty) if self.empty is not None else None
+        self.anchor, self.anchor_game, self.judged = None, None, None
 
     def frame(self, photo: Image.Image, now: float, position: Position) -> Seen | None:
         """One frame at time `now` with the table at `position`: what to say, if anything."""
@@ -127,20 +145,23 @@ class Watcher:
             self.still_since, self.judged, self.seen = now, None, None
         self.last = small
         key = position.key()
-        if now - self.still_since < self.still_s or self.judged == key:
+        if now - self.still_since < self.still_s or self.judged == key or self.corners is None:
             return None
         self.judged, self.seen = key, small
-        return self.judge(self.view(photo), position)
+        return self.look(photo, position)
 
-    def judge(self, view: Detail, position: Position) -> Seen | None:
+    def look(self, photo: Image.Image, position: Position) -> Seen | None:
+        """Judge one still photograph at `position`."""
         game = position.game
         if position.phase == "empty":
-            self.ref, self.anchor, self.anchor_game = view, None, None
+            self.set_empty(photo)
+            self.anchor, self.anchor_game = None, None
             return Seen("empty", 0 if game is None else game.ply)
         if game is None:
             return None
         if self.ref is None:
             return Seen("no_empty", game.ply, reason="no view of the empty board yet")
+        view = self.view(photo)
         moves = [(m.frm, m.to) for m in game.moves]
         if self.anchor is None or self.anchor_game is None or \
                 [(m.frm, m.to) for m in self.anchor_game.moves] != moves:
