@@ -496,3 +496,53 @@ def test_tap_the_map_types_the_move_with_the_pin(tmp_path, capsys):
             driver.quit()
         web.stop()
         sock.close()
+
+
+def test_the_cameras_corners_are_tapped_on_its_picture_with_the_pin(tmp_path):
+    """At 360x740: /camera shows no picture without the PIN; with it, the camera's picture (written
+    beside the key socket, larger than the phone) fits the screen, four taps mark the corners 1-4, and
+    Save sends them in the picture's own pixels (a tap a quarter across a 1200 px picture is x 300)."""
+    from PIL import Image
+
+    from companion.hw.keysocket import CameraCorners, KeySocket
+    from companion.table import pagelink as link
+    from tests.web.realweb import RealWeb
+    from tests.web.webtools import table as kiosk
+
+    kiosk(tmp_path / "state", "--players", "2", "--seed", "3")
+    Image.new("RGB", (1200, 900), (30, 120, 60)).save(tmp_path / link.CAMERA_FRAME, "JPEG")
+    (tmp_path / "pin").write_text("4711471147\n")
+    got: list = []
+    sock = KeySocket(str(tmp_path / "keys.sock"), got.append)
+    sock.start()
+    driver = None
+    web = RealWeb(tmp_path / "state", "--pin-file", str(tmp_path / "pin"), "--key-socket", str(tmp_path / "keys.sock"))
+    try:
+        driver = SHOTS.browser(tmp_path / "profile")
+        driver.get(f"http://127.0.0.1:{web.port}/camera")
+        assert not driver.find_element("id", "camera-form").is_displayed()
+        driver.find_element("id", "pin").send_keys("4711471147\n")  # the page reloads with the session
+        WebDriverWait(driver, 15).until(lambda d: d.execute_script(
+            "const p = document.getElementById('camera-picture'); return p && p.complete && p.naturalWidth"))
+        box = driver.execute_script("document.getElementById('camera-picture').scrollIntoView();"
+                                    "const r = document.getElementById('camera-picture').getBoundingClientRect();"
+                                    "return [r.left, r.top, r.width, r.height]")
+        assert box[2] <= SHOTS.PHONE[0] and abs(box[2] / box[3] - 1200 / 900) < 0.02  # it fits, unstretched
+        taps = [(0.25, 0.2), (0.75, 0.2), (0.75, 0.8), (0.25, 0.8)]
+        save = driver.find_element("id", "camera-save")
+        for i, (fx, fy) in enumerate(taps):
+            assert not save.is_enabled()
+            tap(driver, box[0] + fx * box[2], box[1] + fy * box[3])
+        assert len(driver.find_elements("css selector", "#camera-taps .corner")) == 4 and save.is_enabled()
+        save.click()
+        SHOTS.wait_for("the corners at the socket", lambda: [e for e in got if isinstance(e, CameraCorners)])
+        sent = [e for e in got if isinstance(e, CameraCorners)][0].corners
+        want = [v for fx, fy in taps for v in (fx * 1200, fy * 900)]
+        assert all(abs(a - b) <= 1200 / box[2] + 1 for a, b in zip(sent, want)), (sent, want)  # a CSS px at most
+        WebDriverWait(driver, 10).until(lambda d: d.find_element("id", "camera-status").text.startswith("Sent"))
+        check_page(driver, "camera-corners", shots_dir(tmp_path))
+    finally:
+        if driver is not None:
+            driver.quit()
+        web.stop()
+        sock.close()
