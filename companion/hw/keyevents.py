@@ -48,12 +48,13 @@ class LineNoise:
 @dataclass(frozen=True)
 class CameraSaw:
     """The camera above the board saw something the table should know (companion.kiosk.camera):
-    `kind` "proposal" (the move `move` was made on the board at ply `ply`: # confirms it) or
-    "mismatch" (after the move of ply `ply`, the board shows `move` instead)."""
+    `kind` "proposal" (the move `move` was made on the board at ply `ply`: # confirms it),
+    "mismatch" (after the move of ply `ply`, the board shows `move` instead) or "moved" (the camera
+    moved: the board no longer lies where its corners say; no move)."""
 
     kind: str
     ply: int
-    move: tuple[int, int]
+    move: tuple[int, int] | None
 
 
 @dataclass(frozen=True)

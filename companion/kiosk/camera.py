@@ -6,9 +6,10 @@
 
 The loop tells the thread where the table is after every change (`publish`: a copy of the game and
 its phase, made on the loop's thread, so the watcher never reads what the loop changes). Only the
-last few frames are kept, in memory (`frames`, for `companion doctor` and the page); the one
-picture written is the empty board (`EMPTY_FILE` in the state directory, 0600), so a restart in
-the middle of a game still has it. Nothing leaves the box. A camera that fails is logged once and
+last few frames are kept, in memory (`frames`), and the latest is written for the page every
+`FRAME_EVERY_S` in the runtime directory (RAM); the one picture kept on the card is the empty
+board, in the board's frame (`EMPTY_FILE` in the state directory, 0600), so a restart or a
+moved camera in the middle of a game still has it. Nothing leaves the box. A camera that fails is logged once and
 looked at again every `RETRY_S`; the game goes on with keys.
 """
 
@@ -137,10 +138,10 @@ class CameraWatch:
         extra = f" ({seen.reason})" if seen.reason else ""
         where = f" territories {', '.join(map(str, seen.territories))}" if seen.territories else ""
         log.info("camera: %s%s at ply %d%s%s", seen.kind, move, seen.ply, where, extra)
-        if seen.kind in ("proposal", "mismatch") and seen.move is not None:
+        if seen.kind in ("proposal", "mismatch") and seen.move is not None or seen.kind == "moved":
             self.put(CameraSaw(seen.kind, seen.ply, seen.move))
         elif seen.kind == "empty":
-            self._keep_empty(photo)
+            self._keep_empty(self.watcher.kept_empty() or photo)
 
     def _share(self, photo: Any) -> None:
         """The latest frame for the page (in the runtime directory: RAM), every FRAME_EVERY_S. Written
@@ -190,7 +191,7 @@ class CameraWatch:
             from PIL import Image
 
             with Image.open(path) as im:
-                self.watcher.set_empty(im.convert("RGB"))
+                self.watcher.load_empty(im.convert("RGB"))
             log.info("camera: the empty board from %s", path)
         except Exception as exc:  # a damaged file: the next questions take a new one
             log.error("camera: %s cannot be read (%s): the empty board is taken again at the next new game",

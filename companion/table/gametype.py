@@ -175,7 +175,8 @@ class GameType:
     bot_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # bot -> what it is made with
     searcher: str | None = None  # "module:function(options)" -> an object with run(effect) -> answer
     # "module:function(corners or None, still_s=S)" -> the camera's watcher: frame(photo, now, position) -> what
-    # it saw or None, set_empty(photo), set_corners(corners), corners_problem(corners, size), outlined(photo);
+    # it saw or None, load_empty(picture), kept_empty(), set_corners(corners), corners_problem(corners, size),
+    # outlined(photo);
     # its TableGame then has camera_position() and camera_seen(kind, ply, move)
     camera: str | None = None
     camera_help: str = ""  # (N_) the page's words for tapping the board's corners in the camera's picture, in order

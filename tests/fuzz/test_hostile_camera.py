@@ -148,7 +148,7 @@ def test_the_cameras_news_at_any_moment_never_breaks_a_game():
                 else:
                     move = (rnd.randint(-3, 70), rnd.randint(-3, 70))
                 ply = game.ply if game is not None and rnd.random() < 0.8 else rnd.randint(-1, 99)
-                c.camera_seen(rnd.choice(("proposal", "mismatch", "unsure")), ply, move)
+                c.camera_seen(rnd.choice(("proposal", "mismatch", "unsure", "moved")), ply, move)
                 proposals += c.screen().name == "camera"
             else:
                 c.handle(rnd.choice(keys), 0.0)

@@ -280,8 +280,13 @@ class Controller(TableGameBase):
     def camera_seen(self, kind: str, ply: int, move: tuple[int, int] | None) -> None:
         """What the camera saw at ply `ply`: a "proposal" goes into the move entry when nothing is
         typed there (# confirms it); a "mismatch" (the board shows another move than the one
-        played) is a message. Stale news (another ply by now) is dropped."""
+        played) is a message, as is "moved" (the camera moved: its corners again). Stale news (another
+        ply by now) is dropped."""
         game, ui = self.state.game, self.ui
+        if kind == "moved":
+            self.info.show(_(T.CAMERA_TITLE), [_(T.CAMERA_MOVED)], "camera-moved")
+            self._derive()
+            return
         if game is None or move is None or game.ply != ply:
             return
         if kind == "proposal":

@@ -395,6 +395,8 @@ def camera_entry(frm: int, to: int) -> str:
 CAMERA_HINT = N_("camera: #=yes *=no")
 # NOTE: max 25 characters; title
 CAMERA_TITLE = N_("Camera")
+CAMERA_MOVED = N_("The camera seems to have moved: tap the board's corners again on the table's page "
+                  "(/camera, with the PIN). Until then, type the moves.")
 
 
 def board_shows(frm: int, to: int, played_frm: int, played_to: int) -> str:

@@ -17,6 +17,8 @@ of the game and its phase); out comes at most one `Seen` per still spell and pos
 - After a move (confirmed with `#`, typed or a bot's), the first still view is checked against
   the view before it: when it shows another legal move, `Seen("mismatch")` names it ("the board
   shows 12 -> 14"), and the box does not anchor on it.
+- A moved camera: when the whole picture differs from the empty board's (not a part of it, as huts,
+  a hand or a lamp make it), the board no longer lies where the corners say (`Seen("moved")`, once, until new corners or the board agrees).
 - While a person is to move ("move" phase) a still view that differs from the anchor is judged
   (companion.games.clans.camera.propose): one legal move is `Seen("proposal")`, anything else
   `Seen("unsure")` with the reason.
@@ -27,9 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from PIL import Image, ImageChops, ImageFilter
+from PIL import Image, ImageChops, ImageFilter, ImageStat
 
-from companion.games.clans.camera.geometry import BOARD_FRAME, Point, check_corners, perspective, to_board
+from companion.games.clans.camera.geometry import BOARD_FRAME, BOARD_VIEW, Point, check_corners, perspective, to_board
 from companion.games.clans.camera.propose import judge
 from companion.games.clans.camera.views import Detail, change, detail, shares
 from companion.games.clans.game import Game
@@ -41,6 +43,7 @@ STILL_S = 1.0  # still this long: judged
 CHANGED_PIXELS = 6  # this many pixels of it changed since the picture was judged: judged again (a hut moved)
 HOLDS = 0.010  # a territory with huts differs from the empty board by at least this share ...
 BARE = 0.035  # ... and a bare one by at most this (measured: 0.024 and 0.022 at worst)
+MOVED_MEDIAN = 30  # the median change from the empty board above this: the camera moved
 
 PHASES = ("empty", "move", "other")
 
@@ -61,7 +64,7 @@ class Position:
 @dataclass(frozen=True)
 class Seen:
     """What the watcher saw: `kind` is "empty", "waiting", "anchored", "mismatch", "proposal",
-    "unsure" or "no_empty"; `ply` the position's; `move` the move shown (mismatch, proposal);
+    "unsure", "no_empty" or "moved" (the camera: the board no longer lies where the corners say); `ply` the position's; `move` the move shown (mismatch, proposal);
     `territories` those that disagree with the position (waiting)."""
 
     kind: str
@@ -71,12 +74,19 @@ class Seen:
     territories: tuple[int, ...] = ()
 
 
-def disagreements(game: Game, view: Detail, ref: Detail) -> list[int]:
-    """The territories whose look disagrees with `game`: huts that look bare, bare ones that hold something."""
-    share = shares(change(view, ref), game.board)
+def disagreements(game: Game, share: dict[int, float]) -> list[int]:
+    """The territories whose look (`share`: each one's difference from the empty board) disagrees with
+    `game`: huts that look bare, bare ones that hold something."""
     held = set(game.occupied())
     return sorted(t for t, s in share.items()
                   if (s < HOLDS if t in held else s > BARE and not game.is_village(t)))
+
+
+def camera_moved(diff: Image.Image) -> bool:
+    """True when the board's whole picture differs from the empty board's (`diff`, their change): the
+    picture moved under the corners. Huts, a hand or a lamp change a part of it: the median pixel
+    stays near the noise (3-15 measured; a moved camera 60-72)."""
+    return ImageStat.Stat(diff).median[0] > MOVED_MEDIAN
 
 
 def still_picture(photo: Image.Image) -> Image.Image:
@@ -102,8 +112,9 @@ class Watcher:
                  still_s: float = STILL_S) -> None:
         self.corners = None if corners is None else check_corners(corners)  # None: nothing is judged
         self.still_s = still_s
-        self.ref: Detail | None = None
-        self.empty: Image.Image | None = None
+        self.ref: Detail | None = None  # the empty board's detail, in the board's frame
+        self.empty_view: Image.Image | None = None  # ... and its view (RGB, BOARD_VIEW): the camera's pose is gone
+        self.empty_raw: Image.Image | None = None  # a photograph of it waiting for the corners
         if empty is not None:
             self.set_empty(empty)
         self.last: Image.Image | None = None  # the previous frame's still picture
@@ -113,14 +124,34 @@ class Watcher:
         self.anchor: Detail | None = None
         self.anchor_game: Game | None = None
         self.checked: tuple | None = None  # the position whose move was checked
+        self.told_moved = False  # "the camera moved" was said (once, until the board agrees again)
 
     def view(self, photo: Image.Image) -> Detail:
         return detail(to_board(photo, self.corners))
 
     def set_empty(self, photo: Image.Image) -> None:
-        """The photograph of the empty board (kept from an earlier run)."""
-        self.empty = photo
-        self.ref = self.view(photo) if self.corners is not None else None
+        """A photograph of the empty board (the questions', or one kept by an earlier run)."""
+        if self.corners is None:
+            self.empty_raw = photo
+            return
+        self.set_empty_view(to_board(photo, self.corners))
+
+    def set_empty_view(self, view: Image.Image) -> None:
+        """The empty board in the board's frame (`kept_empty`), whatever the camera's pose."""
+        self.empty_view = view.convert("RGB").resize(BOARD_VIEW)
+        self.ref, self.empty_raw = detail(self.empty_view), None
+
+    def load_empty(self, picture: Image.Image) -> None:
+        """A kept picture of the empty board: a view (`kept_empty`), or a photograph (an older run's)."""
+        if picture.size == BOARD_VIEW:
+            self.set_empty_view(picture)
+        else:
+            self.set_empty(picture)
+
+    def kept_empty(self) -> Image.Image | None:
+        """What to keep of the empty board across restarts: its view in the board's frame, which a
+        moved camera (new corners) still measures against."""
+        return self.empty_view
 
     @staticmethod
     def corners_problem(corners: Sequence[Point], size: tuple[int, int] | None = None) -> str | None:
@@ -132,10 +163,12 @@ class Watcher:
         return None
 
     def set_corners(self, corners: Sequence[Point]) -> None:
-        """New corners (the camera moved, or a player tapped them): every view is measured anew."""
+        """New corners (the camera moved, or a player tapped them): every view is measured anew; the empty
+        board's view, in the board's frame, stays."""
         self.corners = check_corners(corners)
-        self.ref = self.view(self.empty) if self.empty is not None else None
-        self.anchor, self.anchor_game, self.judged = None, None, None
+        if self.ref is None and self.empty_raw is not None:  # the empty board's photograph, now placed
+            self.set_empty(self.empty_raw)
+        self.anchor, self.anchor_game, self.judged, self.told_moved = None, None, None, False
 
     def frame(self, photo: Image.Image, now: float, position: Position) -> Seen | None:
         """One frame at time `now` with the table at `position`: what to say, if anything."""
@@ -162,10 +195,19 @@ class Watcher:
         if self.ref is None:
             return Seen("no_empty", game.ply, reason="no view of the empty board yet")
         view = self.view(photo)
+        diff = change(view, self.ref)
+        if camera_moved(diff):
+            self.anchor, self.anchor_game = None, None
+            if self.told_moved:
+                return None
+            self.told_moved = True
+            return Seen("moved", game.ply, reason="the board no longer lies where the corners say")
+        self.told_moved = False
+        share = shares(diff, game.board)
         moves = [(m.frm, m.to) for m in game.moves]
         if self.anchor is None or self.anchor_game is None or \
                 [(m.frm, m.to) for m in self.anchor_game.moves] != moves:
-            return self.reanchor(view, game, moves)
+            return self.reanchor(view, share, game, moves)
         if position.phase != "move":
             return None
         found = judge(game, self.anchor, view, self.ref)
@@ -175,7 +217,7 @@ class Watcher:
             return Seen("proposal", game.ply, found.move, found.reason)
         return Seen("unsure", game.ply, None, found.reason)
 
-    def reanchor(self, view: Detail, game: Game, moves: list[tuple[int, int]]) -> Seen:
+    def reanchor(self, view: Detail, share: dict[int, float], game: Game, moves: list[tuple[int, int]]) -> Seen:
         """The position changed since the anchor: check the move just made, then anchor when the board agrees."""
         before = self.anchor_game
         if (self.anchor is not None and before is not None and self.checked != tuple(moves)
@@ -184,7 +226,7 @@ class Watcher:
             found = judge(before, self.anchor, view, self.ref)  # type: ignore[arg-type]
             if found.move is not None and found.move != moves[-1]:
                 return Seen("mismatch", game.ply, found.move, f"{moves[-1][0]} -> {moves[-1][1]} was played")
-        wrong = disagreements(game, view, self.ref)  # type: ignore[arg-type]
+        wrong = disagreements(game, share)
         if wrong:
             return Seen("waiting", game.ply, reason="the board does not show the position yet",
                         territories=tuple(wrong))

@@ -107,3 +107,26 @@ def test_a_noisy_camera_comes_to_rest_and_still_sees_one_hut_move():
     a, b = shot.game.random_move(shot.rng.random)
     shot.table.move(a, b)
     assert [(s.kind, s.move) for s in shot.feed("move", look="noise")] == [("proposal", (a, b))]
+
+
+def test_a_camera_that_moved_is_named_once_and_a_hand_is_not_taken_for_it():
+    shot = Shoot(6)
+    shot.feed("empty", table=None)
+    for _ in range(12):  # bare territories: enough to tell a moved camera from a hand
+        a, b = shot.game.random_move(shot.rng.random)
+        shot.table.move(a, b)
+        shot.game.push(a, b)
+        shot.table.reconcile(shot.game)
+    assert kinds(shot.feed("move")) == ["anchored"]
+    hand = photos.random_hand(shot.rng, shot.camera)
+    assert "moved" not in kinds(shot.feed("move", hand=lambda: hand))  # a hand held still over the board
+    assert kinds(shot.feed("move")) in ([], ["anchored"])
+    # the stand knocked: the same table from a little further left and turned
+    shot.camera = photos.random_camera(random.Random(99), (640, 480), flip=False)
+    assert kinds(shot.feed("move")) == ["moved"]
+    assert shot.feed("move") == []  # said once
+    shot.watcher.set_corners(shot.photo()[1])  # tapped again on the page: the empty board's view stays
+    assert kinds(shot.feed("move")) == ["anchored"]
+    a, b = shot.game.random_move(shot.rng.random)
+    shot.table.move(a, b)
+    assert [(s.kind, s.move) for s in shot.feed("move")] == [("proposal", (a, b))]
