@@ -50,11 +50,13 @@ class CameraSaw:
     """The camera above the board saw something the table should know (companion.kiosk.camera):
     `kind` "proposal" (the move `move` was made on the board at ply `ply`: # confirms it),
     "mismatch" (after the move of ply `ply`, the board shows `move` instead) or "moved" (the camera
-    moved: the board no longer lies where its corners say; no move)."""
+    moved: the board no longer lies where its corners say; no move), "setup-missing" or "setup-colour"
+    (before the first move, `territories` show no hut, or one of another colour than the setup's)."""
 
     kind: str
     ply: int
     move: tuple[int, int] | None
+    territories: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ log = logging.getLogger("companion.camera")
 EMPTY_FILE = "camera-empty.png"
 KEEP_FRAMES = 3
 RETRY_S = 10.0
+TOLD = ("moved", "setup-missing", "setup-colour")  # what the watcher saw that the table hears without a move
 FRAME_EVERY_S = 2.0  # the page's picture is this fresh
 FRAME_WIDTH = 1280  # ... and at most this wide (the page's corners are in its pixels: scaled back to the camera's)
 
@@ -138,8 +139,8 @@ class CameraWatch:
         extra = f" ({seen.reason})" if seen.reason else ""
         where = f" territories {', '.join(map(str, seen.territories))}" if seen.territories else ""
         log.info("camera: %s%s at ply %d%s%s", seen.kind, move, seen.ply, where, extra)
-        if seen.kind in ("proposal", "mismatch") and seen.move is not None or seen.kind == "moved":
-            self.put(CameraSaw(seen.kind, seen.ply, seen.move))
+        if seen.kind in ("proposal", "mismatch") and seen.move is not None or seen.kind in TOLD:
+            self.put(CameraSaw(seen.kind, seen.ply, seen.move, seen.territories))
         elif seen.kind == "empty":
             self._keep_empty(self.watcher.kept_empty() or photo)
 

@@ -112,7 +112,7 @@ class Daemon:
         if isinstance(event, CameraSaw):  # a game that takes the camera's news has camera_seen
             seen = getattr(self.shell.game, "camera_seen", None)
             if seen is not None and not self.failed and self.shell.game_in_front():
-                seen(event.kind, event.ply, event.move)
+                seen(event.kind, event.ply, event.move, event.territories)
                 self.drain()
                 self.show()
                 self.announcer.flush()

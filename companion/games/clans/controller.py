@@ -277,14 +277,18 @@ class Controller(TableGameBase):
             phase = "move" if mode == "move" else "other"
         return Position(None if game is None else game.copy(), phase)
 
-    def camera_seen(self, kind: str, ply: int, move: tuple[int, int] | None) -> None:
+    def camera_seen(self, kind: str, ply: int, move: tuple[int, int] | None,
+                    territories: tuple[int, ...] = ()) -> None:
         """What the camera saw at ply `ply`: a "proposal" goes into the move entry when nothing is
         typed there (# confirms it); a "mismatch" (the board shows another move than the one
-        played) is a message, as is "moved" (the camera moved: its corners again). Stale news (another
-        ply by now) is dropped."""
+        played) is a message, as are "moved" (the camera moved: its corners again) and, before the first
+        move, "setup-missing" and "setup-colour" (`territories` without their hut, or with another
+        colour's). Stale news (another ply by now) is dropped."""
         game, ui = self.state.game, self.ui
-        if kind == "moved":
-            self.info.show(_(T.CAMERA_TITLE), [_(T.CAMERA_MOVED)], "camera-moved")
+        if kind == "moved" or kind.startswith("setup-") and territories and game is not None and game.ply == 0:
+            said = _(T.CAMERA_MOVED) if kind == "moved" else T.setup_seen(kind, [
+                (t, game.setup.get(t, "")) for t in territories])  # type: ignore[union-attr]
+            self.info.show(_(T.CAMERA_TITLE), [said], kind)
             self._derive()
             return
         if game is None or move is None or game.ply != ply:

@@ -399,6 +399,16 @@ CAMERA_MOVED = N_("The camera seems to have moved: tap the board's corners again
                   "(/camera, with the PIN). Until then, type the moves.")
 
 
+def setup_seen(kind: str, huts: Sequence[tuple[int, str]]) -> str:
+    """The camera's setup check: territories without their hut ("setup-missing"), or whose hut looks
+    like another colour than the setup's ("setup-colour"; each with the setup's colour)."""
+    if kind == "setup-missing":
+        return _("The camera sees no hut on {territories}: put each territory's hut down as the setup "
+                 "says.").format(territories=", ".join(str(t) for t, _c in huts))
+    return _("The camera sees another colour on {territories}: check those huts against the setup.").format(
+        territories=", ".join(f"{t} ({color(c)})" for t, c in huts))
+
+
 def board_shows(frm: int, to: int, played_frm: int, played_to: int) -> str:
     """After a move the camera does not see on the board (a message's paragraph)."""
     return _("The board shows {frm} -> {to}, but {pfrm} -> {pto} was played: move the huts as played, "

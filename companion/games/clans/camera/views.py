@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFilter, ImageMath, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageMath, ImageStat
 
 from companion.games.clans.board import Board
 from companion.games.clans.camera.geometry import BOARD_FRAME, BOARD_VIEW
@@ -98,4 +98,24 @@ def shares(diff: Image.Image, board: Board) -> dict[int, float]:
     out = {}
     for number, region in regions(board, diff.size).items():
         out[number] = ImageStat.Stat(clear.crop(region.box), region.mask).sum[0] / 255 / region.pixels
+    return out
+
+
+MIN_HUT_PIXELS = 12  # fewer clearly changed pixels in a territory: no hut to measure there
+
+
+def hut_colours(view: Image.Image, diff: Image.Image, board: Board) -> dict[int, tuple[float, float, float] | None]:
+    """Per territory, the median colour (RGB of `view`, the board's view) of its pixels that changed
+    clearly from the empty board (`diff`): its huts' colour, lit as the table is lit; None when
+    too few changed."""
+    level = threshold(diff)
+    clear = diff.point(lambda v: 255 if v >= level else 0)
+    out: dict[int, tuple[float, float, float] | None] = {}
+    for number, region in regions(board, diff.size).items():
+        mask = ImageChops.multiply(clear.crop(region.box), region.mask)
+        if mask.histogram()[255] < MIN_HUT_PIXELS:
+            out[number] = None
+            continue
+        r, g, b = ImageStat.Stat(view.crop(region.box), mask).median
+        out[number] = (r, g, b)
     return out

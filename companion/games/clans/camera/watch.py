@@ -10,10 +10,12 @@ of the game and its phase); out comes at most one `Seen` per still spell and pos
 - The empty board: while the table answers the questions before the huts go down ("empty"
   phase), the still view is the reference for "nothing here" (`Seen("empty")`: the kiosk keeps
   that photograph, the only one it keeps).
-- The anchor: the view of the board that agrees with the current position: every territory
-  with huts holds something, every bare one (not a village: its chip stays) looks like the
-  empty board. The first still view that agrees becomes the anchor; until then the table is
+- The anchor: the view of the board that agrees with the current position: every bare territory
+  (not a village: its chip stays) looks like the empty board. The first still view that agrees becomes the anchor; until then the table is
   still doing what the box said (huts removed, a chip put down), `Seen("waiting")`.
+- The setup: before the first move, a still view where a territory shows no hut, or a hut that
+  looks like another colour than the setup's (each colour's look measured on the huts the setup
+  gives it: the light calibrates itself), names them (`Seen("setup-missing")`, `Seen("setup-colour")`) and is not anchored on.
 - After a move (confirmed with `#`, typed or a bot's), the first still view is checked against
   the view before it: when it shows another legal move, `Seen("mismatch")` names it ("the board
   shows 12 -> 14"), and the box does not anchor on it.
@@ -26,14 +28,16 @@ of the game and its phase); out comes at most one `Seen` per still spell and pos
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from statistics import median
 from typing import Sequence
 
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from companion.games.clans.camera.geometry import BOARD_FRAME, BOARD_VIEW, Point, check_corners, perspective, to_board
 from companion.games.clans.camera.propose import judge
-from companion.games.clans.camera.views import Detail, change, detail, shares
+from companion.games.clans.camera.views import Detail, change, detail, hut_colours, shares
 from companion.games.clans.game import Game
 
 STILL_SIZE = (160, 120)  # the small picture stillness is measured on (a hut: a few pixels of it)
@@ -41,9 +45,12 @@ STILL_LEVEL = 32  # a pixel of it moved when it changed by this much (0-255)
 STILL_SHARE = 0.004  # more than this share of its pixels moved: not still (a hand, a sleeve)
 STILL_S = 1.0  # still this long: judged
 CHANGED_PIXELS = 6  # this many pixels of it changed since the picture was judged: judged again (a hut moved)
-HOLDS = 0.010  # a territory with huts differs from the empty board by at least this share ...
-BARE = 0.035  # ... and a bare one by at most this (measured: 0.024 and 0.022 at worst)
+MISSING = 0.002  # a territory with huts differs from the empty board by more (a missing hut: 0.0;
+#                  a badly seen one 0.0005 once in 60 setups, else 0.008 or more) ...
+BARE = 0.035  # ... and a bare one by at most this (measured: 0.022 at worst)
 MOVED_MEDIAN = 30  # the median change from the empty board above this: the camera moved
+COLOUR_SPREAD = 25  # a setup hut this near its colour's look (RGB distance) is right whatever else ...
+COLOUR_NEARER = 0.6  # ... else wrong when another colour's look is nearer than this share of its own
 
 PHASES = ("empty", "move", "other")
 
@@ -64,7 +71,9 @@ class Position:
 @dataclass(frozen=True)
 class Seen:
     """What the watcher saw: `kind` is "empty", "waiting", "anchored", "mismatch", "proposal",
-    "unsure", "no_empty" or "moved" (the camera: the board no longer lies where the corners say); `ply` the position's; `move` the move shown (mismatch, proposal);
+    "unsure", "no_empty", "moved" (the camera: the board no longer lies where the corners say),
+    "setup-missing" or "setup-colour" (before the first move: `territories` without their hut, or
+    with a hut of another colour than the setup's); `ply` the position's; `move` the move shown (mismatch, proposal);
     `territories` those that disagree with the position (waiting)."""
 
     kind: str
@@ -74,12 +83,17 @@ class Seen:
     territories: tuple[int, ...] = ()
 
 
-def disagreements(game: Game, share: dict[int, float]) -> list[int]:
-    """The territories whose look (`share`: each one's difference from the empty board) disagrees with
-    `game`: huts that look bare, bare ones that hold something."""
+def left_over(game: Game, share: dict[int, float]) -> list[int]:
+    """The bare territories (not villages: their chips stay) that still hold something: huts the
+    table has not taken away yet (`share`: each territory's difference from the empty board)."""
     held = set(game.occupied())
-    return sorted(t for t, s in share.items()
-                  if (s < HOLDS if t in held else s > BARE and not game.is_village(t)))
+    return sorted(t for t, s in share.items() if t not in held and s > BARE and not game.is_village(t))
+
+
+def missing_huts(game: Game, share: dict[int, float]) -> list[int]:
+    """The territories with huts that look exactly like the empty board: no hut there at all. (A
+    hut the camera sees badly still differs a little; a wrong "missing" would stop the table.)"""
+    return sorted(t for t in game.occupied() if share[t] < MISSING)
 
 
 def camera_moved(diff: Image.Image) -> bool:
@@ -87,6 +101,28 @@ def camera_moved(diff: Image.Image) -> bool:
     picture moved under the corners. Huts, a hand or a lamp change a part of it: the median pixel
     stays near the noise (3-15 measured; a moved camera 60-72)."""
     return ImageStat.Stat(diff).median[0] > MOVED_MEDIAN
+
+
+def wrong_colours(game: Game, measured: dict[int, tuple[float, float, float] | None]) -> list[int]:
+    """The territories of the setup (one hut each) whose hut looks like another colour. Each colour's
+    look is the median of the huts the setup says have it, so the table's light calibrates itself;
+    a hut is named when it lies much nearer another colour's look than its own."""
+    want = game.setup
+    looks = {}
+    for colour in set(want.values()):
+        seen = [m for t, m in measured.items() if want.get(t) == colour and m is not None]
+        if seen:
+            looks[colour] = tuple(median(m[i] for m in seen) for i in range(3))
+    wrong = []
+    for t, colour in want.items():
+        m = measured.get(t)
+        if m is None or colour not in looks:
+            continue
+        own = math.dist(m, looks[colour])
+        other = min((math.dist(m, look) for c, look in looks.items() if c != colour), default=own)
+        if own > COLOUR_SPREAD and other < COLOUR_NEARER * own:
+            wrong.append(t)
+    return sorted(wrong)
 
 
 def still_picture(photo: Image.Image) -> Image.Image:
@@ -123,7 +159,7 @@ class Watcher:
         self.seen: Image.Image | None = None  # ... and its picture
         self.anchor: Detail | None = None
         self.anchor_game: Game | None = None
-        self.checked: tuple | None = None  # the position whose move was checked
+        self.checked: tuple | None = None  # the position whose move the board did not show (said once)
         self.told_moved = False  # "the camera moved" was said (once, until the board agrees again)
 
     def view(self, photo: Image.Image) -> Detail:
@@ -194,7 +230,8 @@ class Watcher:
             return None
         if self.ref is None:
             return Seen("no_empty", game.ply, reason="no view of the empty board yet")
-        view = self.view(photo)
+        board = to_board(photo, self.corners)  # type: ignore[arg-type]
+        view = detail(board)
         diff = change(view, self.ref)
         if camera_moved(diff):
             self.anchor, self.anchor_game = None, None
@@ -203,10 +240,16 @@ class Watcher:
             self.told_moved = True
             return Seen("moved", game.ply, reason="the board no longer lies where the corners say")
         self.told_moved = False
-        share = shares(diff, game.board)
         moves = [(m.frm, m.to) for m in game.moves]
+        if not moves and position.phase != "move":
+            return None  # the setup is being laid: judged once it is done
+        share = shares(diff, game.board)
         if self.anchor is None or self.anchor_game is None or \
                 [(m.frm, m.to) for m in self.anchor_game.moves] != moves:
+            if not moves:  # the setup done: its huts checked before the first anchor
+                problem = self.check_setup(game, board, diff, share)
+                if problem is not None:
+                    return problem
             return self.reanchor(view, share, game, moves)
         if position.phase != "move":
             return None
@@ -217,16 +260,30 @@ class Watcher:
             return Seen("proposal", game.ply, found.move, found.reason)
         return Seen("unsure", game.ply, None, found.reason)
 
+    def check_setup(self, game: Game, board: Image.Image, diff: Image.Image, share: dict[int, float]) -> Seen | None:
+        """Before the first move: a territory without its hut, or a hut of another colour than the setup's."""
+        missing = missing_huts(game, share)
+        if missing:
+            return Seen("setup-missing", 0, reason="no hut seen", territories=tuple(missing))
+        wrong = wrong_colours(game, hut_colours(board, diff, game.board))
+        if wrong:
+            return Seen("setup-colour", 0, reason="another colour than the setup's", territories=tuple(wrong))
+        return None
+
     def reanchor(self, view: Detail, share: dict[int, float], game: Game, moves: list[tuple[int, int]]) -> Seen:
         """The position changed since the anchor: check the move just made, then anchor when the board agrees."""
         before = self.anchor_game
-        if (self.anchor is not None and before is not None and self.checked != tuple(moves)
+        if (self.anchor is not None and before is not None
                 and [(m.frm, m.to) for m in before.moves] == moves[:-1]):
-            self.checked = tuple(moves)
+            # checked at every still view until the board agrees (the pieces may not have moved yet)
             found = judge(before, self.anchor, view, self.ref)  # type: ignore[arg-type]
             if found.move is not None and found.move != moves[-1]:
-                return Seen("mismatch", game.ply, found.move, f"{moves[-1][0]} -> {moves[-1][1]} was played")
-        wrong = disagreements(game, share)
+                played = f"{moves[-1][0]} -> {moves[-1][1]} was played"
+                if self.checked == tuple(moves):  # said already: not anchored on while it shows
+                    return Seen("waiting", game.ply, found.move, f"the board shows another move; {played}")
+                self.checked = tuple(moves)
+                return Seen("mismatch", game.ply, found.move, played)
+        wrong = left_over(game, share)
         if wrong:
             return Seen("waiting", game.ply, reason="the board does not show the position yet",
                         territories=tuple(wrong))

@@ -140,3 +140,14 @@ def test_the_mix_and_sizes_options():
     with pytest.raises(ValueError):
         run(1, mix={"foggy": 1}, proposer=lambda *a: None)
     assert set(CLEAN_ISH) <= set(DEFAULT_MIX) and not set(CLEAN_ISH) & set(REFUSALS)
+
+
+@pytest.mark.slow
+def test_the_setup_check_names_the_faults_and_never_questions_a_right_setup():
+    if not photos.have_board_picture():
+        pytest.skip(f"the board picture {photos.BOARD_PICTURE} is not there (../shared)")
+    from tests.games.clans.camera.accuracy import setup_run
+
+    counts = setup_run(max(15, round(45 / slowness())), seed=3)
+    assert counts["false"] == 0, counts
+    assert counts["named"] >= 0.9 * counts["faults"], counts

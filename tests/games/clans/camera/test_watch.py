@@ -79,11 +79,13 @@ def test_a_typed_move_the_board_does_not_show_is_named():
     shot.feed("move")
     a = next(t for t in shot.game.movable() if len(shot.game.targets(t)) >= 2)
     shown, typed = shot.game.targets(a)[:2]
+    shot.game.push(a, typed)  # typed before the pieces moved: the board still shows the old position
+    assert kinds(shot.feed("move")) == ["waiting"]
     shot.table.move(a, shown)
-    shot.feed("other")  # (a player typing: no proposal outside the move phase)
-    shot.game.push(a, typed)
     seen = shot.feed("move")
     assert [(s.kind, s.move) for s in seen][:1] == [("mismatch", (a, shown))], seen
+    shot.now += 1
+    assert [(s.kind, s.move) for s in shot.feed("move")][:1] in ([], [("waiting", (a, shown))])  # said once
 
 
 def test_no_empty_board_no_proposal():
@@ -130,3 +132,31 @@ def test_a_camera_that_moved_is_named_once_and_a_hand_is_not_taken_for_it():
     a, b = shot.game.random_move(shot.rng.random)
     shot.table.move(a, b)
     assert [(s.kind, s.move) for s in shot.feed("move")] == [("proposal", (a, b))]
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_the_setup_is_checked_a_missing_hut_and_a_wrong_colour_named(seed):
+    shot = Shoot(seed)
+    shot.feed("empty", table=None)
+    setup = shot.game.setup
+    a = 7
+    b = next(t for t in sorted(setup) if setup[t] != setup[a] and t > 30)
+    missing = shot.table.huts.pop(20)
+    ha, hb = shot.table.huts[a][0], shot.table.huts[b][0]
+    ha.rgb, hb.rgb = hb.rgb, ha.rgb  # two huts of the wrong colours
+    assert kinds(shot.feed("other")) == []  # still being set up: nothing said, nothing anchored
+    seen = shot.feed("move")
+    assert [(s.kind, s.territories) for s in seen] == [("setup-missing", (20,))]
+    shot.table.huts[20] = missing
+    shot.now += 0.1  # (the hut put down: a new picture)
+    seen = shot.feed("move")
+    assert [(s.kind, s.territories) for s in seen] == [("setup-colour", tuple(sorted((a, b))))]
+    ha.rgb, hb.rgb = hb.rgb, ha.rgb
+    assert kinds(shot.feed("move")) == ["anchored"]
+
+
+def test_a_right_setup_is_never_questioned():
+    for seed in range(20, 26):
+        shot = Shoot(seed)
+        shot.feed("empty", table=None)
+        assert kinds(shot.feed("move", look=("clean", "noise", "blur")[seed % 3])) == ["anchored"], seed
