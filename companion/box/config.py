@@ -301,7 +301,7 @@ def from_mapping(raw: Any, source: str) -> Config:
     cfg = Config(source=source)
     for key, value in raw.items():
         if key not in top:
-            raise ctx.fail(shorten(str(key), 20), _("unknown key (known: {keys})").format(keys=", ".join(sorted(top))))
+            raise ctx.fail(shorten(str(key), 12), _("unknown key (known: {keys})").format(keys=", ".join(sorted(top))))
         if key == "display":
             cfg.display = section(ctx, key, value or {}, DisplayConfig, DISPLAY_CHECKS)
         elif key == "buttons":
