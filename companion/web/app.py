@@ -40,8 +40,8 @@ from companion.table.keys import KEYPAD
 from companion.web import camera_page, history_pages, history_remove, pages, watch
 from companion.web.guard import (FORM_REFERRER_POLICY, SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck,
                                  PinGuard, origin_matches)
-from companion.web.http import (GUARD, HOSTS, KEYS, NOT_RUNNING, ROSTER, STATE, VIEWS, change_refused,
-                                html_response as _html, json_body, json_response as _json)
+from companion.web.http import (GUARD, HOSTS, KEYS, ROSTER, STATE, VIEWS, change_body, html_response as _html,
+                                json_body, json_response as _json, to_daemon)
 from companion.web.keylink import KeyLink
 from companion.web.limits import MAX_STREAMS, ConnectionLimits, StreamLimits
 from companion.web.logins import INTERVAL_S as LOGIN_INTERVAL_S, LoginQueue
@@ -354,13 +354,10 @@ async def logout(request: web.Request) -> web.Response:
 
 
 async def post_keys(request: web.Request) -> web.Response:
-    refused = change_refused(request)
-    if refused is not None:
-        return refused
-    data = await json_body(request)
+    data = await change_body(request)
+    if isinstance(data, web.Response):
+        return data
     keys = data.get("keys")
     if not isinstance(keys, str) or not keys or len(keys) > MAX_KEYS or any(k not in KEYPAD for k in keys.upper()):
         return _json({"error": f"keys: up to {MAX_KEYS} of the keypad's 0-9 * # A B C D"}, status=400)
-    if not await request.app[KEYS].send(link.keys(keys.upper())):
-        return _json({"error": NOT_RUNNING}, status=503)
-    return _json({"sent": len(keys)})
+    return await to_daemon(request, link.keys(keys.upper()), {"sent": len(keys)})

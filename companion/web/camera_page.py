@@ -19,13 +19,11 @@ from aiohttp import web
 
 from companion.games import GAMES
 from companion.i18n import N_, _
-from companion.journal.reader import JournalUnavailable
 from companion.table import pagelink as link
 from companion.table.gameweb import attrs, esc, tag
 from companion.web import pages
-from companion.web.history_pages import _page, session_csrf
-from companion.web.http import (GUARD, KEYS, NOT_RUNNING, VIEWS, change_refused, html_response, json_body,
-                                json_response)
+from companion.web.history_pages import _page, in_table_language, session_csrf
+from companion.web.http import GUARD, KEYS, change_body, html_response, json_response, to_daemon
 
 # NOTE: the table's page: the camera page's title (and its menu entry)
 CAMERA = N_("Camera")
@@ -71,10 +69,7 @@ def camera_html(pin: bool, csrf: str | None) -> str:
 
 async def camera_page(request: web.Request) -> web.Response:
     guard = request.app[GUARD]
-    try:
-        request.app[VIEWS].use_table_language()
-    except JournalUnavailable:
-        pass
+    in_table_language(request)
     csrf = session_csrf(request)
     attrs = (f' data-csrf="{esc(csrf)}"' if csrf else "") + (' data-login-reload=""' if not csrf else "")
     return html_response(_page(_(CAMERA), "/camera", camera_html(guard.enabled, csrf), script=guard.enabled,
@@ -95,17 +90,11 @@ async def camera_picture(request: web.Request) -> web.Response:
 
 
 async def post_corners(request: web.Request) -> web.Response:
-    refused = change_refused(request)
-    if refused is not None:
-        return refused
-    try:
-        data = await json_body(request)
-    except web.HTTPBadRequest:
-        return json_response({"error": "send a JSON object"}, status=400)
+    data = await change_body(request)
+    if isinstance(data, web.Response):
+        return data
     corners = link.corner_values(data.get("corners"))
     if corners is None:
         return json_response({"error": "corners: give 8 numbers, x1, y1 ... x4, y4, pixels of the picture"},
                              status=400)
-    if not await request.app[KEYS].send(link.camera_corners(corners)):
-        return json_response({"error": NOT_RUNNING}, status=503)
-    return json_response({"corners": list(corners)})
+    return await to_daemon(request, link.camera_corners(corners), {"corners": list(corners)})

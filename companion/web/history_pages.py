@@ -34,8 +34,8 @@ from companion.table.gameweb import esc, name_text, table, tag
 from companion.table.seatnames import check_roster
 from companion.web import pages
 from companion.web.guard import SESSION_COOKIE
-from companion.web.http import (GUARD, KEYS, NOT_RUNNING, ROSTER, VIEWS, change_refused, html_response as _html,
-                                json_body, json_response as _json)
+from companion.web.http import (GUARD, ROSTER, VIEWS, change_body, html_response as _html, json_response as _json,
+                                to_daemon)
 
 # NOTE: the table's page: the finished games: heading
 FINISHED_GAMES = N_("Finished games")
@@ -166,6 +166,14 @@ def _page(title: str, here: str, body: str, script: bool = False, attrs: str = "
 def _scroll(html: str) -> str:
     """A table that scrolls inside its box on a narrow phone, never the page."""
     return tag("div", html, cls="scroll")
+
+
+def in_table_language(request: web.Request) -> None:
+    """The answer in the table's language (English while no journal can be read)."""
+    try:
+        request.app[VIEWS].use_table_language()
+    except JournalUnavailable:
+        pass
 
 
 def session_csrf(request: web.Request) -> str | None:
@@ -440,28 +448,18 @@ def roster_html(names: list[str], pin: bool, csrf: str | None) -> str:
 
 async def roster_page(request: web.Request) -> web.Response:
     guard = request.app[GUARD]
-    try:
-        request.app[VIEWS].use_table_language()
-    except JournalUnavailable:
-        pass
-    session = guard.session(request.cookies.get(SESSION_COOKIE)) if guard.enabled else None
-    csrf = session.csrf if session is not None else None
+    in_table_language(request)
+    csrf = session_csrf(request)
     attrs = f' data-csrf="{esc(csrf)}"' if csrf else ""
     return _html(_page(_(pages.ROSTER), "/roster", roster_html(current_roster(request), guard.enabled, csrf),
                        script=guard.enabled, attrs=attrs))
 
 
 async def post_roster(request: web.Request) -> web.Response:
-    refused = change_refused(request)
-    if refused is not None:
-        return refused
-    try:
-        data = await json_body(request)
-    except web.HTTPBadRequest:
-        return _json({"error": "send a JSON object"}, status=400)
+    data = await change_body(request)
+    if isinstance(data, web.Response):
+        return data
     names, why = check_roster(data.get("names"))
     if why is not None:
         return _json({"error": why}, status=400)
-    if not await request.app[KEYS].send(link.roster(names)):
-        return _json({"error": NOT_RUNNING}, status=503)
-    return _json({"roster": names})
+    return await to_daemon(request, link.roster(names), {"roster": names})

@@ -25,8 +25,8 @@ from companion.i18n import N_, _
 from companion.journal.reader import JournalUnavailable
 from companion.table.gameweb import esc, tag
 from companion.web.guard import FORM_REFERRER_POLICY
-from companion.web.history_pages import (FINISHED_GAMES, _history, _page, history_document, play_html,
-                                         session_csrf)
+from companion.web.history_pages import (FINISHED_GAMES, _history, _page, history_document, in_table_language,
+                                         play_html, session_csrf)
 from companion.web.http import KEYS, VIEWS, change_why, form_body, html_response as _html
 
 DONE_S = 5.0  # how long the page waits for the daemon to take the game out
@@ -83,14 +83,6 @@ def _in_history(request: web.Request, game_id: int) -> bool:
     return request.app[VIEWS].reader.in_history(game_id)
 
 
-def _in_table_language(request: web.Request) -> None:
-    """The answer in the table's language (English while no journal can be read)."""
-    try:
-        request.app[VIEWS].use_table_language()
-    except JournalUnavailable:
-        pass
-
-
 def _shown(request: web.Request) -> str:
     """What the address said, for the one line (short, whatever it was)."""
     return request.match_info["game_id"][:24]
@@ -98,7 +90,7 @@ def _shown(request: web.Request) -> str:
 
 async def ask(request: web.Request) -> web.Response:
     """The question, with the game it is about."""
-    _in_table_language(request)
+    in_table_language(request)
     csrf = session_csrf(request)
     if csrf is None:
         return _answer(_(NEEDS_PIN), 403)
@@ -125,7 +117,7 @@ async def ask(request: web.Request) -> web.Response:
 async def remove(request: web.Request) -> web.Response:
     """The Yes: checked, asked of the daemon, then the history without the game (or one line why not)."""
     fields = await form_body(request)
-    _in_table_language(request)
+    in_table_language(request)
     if change_why(request, fields.get("csrf")) is not None:
         return _answer(_(NEEDS_PIN) if session_csrf(request) is None else _(RELOAD), 403)
     game_id = _wanted(request)

@@ -92,3 +92,22 @@ def change_refused(request: web.Request) -> web.Response | None:
     """403 with why, when `request` may not change anything; None when it may."""
     why = change_why(request)
     return None if why is None else json_response({"error": why}, status=403)
+
+
+async def change_body(request: web.Request) -> dict | web.Response:
+    """A change's JSON object, or the answer that refuses it: 403 (no session, CSRF token or Origin),
+    400 (not a JSON object)."""
+    refused = change_refused(request)
+    if refused is not None:
+        return refused
+    try:
+        return await json_body(request)
+    except web.HTTPBadRequest:
+        return json_response({"error": "send a JSON object"}, status=400)
+
+
+async def to_daemon(request: web.Request, message: dict, answer: Any) -> web.Response:
+    """`message` to the daemon's key socket; `answer` when it went, else 503."""
+    if not await request.app[KEYS].send(message):
+        return json_response({"error": NOT_RUNNING}, status=503)
+    return json_response(answer)

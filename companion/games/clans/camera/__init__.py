@@ -4,5 +4,7 @@ legal move that explains the change (`propose`), or none and why.
 geometry    the photograph's board, mapped onto the board file's 1200 x 800 frame (4 corners)
 views       each territory's measure of change, from the outlines in the board file
 propose     the decision: one legal move, or none with a reason
-command      `companion camera propose ...` (docs/contracts.md)
+watch       the camera at the table: stillness, the empty board, the setup's check, the anchor, the
+            proposal, the check after a move, a moved camera (the kiosk's camera thread feeds it)
+command     `companion camera propose ...` (docs/contracts.md)
 """

@@ -8,19 +8,22 @@ of the game and its phase); out comes at most one `Seen` per still spell and pos
   still for `still_s` is judged once (and again when the position changes under it: a move
   confirmed, taken back).
 - The empty board: while the table answers the questions before the huts go down ("empty"
-  phase), the still view is the reference for "nothing here" (`Seen("empty")`: the kiosk keeps
-  that photograph, the only one it keeps).
-- The anchor: the view of the board that agrees with the current position: every bare territory
-  (not a village: its chip stays) looks like the empty board. The first still view that agrees becomes the anchor; until then the table is
-  still doing what the box said (huts removed, a chip put down), `Seen("waiting")`.
+  phase), the still view is the reference for "nothing here" (`Seen("empty")`), kept in the
+  board's own frame (`kept_empty`: the one picture the kiosk keeps), so new corners still use it.
 - The setup: before the first move, a still view where a territory shows no hut, or a hut that
   looks like another colour than the setup's (each colour's look measured on the huts the setup
-  gives it: the light calibrates itself), names them (`Seen("setup-missing")`, `Seen("setup-colour")`) and is not anchored on.
-- After a move (confirmed with `#`, typed or a bot's), the first still view is checked against
-  the view before it: when it shows another legal move, `Seen("mismatch")` names it ("the board
-  shows 12 -> 14"), and the box does not anchor on it.
-- A moved camera: when the whole picture differs from the empty board's (not a part of it, as huts,
-  a hand or a lamp make it), the board no longer lies where the corners say (`Seen("moved")`, once, until new corners or the board agrees).
+  gives it: the light calibrates itself), names them (`Seen("setup-missing")`,
+  `Seen("setup-colour")`) and is not anchored on.
+- The anchor: the view of the board that agrees with the current position: every bare territory
+  (not a village: its chip stays) looks like the empty board. The first still view that agrees
+  becomes the anchor; until then the table is still doing what the box said (huts removed, a
+  chip put down), `Seen("waiting")`.
+- After a move (confirmed with `#`, typed or a bot's), each still view is checked against the
+  anchor before it until the board agrees: when it shows another legal move, `Seen("mismatch")`
+  names it once ("the board shows 12 -> 14"), and the box does not anchor on it.
+- A moved camera: when the whole picture differs from the empty board's (not a part of it, as
+  huts, a hand or a lamp make it), the board no longer lies where the corners say
+  (`Seen("moved")`, once, until new corners or the board agrees).
 - While a person is to move ("move" phase) a still view that differs from the anchor is judged
   (companion.games.clans.camera.propose): one legal move is `Seen("proposal")`, anything else
   `Seen("unsure")` with the reason.
