@@ -63,16 +63,19 @@ def decode(data: bytes) -> Image.Image:
 
 
 def camera_bench(runs: int, seed: int) -> dict:
-    """The proposal's and one decode's median time (ms), their ratio, what it named, and memory."""
+    """The proposal's and one decode's median time (ms), their ratio, what it named, what each frame
+    costs the watcher (is it still?), and memory."""
     from companion.bench.path import current_rss_mb, peak_rss_mb
     from companion.games.clans.camera.geometry import perspective
     from companion.games.clans.camera.propose import propose
+    from companion.games.clans.camera.watch import changed_pixels, still_picture
+
     rng = random.Random(seed)
     board = board_picture(rng)
     coeffs = perspective(CORNERS, [(0, 0), (1200, 0), (1200, 800), (0, 800)])
     empty = decode(photograph(board, None, coeffs))
     rss_before = current_rss_mb()
-    proposals, decodes, right = [], [], 0
+    proposals, decodes, frames, right = [], [], [], 0
     game = Game.new(3, seed=seed)
     for _ in range(runs):
         if game.is_over:
@@ -89,10 +92,14 @@ def camera_bench(runs: int, seed: int) -> dict:
         t0 = time.perf_counter()
         decode(after)
         decodes.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()  # what every frame costs the watcher: is the picture still?
+        changed_pixels(still_picture(seen_before), still_picture(seen_after))
+        frames.append(time.perf_counter() - t0)
         right += found.move == (a, b)
         game.push(a, b)
     proposal_ms, decode_ms = statistics.median(proposals) * 1000, statistics.median(decodes) * 1000
     return {"runs": runs, "photo": f"{PHOTO[0]}x{PHOTO[1]}", "proposal_ms_median": round(proposal_ms, 1),
             "proposal_ms_max": round(max(proposals) * 1000, 1), "jpeg_decode_ms_median": round(decode_ms, 1),
             "ratio": round(proposal_ms / decode_ms, 1), "named_the_move": right,
+            "stillness_ms_median": round(statistics.median(frames) * 1000, 2),
             "rss_mb_growth": round(current_rss_mb() - rss_before, 1), "peak_rss_mb": peak_rss_mb()}

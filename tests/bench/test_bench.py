@@ -67,3 +67,4 @@ def test_the_camera_proposal_is_timed_beside_a_jpeg_decode(capsys):
     assert 0 < got["jpeg_decode_ms_median"] and got["proposal_ms_median"] <= got["proposal_ms_max"]
     assert got["ratio"] == pytest.approx(got["proposal_ms_median"] / got["jpeg_decode_ms_median"], rel=0.1)
     assert got["named_the_move"] >= 2  # its own plain photographs: the moves are seen
+    assert got["stillness_ms_median"] > 0  # what every frame costs the watcher
