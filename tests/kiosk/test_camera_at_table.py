@@ -28,6 +28,7 @@ pytestmark = pytest.mark.skipif(not photos.have_board_picture(),
 
 RECORD = SHARED / "spec" / "examples" / "in-progress.record.json"
 WAIT_S = 120  # an emulated aarch64 is several times slower; an event ends each wait far sooner
+RELOOK_S = 0.5
 
 
 class Box:
@@ -51,6 +52,7 @@ class Box:
         self.proc: subprocess.Popen | None = None
         self.lines: list[str] = []
         self.said: list[str] = []
+        self.news = threading.Condition()
 
     def configure(self, corners: list[float] | None) -> None:
         (self.tmp / "config.yaml").write_text(
@@ -83,16 +85,24 @@ class Box:
 
     def _read(self) -> None:
         for line in self.proc.stderr:
-            self.lines.append(line)
+            with self.news:
+                self.lines.append(line)
+                self.news.notify_all()
+        with self.news:
+            self.news.notify_all()  # the box ended
 
     def wait(self, done, what: str) -> None:
+        """Until `done()`: woken by each log line the box writes (the announce log is written beside
+        them, so a wait for it is looked at again every RELOOK_S too)."""
         deadline = time.monotonic() + WAIT_S
-        while not done():
-            if self.proc.poll() is not None:
-                raise AssertionError(f"the box ended waiting for {what}:\n{''.join(self.lines[-30:])}")
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {what} in {WAIT_S} s:\n{''.join(self.lines[-30:])}")
-            time.sleep(0.02)  # (polling a log the box writes; each wait ends on its event)
+        with self.news:
+            while not done():
+                if self.proc.poll() is not None:
+                    raise AssertionError(f"the box ended waiting for {what}:\n{''.join(self.lines[-30:])}")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"no {what} in {WAIT_S} s:\n{''.join(self.lines[-30:])}")
+                self.news.wait(min(left, RELOOK_S))
 
     def logged(self, text: str) -> bool:
         return any(text in line for line in self.lines)
