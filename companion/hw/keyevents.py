@@ -65,3 +65,11 @@ class CameraCorners:
     x1, y1 ... x4, y4 (the daemon checks they make a board, keeps them, and hands them to the camera)."""
 
     corners: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class CameraTrouble:
+    """The camera above the board cannot be opened or read (`why`, one short line): the OLED says so
+    once per cause, and the moves come from the keys until it answers again."""
+
+    why: str

@@ -28,6 +28,7 @@ EMPTY_FILE = "camera-empty.png"
 KEEP_FRAMES = 3
 RETRY_S = 10.0
 TOLD = ("moved", "setup-missing", "setup-colour")  # what the watcher saw that the table hears without a move
+TROUBLE_CHARS = 60  # the OLED's notice names the cause in this much
 FRAME_EVERY_S = 2.0  # the page's picture is this fresh
 FRAME_WIDTH = 1280  # ... and at most this wide (the page's corners are in its pixels: scaled back to the camera's)
 
@@ -107,7 +108,10 @@ class CameraWatch:
 
     def _fail(self, why: str) -> None:
         if why != self.failed:
+            from companion.hw.keyevents import CameraTrouble
+
             log.error("camera: %s (the game goes on with keys; tried again every %.0f s)", why, RETRY_S)
+            self.put(CameraTrouble(why[:TROUBLE_CHARS]))
         self.failed = why
 
     def _look(self) -> None:

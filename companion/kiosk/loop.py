@@ -107,7 +107,8 @@ class Daemon:
     def page_event(self, event: Any) -> bool:
         """The events that are not keys (the table's page's, the keypad's noise); True when `event` was one.
         (Imported here: keys are strings, only a table with its page or a serial keypad sends these.)"""
-        from companion.hw.keyevents import CameraCorners, CameraSaw, LineNoise, PhoneUrl, RemoveGame, RosterUpdate
+        from companion.hw.keyevents import (CameraCorners, CameraSaw, CameraTrouble, LineNoise, PhoneUrl, RemoveGame,
+                                            RosterUpdate)
 
         if isinstance(event, CameraSaw):  # a game that takes the camera's news has camera_seen
             seen = getattr(self.shell.game, "camera_seen", None)
@@ -127,6 +128,10 @@ class Daemon:
             return True
         if isinstance(event, RosterUpdate):  # the page changed the players' names (with the PIN)
             self.set_roster(list(event.names))
+            return True
+        if isinstance(event, CameraTrouble):  # the camera does not answer: said once per cause
+            self.shell.tell(T.CAMERA_TROUBLE_TITLE, [T.camera_trouble(event.why)], "camera-trouble")
+            self.show()
             return True
         if isinstance(event, CameraCorners):  # the page (with the PIN) says where the board is in the picture
             self.set_camera_corners(list(event.corners))

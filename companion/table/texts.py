@@ -83,6 +83,8 @@ _CONSTANTS = {
     "PIN_LINE": N_("Phones: type this PIN"),
     # NOTE: one line, max 25 characters: under the new PIN
     "PIN_HINT": N_("Any key: done"),
+    # NOTE: title bar, max 25 characters: the camera above the board
+    "CAMERA_TROUBLE_TITLE": N_("Camera"),
 }
 
 
@@ -156,6 +158,12 @@ def totals_and_winners(totals: list[int], winners: list[int]) -> str:
 def no_power_off(why: str) -> str:
     return _("The system refused to power off ({why}). The game goes on. Run the installer with "
              "--allow-poweroff, or wait for updates to finish.").format(why=why)
+
+
+def camera_trouble(why: str) -> str:
+    """The camera above the board does not answer (once per cause; it is tried again every few seconds)."""
+    return _("The camera does not answer ({why}). Type the moves; the box tries it again every few seconds. "
+             "companion doctor says more.").format(why=why)
 
 
 def pin_not_saved(why: str) -> str:
