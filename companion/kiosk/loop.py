@@ -7,7 +7,8 @@
              panel, PowerOff -> stop and power off, Announce / SetSound / Repeat -> the announcer
              (companion.kiosk.announce: the announce log, the voice and the buzzer, on their own threads),
              NewPin -> the page's PIN file in the state directory (companion.web.pinfile reads it)
-          (events from the page's key socket: its address, the roster, a game to take out of the history)
+          (events from the page's key socket: its address, the roster, a game to take out of the history,
+           the camera's corners; from the camera's thread, companion.kiosk.camera: what it saw, its trouble)
           -> render the screen -> panel (brightness, idle dim, pixel shift) -> display sink
 
 Set-up (arguments, config, adapters, the first game) is `companion.kiosk.daemon`; this
