@@ -62,11 +62,14 @@ class CameraWatch:
         with self._lock:
             self._position = position
 
-    def set_corners(self, values: list[float], shared: bool = False) -> str | None:
-        """New corners (8 numbers; `shared`: in the pixels of the page's picture): why they make no
-        board, else None (the thread takes them)."""
-        k = self.shared_scale if shared else 1.0
-        pairs = [(values[i] * k, values[i + 1] * k) for i in range(0, 8, 2)]
+    def camera_pixels(self, values: list[float]) -> list[float]:
+        """Numbers in the pixels of the page's picture, in the camera's."""
+        return [v * self.shared_scale for v in values]
+
+    def set_corners(self, values: list[float]) -> str | None:
+        """New corners (8 numbers, the camera's pixels): why they make no board, else None (the thread
+        takes them)."""
+        pairs = [(values[i], values[i + 1]) for i in range(0, 8, 2)]
         size = self.frames[-1].size if self.frames else None
         why = self.watcher.corners_problem(pairs, size)
         if why is None:
@@ -155,38 +158,22 @@ class CameraWatch:
         if self.frame_file is None or now - self.frame_written < FRAME_EVERY_S:
             return
         self.frame_written = now
-        import io
-
-        from companion.util.fsutil import atomic_write_bytes
-
         shown = photo if photo.width <= FRAME_WIDTH else photo.resize(
             (FRAME_WIDTH, round(photo.height * FRAME_WIDTH / photo.width)))
         self.shared_scale = photo.width / shown.width
-        data = io.BytesIO()
-        shown.save(data, "JPEG", quality=80)
-        try:
-            atomic_write_bytes(self.frame_file, data.getvalue(), mode=0o600)
-        except OSError as exc:
-            self._fail(f"the page's picture not written to {self.frame_file}: {exc.strerror or exc}")
+        why = write_picture(self.frame_file, shown, "JPEG", quality=80)
+        if why is not None:
+            self._fail(f"the page's picture not written to {self.frame_file}: {why}")
 
     # the empty board, kept across restarts ------------------------------------------------------
     def _empty_path(self) -> str | None:
         return os.path.join(self.state_dir, EMPTY_FILE) if self.state_dir else None
 
     def _keep_empty(self, photo: Any) -> None:
-        import io
-
-        from companion.util.fsutil import atomic_write_bytes
-
         path = self._empty_path()
-        if path is None:
-            return
-        data = io.BytesIO()
-        photo.save(data, "PNG")
-        try:
-            atomic_write_bytes(path, data.getvalue(), mode=0o600)
-        except OSError as exc:
-            log.error("camera: the empty board not kept in %s: %s", path, exc.strerror or exc)
+        why = None if path is None else write_picture(path, photo, "PNG")
+        if why is not None:
+            log.error("camera: the empty board not kept in %s: %s", path, why)
 
     def _load_empty(self) -> None:
         path = self._empty_path()
@@ -201,6 +188,21 @@ class CameraWatch:
         except Exception as exc:  # a damaged file: the next questions take a new one
             log.error("camera: %s cannot be read (%s): the empty board is taken again at the next new game",
                       path, exc)
+
+
+def write_picture(path: str, picture: Any, fmt: str, **options: Any) -> str | None:
+    """`picture` as `fmt` to `path` at once, for the kiosk's user only (0600); why it failed, or None."""
+    import io
+
+    from companion.util.fsutil import atomic_write_bytes
+
+    data = io.BytesIO()
+    picture.save(data, fmt, **options)
+    try:
+        atomic_write_bytes(path, data.getvalue(), mode=0o600)
+    except OSError as exc:
+        return str(exc.strerror or exc)
+    return None
 
 
 def camera_watch(settings: Any, kind: str, put: Callable[[Any], Any], state_dir: str | None,

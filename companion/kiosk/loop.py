@@ -279,13 +279,14 @@ class Daemon:
         if self.camera is None:
             log.warning("camera corners from the page ignored: this box has no camera set up (config camera:)")
             return
-        why = self.camera.set_corners(values, shared=True)
+        corners = self.camera.camera_pixels(values)
+        why = self.camera.set_corners(corners)
         if why is not None:
             log.warning("camera corners from the page refused: %s", why)
             return
         if self.journal is not None:
             try:
-                self.journal.set_setting("camera_corners", [v * self.camera.shared_scale for v in values])
+                self.journal.set_setting("camera_corners", corners)
             except Exception as exc:
                 log.error("camera corners not kept: %s", exc)
 

@@ -91,10 +91,15 @@ def threshold(diff: Image.Image) -> int:
     return max(MIN_THRESHOLD, round(NOISE_FACTOR * ImageStat.Stat(diff).median[0]))
 
 
+def clear_change(diff: Image.Image) -> Image.Image:
+    """The pixels that changed clearly (255) in this pair of views (`threshold`), the others 0."""
+    level = threshold(diff)
+    return diff.point(lambda v: 255 if v >= level else 0)
+
+
 def shares(diff: Image.Image, board: Board) -> dict[int, float]:
     """Per territory, the share (0-1) of its pixels that changed clearly."""
-    level = threshold(diff)
-    clear = diff.point(lambda v: 255 if v >= level else 0)
+    clear = clear_change(diff)
     out = {}
     for number, region in regions(board, diff.size).items():
         out[number] = ImageStat.Stat(clear.crop(region.box), region.mask).sum[0] / 255 / region.pixels
@@ -108,8 +113,7 @@ def hut_colours(view: Image.Image, diff: Image.Image, board: Board) -> dict[int,
     """Per territory, the median colour (RGB of `view`, the board's view) of its pixels that changed
     clearly from the empty board (`diff`): its huts' colour, lit as the table is lit; None when
     too few changed."""
-    level = threshold(diff)
-    clear = diff.point(lambda v: 255 if v >= level else 0)
+    clear = clear_change(diff)
     out: dict[int, tuple[float, float, float] | None] = {}
     for number, region in regions(board, diff.size).items():
         mask = ImageChops.multiply(clear.crop(region.box), region.mask)

@@ -55,8 +55,6 @@ MOVED_MEDIAN = 30  # the median change from the empty board above this: the came
 COLOUR_SPREAD = 25  # a setup hut this near its colour's look (RGB distance) is right whatever else ...
 COLOUR_NEARER = 0.6  # ... else wrong when another colour's look is nearer than this share of its own
 
-PHASES = ("empty", "move", "other")
-
 
 @dataclass(frozen=True)
 class Position:
@@ -67,8 +65,7 @@ class Position:
     phase: str
 
     def key(self) -> tuple:
-        g = self.game
-        return (self.phase, None if g is None else tuple((m.frm, m.to) for m in g.moves))
+        return (self.phase, None if self.game is None else played(self.game))
 
 
 @dataclass(frozen=True)
@@ -84,6 +81,11 @@ class Seen:
     move: tuple[int, int] | None = None
     reason: str = ""
     territories: tuple[int, ...] = ()
+
+
+def played(game: Game) -> tuple[tuple[int, int], ...]:
+    """The moves made so far, as (from, to) pairs: what tells two positions of one game apart here."""
+    return tuple((m.frm, m.to) for m in game.moves)
 
 
 def left_over(game: Game, share: dict[int, float]) -> list[int]:
@@ -165,9 +167,6 @@ class Watcher:
         self.checked: tuple | None = None  # the position whose move the board did not show (said once)
         self.told_moved = False  # "the camera moved" was said (once, until the board agrees again)
 
-    def view(self, photo: Image.Image) -> Detail:
-        return detail(to_board(photo, self.corners))
-
     def set_empty(self, photo: Image.Image) -> None:
         """A photograph of the empty board (the questions', or one kept by an earlier run)."""
         if self.corners is None:
@@ -243,12 +242,11 @@ class Watcher:
             self.told_moved = True
             return Seen("moved", game.ply, reason="the board no longer lies where the corners say")
         self.told_moved = False
-        moves = [(m.frm, m.to) for m in game.moves]
+        moves = played(game)
         if not moves and position.phase != "move":
             return None  # the setup is being laid: judged once it is done
         share = shares(diff, game.board)
-        if self.anchor is None or self.anchor_game is None or \
-                [(m.frm, m.to) for m in self.anchor_game.moves] != moves:
+        if self.anchor is None or self.anchor_game is None or played(self.anchor_game) != moves:
             if not moves:  # the setup done: its huts checked before the first anchor
                 problem = self.check_setup(game, board, diff, share)
                 if problem is not None:
@@ -273,19 +271,18 @@ class Watcher:
             return Seen("setup-colour", 0, reason="another colour than the setup's", territories=tuple(wrong))
         return None
 
-    def reanchor(self, view: Detail, share: dict[int, float], game: Game, moves: list[tuple[int, int]]) -> Seen:
+    def reanchor(self, view: Detail, share: dict[int, float], game: Game, moves: tuple[tuple[int, int], ...]) -> Seen:
         """The position changed since the anchor: check the move just made, then anchor when the board agrees."""
         before = self.anchor_game
-        if (self.anchor is not None and before is not None
-                and [(m.frm, m.to) for m in before.moves] == moves[:-1]):
+        if self.anchor is not None and before is not None and played(before) == moves[:-1]:
             # checked at every still view until the board agrees (the pieces may not have moved yet)
             found = judge(before, self.anchor, view, self.ref)  # type: ignore[arg-type]
             if found.move is not None and found.move != moves[-1]:
-                played = f"{moves[-1][0]} -> {moves[-1][1]} was played"
-                if self.checked == tuple(moves):  # said already: not anchored on while it shows
-                    return Seen("waiting", game.ply, found.move, f"the board shows another move; {played}")
-                self.checked = tuple(moves)
-                return Seen("mismatch", game.ply, found.move, played)
+                was = f"{moves[-1][0]} -> {moves[-1][1]} was played"
+                if self.checked == moves:  # said already: not anchored on while it shows
+                    return Seen("waiting", game.ply, found.move, f"the board shows another move; {was}")
+                self.checked = moves
+                return Seen("mismatch", game.ply, found.move, was)
         wrong = left_over(game, share)
         if wrong:
             return Seen("waiting", game.ply, reason="the board does not show the position yet",
