@@ -264,12 +264,8 @@ class Daemon:
         if why is not None:
             log.warning("roster from the page refused: %s", why)
             return
-        if self.journal is not None:
-            try:
-                self.journal.set_setting("roster", checked)
-            except Exception as exc:
-                log.error("roster not kept: %s", exc)
-                return
+        if not self.keep_setting("roster", checked, "roster"):
+            return
         self.shell.roster = checked
         log.info("roster: %d names", len(checked))
 
@@ -284,11 +280,19 @@ class Daemon:
         if why is not None:
             log.warning("camera corners from the page refused: %s", why)
             return
-        if self.journal is not None:
-            try:
-                self.journal.set_setting("camera_corners", corners)
-            except Exception as exc:
-                log.error("camera corners not kept: %s", exc)
+        self.keep_setting("camera_corners", corners, "camera corners")
+
+    def keep_setting(self, name: str, value: Any, what: str) -> bool:
+        """`value` as the journal's setting `name` (it survives a restart); False, logged, when the
+        journal cannot take it (a run without a journal keeps nothing and says True)."""
+        if self.journal is None:
+            return True
+        try:
+            self.journal.set_setting(name, value)
+        except Exception as exc:
+            log.error("%s not kept: %s", what, exc)
+            return False
+        return True
 
     def remove_game(self, game_id: int) -> None:
         """Take finished game `game_id` out of the history as the page asked: the journal's own call
