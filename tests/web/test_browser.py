@@ -9,6 +9,7 @@ import os
 import random
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -401,6 +402,29 @@ window.fetch = function (url, init) { if (String(url).includes("/api/keys")) win
                                       return send.apply(this, arguments); };"""
 
 
+@contextmanager
+def page_with_socket(tmp_path, state):
+    """The real page on `state` with the PIN 4711471147 and a key socket that collects what it is sent,
+    and a phone-sized browser: (web, driver, what the socket got)."""
+    from companion.hw.keysocket import KeySocket
+    from tests.web.realweb import RealWeb
+
+    (tmp_path / "pin").write_text("4711471147\n")
+    got: list = []
+    sock = KeySocket(str(tmp_path / "keys.sock"), got.append)
+    sock.start()
+    driver = None
+    web = RealWeb(state, "--pin-file", str(tmp_path / "pin"), "--key-socket", str(tmp_path / "keys.sock"))
+    try:
+        driver = SHOTS.browser(tmp_path / "profile")
+        yield web, driver, got
+    finally:
+        if driver is not None:
+            driver.quit()
+        web.stop()
+        sock.close()
+
+
 def tap(driver, x: float, y: float) -> None:
     """A click at (x, y) of the viewport, where a finger would land (the browser finds what is there)."""
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
@@ -417,8 +441,6 @@ def test_tap_the_map_types_the_move_with_the_pin(tmp_path, capsys):
     the move entry as after typing the two numbers on the keypad; the page's # plays the move."""
     import json
 
-    from companion.hw.keysocket import KeySocket
-    from tests.web.realweb import RealWeb
     from tests.web.webtools import table as kiosk
 
     game_args = ("--players", "2", "--seed", "3")  # two persons: the map is tapped at every turn
@@ -429,15 +451,7 @@ def test_tap_the_map_types_the_move_with_the_pin(tmp_path, capsys):
     game = d.shell.game.game
     frm = game.movable()[0]
     to = game.targets(frm)[0]
-    (tmp_path / "pin").write_text("4711471147\n")
-    got: list = []
-    sock = KeySocket(str(tmp_path / "keys.sock"), got.append)
-    sock.start()
-    driver = None
-    web = RealWeb(tmp_path / "a" / "state", "--pin-file", str(tmp_path / "pin"),
-                  "--key-socket", str(tmp_path / "keys.sock"))
-    try:
-        driver = SHOTS.browser(tmp_path / "profile")
+    with page_with_socket(tmp_path, tmp_path / "a" / "state") as (web, driver, got):
         driver.get(f"http://127.0.0.1:{web.port}/")
         WebDriverWait(driver, 15).until(lambda d: len(d.find_elements("css selector", "#live [data-tap]")) == 60)
         driver.execute_script("document.querySelector('#live .board').scrollIntoView()")
@@ -491,11 +505,7 @@ def test_tap_the_map_types_the_move_with_the_pin(tmp_path, capsys):
             "return document.querySelector('#live line.last-move')") is not None)
         assert picked() is None and len(driver.find_elements("css selector", "#live [data-tap]")) == 60
         check_page(driver, "tap-the-map", shots_dir(tmp_path))
-    finally:
-        if driver is not None:
-            driver.quit()
-        web.stop()
-        sock.close()
+
 
 
 def test_the_cameras_corners_are_tapped_on_its_picture_with_the_pin(tmp_path):
@@ -504,21 +514,13 @@ def test_the_cameras_corners_are_tapped_on_its_picture_with_the_pin(tmp_path):
     Save sends them in the picture's own pixels (a tap a quarter across a 1200 px picture is x 300)."""
     from PIL import Image
 
-    from companion.hw.keysocket import CameraCorners, KeySocket
+    from companion.hw.keysocket import CameraCorners
     from companion.table import pagelink as link
-    from tests.web.realweb import RealWeb
     from tests.web.webtools import table as kiosk
 
     kiosk(tmp_path / "state", "--players", "2", "--seed", "3")
     Image.new("RGB", (1200, 900), (30, 120, 60)).save(tmp_path / link.CAMERA_FRAME, "JPEG")
-    (tmp_path / "pin").write_text("4711471147\n")
-    got: list = []
-    sock = KeySocket(str(tmp_path / "keys.sock"), got.append)
-    sock.start()
-    driver = None
-    web = RealWeb(tmp_path / "state", "--pin-file", str(tmp_path / "pin"), "--key-socket", str(tmp_path / "keys.sock"))
-    try:
-        driver = SHOTS.browser(tmp_path / "profile")
+    with page_with_socket(tmp_path, tmp_path / "state") as (web, driver, got):
         driver.get(f"http://127.0.0.1:{web.port}/camera")
         assert not driver.find_element("id", "camera-form").is_displayed()
         driver.find_element("id", "pin").send_keys("4711471147\n")  # the page reloads with the session
@@ -541,8 +543,4 @@ def test_the_cameras_corners_are_tapped_on_its_picture_with_the_pin(tmp_path):
         assert all(abs(a - b) <= 1200 / box[2] + 1 for a, b in zip(sent, want)), (sent, want)  # a CSS px at most
         WebDriverWait(driver, 10).until(lambda d: d.find_element("id", "camera-status").text.startswith("Sent"))
         check_page(driver, "camera-corners", shots_dir(tmp_path))
-    finally:
-        if driver is not None:
-            driver.quit()
-        web.stop()
-        sock.close()
+
