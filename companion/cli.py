@@ -57,6 +57,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "statistics per player, game, seat and colour (contract 8, docs/contracts.md)"),
     "export": ("companion.history.cli_export:export", "finished games for BG Stats, BoardGameGeek, a spreadsheet"),
     "import": ("companion.history.cli_export:import_", "bring our JSON or CSV export, or a BG Stats backup, into this history"),
+    "update": ("companion.update.cli:main", "check or install a signed update bundle of the SD-card image"),
     "card": ("companion.box.card:command", "check a settings card before it goes in the box: card check FILE"),
     "doctor": ("companion.box.doctor:main", "check the box's set-up (I2C, OLED, groups, GPIO, keypad, service); --keys"),
 } | game_commands()

@@ -15,6 +15,9 @@ trap 'rm -rf "$tmp"' EXIT
 python3 -m venv "$tmp/venv"
 "$tmp/venv/bin/pip" install -q uv
 cd "$src"
+# The pins of the lock in the repository stay where they are (uv prefers an output file's versions):
+# a new dependency adds its own lines, it does not move every other package.
+grep -v '^#' "$here/requirements.lock" > "$tmp/lock" || true
 "$tmp/venv/bin/uv" pip compile pyproject.toml --universal --python-version 3.11 \
   --generate-hashes --no-header --quiet -o "$tmp/lock"
 {

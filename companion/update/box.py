@@ -1,0 +1,99 @@
+"""The card this box runs from: its FAT, which slot runs, where the other slot is.
+
+The card's partitions (tools/image/build.sh): 1 the FAT, 2 system slot a, 3 data, 4 system slot
+b (made by the first start, at the end of the card: companion-grow-data). The running slot is the
+partition `/` is on (2 or 4), whatever any file says. A card written before updates existed has
+no partition 4: it cannot take updates (NoSlot says what to do).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from companion.update.bundle import BOARD, TEST_KEY
+
+PARTITION = {"a": 2, "b": 4}
+FAT = Path("/boot/firmware")
+IMAGE_VERSION = Path("/usr/share/companion-box/image-version")
+TRUSTED_KEY = Path("/usr/share/companion-box/update-key.pem")
+
+
+class NoSlot(Exception):
+    """This card cannot take an update; the message says why and what to do."""
+
+
+def other(slot: str) -> str:
+    return "b" if slot == "a" else "a"
+
+
+def trusted_key() -> Path:
+    """The key bundles must be signed with: the image's own, else the repository's test key."""
+    return TRUSTED_KEY if TRUSTED_KEY.exists() else TEST_KEY
+
+
+def image_values(path: Path = IMAGE_VERSION) -> dict[str, str]:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")[:4096]
+    except OSError:
+        return {}
+    return {k.strip(): v.strip() for k, _, v in (line.partition("=") for line in text.splitlines()) if _}
+
+
+def _remount(fat: Path, mode: str) -> None:
+    subprocess.run(["mount", "-o", f"remount,{mode}", str(fat)], check=True, capture_output=True)
+
+
+@dataclass
+class Box:
+    fat: Path
+    running: str
+    devices: dict[str, Path]
+    version: str = "unknown"
+    built: int | None = None
+    board: str = BOARD
+    remount: Callable[[Path, str], None] = field(default=lambda fat, mode: None)
+
+    def target(self) -> Path:
+        """The other slot's block device (or file, in tests); NoSlot when the card has none."""
+        dev = self.devices.get(other(self.running))
+        if dev is None:
+            raise NoSlot("this card has no second system slot (it was written before updates, or it is "
+                         "smaller than 4 GB): save the games from the page (History, Export), then write "
+                         "the new image to the card with Raspberry Pi Imager")
+        return dev
+
+
+def _block(dev: int) -> Path:
+    return Path(f"/sys/dev/block/{os.major(dev)}:{os.minor(dev)}")
+
+
+def detect(fat: Path = FAT) -> Box:
+    """The box this runs on; NoSlot when it is not the image (no FAT, / not on slot a or b)."""
+    sysdir = _block(os.stat("/").st_dev)
+    try:
+        number = int((sysdir / "partition").read_text())
+    except (OSError, ValueError):
+        raise NoSlot("this is not the companion's SD-card image (/ is not on a partition of a card): "
+                     "updates are for the image; update a pip install with pip") from None
+    running = next((s for s, n in PARTITION.items() if n == number), None)
+    if running is None or not (fat / "slot.txt").exists():
+        raise NoSlot("this card's system is not in slot a or b (it was written before updates): write the "
+                     "new image to the card with Raspberry Pi Imager, or with tools/image/update-card.sh")
+    disk = sysdir.resolve().parent
+    devices = {}
+    for part in disk.iterdir():
+        try:
+            n = int((part / "partition").read_text())
+        except (OSError, ValueError):
+            continue
+        for slot, want in PARTITION.items():
+            if n == want:
+                devices[slot] = Path("/dev") / part.name
+    values = image_values()
+    built = values.get("IMAGE_BUILT")
+    return Box(fat, running, devices, values.get("IMAGE_VERSION", "unknown"),
+               int(built) if built and built.isdigit() else None, values.get("IMAGE_BOARD", BOARD), _remount)

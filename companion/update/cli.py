@@ -1,0 +1,128 @@
+"""`companion update`: verify a bundle anywhere; install one on the box; the check at each start.
+
+    companion update verify BUNDLE [--key PEM] [--allow-downgrade]
+    companion update install BUNDLE [--allow-downgrade] [--no-reboot]     (root, on the box)
+    companion update install --request                                     (the page's and the stick's)
+    companion update check [--deadline S]                                  (root, at each start)
+    companion update status
+
+`verify` exits 0 with one line when the bundle is whole, signed by the trusted key (the box's,
+else the repository's test key), for this board and not older than what runs; else exit 2 and
+one line saying what is wrong. `install --request` takes the bundle named in REQUEST (written
+by the page after an upload, or by the daemon when `#` confirms a USB stick's bundle).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from companion.update.box import NoSlot, detect, image_values, trusted_key
+from companion.update.bundle import BOARD, BundleError, check, key_id, load_key
+from companion.update.check import DEADLINE_S, boot_check, wait_ready
+from companion.update.install import InstallError, install
+from companion.update.status import UPDATE_DIR, read_status, write_status
+
+EXIT_REFUSED = 2
+REQUEST = "request.json"
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def verify(a: argparse.Namespace) -> int:
+    key_path = a.key or trusted_key()
+    values = image_values()
+    built = values.get("IMAGE_BUILT")
+    try:
+        key = load_key(key_path)
+        m = check(a.bundle, key, values.get("IMAGE_BOARD", BOARD), int(built) if built and built.isdigit() else None,
+                  a.allow_downgrade)
+    except BundleError as exc:
+        print(f"{a.bundle}: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    print(f"{a.bundle}: whole and signed by key {key_id(key)}: version {m.version}, built {m.day()} UTC, for {m.board}")
+    return 0
+
+
+def _claim_request(update_dir: Path) -> Path | None:
+    """The bundle a request names; the request is removed first, so a power cut never resumes it."""
+    req = update_dir / REQUEST
+    try:
+        body = json.loads(req.read_text(encoding="utf-8"))
+        req.unlink()
+    except (OSError, ValueError):
+        return None
+    bundle = Path(str(body.get("bundle", "")))
+    return bundle if bundle.is_absolute() else None
+
+
+def do_install(a: argparse.Namespace) -> int:
+    update_dir = Path(a.update_dir)
+    bundle = _claim_request(update_dir) if a.request else a.bundle
+    if bundle is None:
+        print("update: no request to install (the page or the USB stick writes one)", file=sys.stderr)
+        return EXIT_REFUSED
+    last = [None]
+
+    def report(state: str, percent: int) -> None:
+        if (state, percent) != last[0]:
+            last[0] = (state, percent)
+            write_status(state, update_dir, percent=percent, offered=str(bundle.name))
+            _say(f"update: {state} {percent}%")
+
+    try:
+        box = detect()
+        m = install(bundle, box, load_key(trusted_key()), report, a.allow_downgrade)
+    except (BundleError, InstallError, NoSlot) as exc:
+        write_status("failed", update_dir, message=str(exc))
+        print(f"update: {bundle}: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    write_status("restarting", update_dir, percent=100, offered=m.version, version=box.version)
+    _say(f"update: version {m.version} written to system {'b' if box.running == 'a' else 'a'}: "
+         + ("restart the box to try it" if a.no_reboot else "restarting into it"))
+    if not a.no_reboot:
+        subprocess.run(["systemctl", "reboot"], check=False)
+    return 0
+
+
+def do_check(a: argparse.Namespace) -> int:
+    try:
+        box = detect()
+    except NoSlot:
+        return 0  # not the image, or a card without slots: nothing to decide
+    boot_check(box, lambda: wait_ready(deadline_s=a.deadline),
+               lambda: subprocess.run(["systemctl", "reboot"], check=False), _say)
+    return 0
+
+
+def status(a: argparse.Namespace) -> int:
+    print(json.dumps(read_status(Path(a.update_dir)), sort_keys=True))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="companion update", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="what", required=True)
+    v = sub.add_parser("verify", help="check a bundle: exit 0 when it may be installed, else 2 and why")
+    v.add_argument("bundle", type=Path)
+    v.add_argument("--key", type=Path, help="the public key (PEM) to trust instead of the box's")
+    v.add_argument("--allow-downgrade", action="store_true", help="accept a bundle older than what runs")
+    i = sub.add_parser("install", help="write a bundle to the other system slot and restart into it (root)")
+    i.add_argument("bundle", type=Path, nargs="?")
+    i.add_argument("--request", action="store_true", help="install the bundle the page or the USB stick asked for")
+    i.add_argument("--allow-downgrade", action="store_true")
+    i.add_argument("--no-reboot", action="store_true", help="write it, do not restart")
+    c = sub.add_parser("check", help="at each start: keep a new system or go back (root)")
+    c.add_argument("--deadline", type=float, default=DEADLINE_S, help="seconds a new system has to get ready")
+    s = sub.add_parser("status", help="what the last update did (JSON)")
+    for q in (i, s):
+        q.add_argument("--update-dir", default=str(UPDATE_DIR), help=argparse.SUPPRESS)
+    a = p.parse_args(argv)
+    if a.what == "install" and not a.request and a.bundle is None:
+        p.error("install: give the BUNDLE (or --request)")
+    return {"verify": verify, "install": do_install, "check": do_check, "status": status}[a.what](a)

@@ -1,0 +1,148 @@
+"""Installing a bundle into the other slot and the check at the next start, on a card made of files:
+the FAT a directory, each slot a file of the slot's size. Every stop (a crash at any step, a bundle
+changed while written, a slot that does not come up) leaves a card that starts a working slot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.update.bootstate import BootState, Try, parse_try, slot_text
+from companion.update.box import Box, NoSlot
+from companion.update.bundle import BundleError, load_key
+from companion.update.check import boot_check, wait_ready
+from companion.update.install import InstallError, install
+from companion.update.status import read_status
+from tests.update.bundles import REPO, make, needs_openssl
+
+pytestmark = needs_openssl
+KEY = load_key(REPO / "companion" / "update" / "test-update-key.pub.pem")
+SLOT_BYTES = 4 << 20
+
+
+@pytest.fixture
+def card(tmp_path: Path, monkeypatch) -> Box:
+    fat = tmp_path / "fat"
+    fat.mkdir()
+    (fat / "slot.txt").write_text(slot_text("a"))
+    BootState(fat).write_try(Try())
+    devices = {}
+    for slot in "ab":
+        devices[slot] = tmp_path / f"slot-{slot}"
+        devices[slot].write_bytes(bytes([ord(slot)]) * SLOT_BYTES)
+    monkeypatch.setenv("COMPANION_UPDATE_DIR", str(tmp_path / "update"))
+    monkeypatch.setattr("companion.update.status.UPDATE_DIR", tmp_path / "update")
+    return Box(fat, "a", devices, version="1.0", built=1_700_000_000)
+
+
+def starts(box: Box) -> str:
+    """What the firmware starts next: slot.txt's slot."""
+    return BootState(box.fat).read_slot()
+
+
+def test_install_writes_the_other_slot_and_starts_it_once(card: Box, tmp_path: Path) -> None:
+    bundle = make(tmp_path)
+    seen = []
+    m = install(bundle, card, KEY, lambda s, p: seen.append((s, p)))
+    system = (tmp_path / "system.ext4").read_bytes()
+    assert card.devices["b"].read_bytes()[:len(system)] == system
+    assert card.devices["a"].read_bytes() == b"a" * SLOT_BYTES, "the running slot is never touched"
+    assert (card.fat / "vmlinuz-b").read_bytes() == (tmp_path / "vmlinuz").read_bytes()
+    assert (card.fat / "initrd-b.img").read_bytes() == (tmp_path / "initrd.img").read_bytes()
+    assert BootState(card.fat).read_try() == Try("try", "b", 1, "a")
+    assert starts(card) == "b" and m.version == "1.0-test"
+    assert [s for s, _ in seen][0] == "checking" and seen[-1] == ("restarting", 100)
+    assert len((card.fat / "try.txt").read_bytes()) == 64 and len((card.fat / "slot.txt").read_bytes()) == len(slot_text("a"))
+
+    # the new slot's first start: ready -> it stays
+    card.running = "b"
+    assert boot_check(card, lambda: None, lambda: pytest.fail("no reboot")) == "installed"
+    assert starts(card) == "b" and BootState(card.fat).read_try() == Try("ok", "b")
+    assert read_status()["state"] == "installed"
+
+
+def test_a_new_slot_that_does_not_get_ready_sends_the_card_back(card: Box, tmp_path: Path) -> None:
+    install(make(tmp_path), card, KEY)
+    card.running = "b"
+    reboots = []
+    assert boot_check(card, lambda: "unit", lambda: reboots.append(1)) == "refused"
+    assert reboots == [1] and starts(card) == "a"
+    assert BootState(card.fat).read_try() == Try("refused", "b", fallback="a", reason="unit")
+    card.running = "a"  # the old slot starts and says why, once
+    assert boot_check(card, lambda: pytest.fail("not waited"), lambda: pytest.fail("no reboot")) == "refused"
+    assert read_status()["reason"] == "unit" and BootState(card.fat).read_try() == Try()
+    assert boot_check(card, lambda: None, lambda: None) == "idle"
+
+
+@pytest.mark.parametrize("at", ["checking", "writing", "restarting"])
+def test_a_crash_at_any_step_leaves_the_running_slot_starting(card: Box, tmp_path: Path, at: str) -> None:
+    bundle = make(tmp_path, system_bytes=SLOT_BYTES)
+
+    def crash(state: str, percent: int) -> None:
+        if state == at and (at != "writing" or percent > 0):
+            raise KeyboardInterrupt  # the plug, as far as this process can tell
+
+    with pytest.raises(KeyboardInterrupt):
+        install(bundle, card, KEY, crash)
+    if at == "restarting":  # everything written and switched: the new slot starts next
+        assert starts(card) == "b"
+        return
+    assert starts(card) == "a"
+    result = boot_check(card, lambda: pytest.fail("not waited"), lambda: pytest.fail("no reboot"))
+    assert result == ("failed" if at == "writing" else "idle")
+    assert starts(card) == "a" and BootState(card.fat).read_try() == Try()
+    install(bundle, card, KEY)  # and it installs again
+    assert starts(card) == "b"
+
+
+def test_a_bundle_changed_after_its_check_is_not_switched_to(card: Box, tmp_path: Path, monkeypatch) -> None:
+    bundle = make(tmp_path)
+    import companion.update.install as inst
+
+    real = inst.check
+
+    def check_then_change(*a, **kw):
+        m = real(*a, **kw)
+        data = bytearray(bundle.read_bytes())
+        data[len(data.rstrip(b"\0")) - 10] ^= 0xFF  # inside system.img.gz
+        bundle.write_bytes(data)
+        return m
+
+    monkeypatch.setattr(inst, "check", check_then_change)
+    with pytest.raises(InstallError):
+        install(bundle, card, KEY)
+    assert starts(card) == "a" and BootState(card.fat).read_try().state == "writing"
+
+
+def test_refusals_before_a_byte_is_written(card: Box, tmp_path: Path) -> None:
+    older = make(tmp_path, "old.bundle", built=1_600_000_000)
+    with pytest.raises(BundleError, match="older"):
+        install(older, card, KEY)
+    assert card.devices["b"].read_bytes() == b"b" * SLOT_BYTES and BootState(card.fat).read_try() == Try()
+    big = make(tmp_path, "big.bundle", system_bytes=SLOT_BYTES + 4096)
+    with pytest.raises(InstallError, match="does not fit"):
+        install(big, card, KEY)
+    del card.devices["b"]
+    with pytest.raises(NoSlot, match="Raspberry Pi Imager"):
+        install(make(tmp_path), card, KEY)
+    card.devices["b"] = tmp_path / "slot-b"
+    BootState(card.fat).write_try(Try("try", "b", 1, "a"))
+    with pytest.raises(InstallError, match="being tried"):
+        install(make(tmp_path), card, KEY)
+
+
+def test_try_txt_lines_read_back_and_junk_is_none() -> None:
+    for t in (Try(), Try("writing", "b"), Try("try", "a", 1, "b"), Try("ok", "a"), Try("refused", "b", fallback="a", reason="cut")):
+        assert parse_try(t.line()) == t
+    for junk in ("", "try", "try c 1 a", "try b x a", "writing", "refused b", "\0\0\0", "ok z"):
+        assert parse_try(junk) == Try()
+
+
+def test_wait_ready_gives_up_on_a_failing_unit_and_on_the_deadline() -> None:
+    clock = iter(range(0, 10_000, 5)).__next__
+    assert wait_ready(lambda u: ("active", 0), lambda: True, 60, clock, lambda s: None) is None
+    assert wait_ready(lambda u: ("activating", 3 if u == "companion.service" else 0), lambda: False, 60,
+                      clock, lambda s: None) == "unit"
+    assert wait_ready(lambda u: ("failed", 0), lambda: False, 60, clock, lambda s: None) == "unit"
+    assert wait_ready(lambda u: ("active", 0), lambda: False, 60, clock, lambda s: None) == "ready"
