@@ -189,3 +189,10 @@ def check(path: str | Path, key: Ed25519PublicKey, board: str = BOARD, running_b
         if sorted(seen) != sorted(PAYLOAD):
             raise BundleError("it is cut short (a part is missing): copy or download the bundle again")
     return manifest
+
+
+def peek(path: str | Path, key: Ed25519PublicKey) -> Manifest:
+    """The signed manifest at the bundle's start, its signature checked (not yet its payload: `check`
+    reads every byte). What the page shows as offered the moment an upload ends."""
+    with _open(Path(path)) as tar:
+        return _read_head(members(tar), key)

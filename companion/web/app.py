@@ -11,6 +11,8 @@
     GET  /history /stats /api/history /api/stats /export/{fmt} /roster, POST /api/roster:
                              finished games, statistics, exports, names (companion.web.history_pages)
     GET, POST /history/remove/{id}   a game out of the history, with the PIN (companion.web.history_remove)
+    GET  /update /api/update, POST /api/update: the box's version and an update bundle sent to it (PIN;
+         companion/web/update_page.py)
     GET  /camera /api/camera.jpg, POST /api/camera/corners: the camera's picture and its corners, with the
                              PIN (companion.web.camera_page)
 
@@ -37,7 +39,7 @@ from aiohttp_sse import sse_response
 from companion.table.gameweb import esc, tag
 from companion.table import pagelink as link
 from companion.table.keys import KEYPAD
-from companion.web import camera_page, history_pages, history_remove, pages, watch
+from companion.web import camera_page, history_pages, history_remove, pages, update_page, watch
 from companion.web.guard import (FORM_REFERRER_POLICY, SECURITY_HEADERS, SESSION_COOKIE, SESSION_TTL_S, HostCheck,
                                  PinGuard, origin_matches)
 from companion.web.http import (GUARD, HOSTS, KEYS, ROSTER, STATE, VIEWS, change_body, html_response as _html,
@@ -92,6 +94,7 @@ def make_app(views: Views, guard: PinGuard, hosts: HostCheck, keys: KeyLink | No
     history_pages.register(app)
     history_remove.register(app)  # it builds on history_pages (never the other way)
     camera_page.register(app)
+    update_page.register(app)
     return app
 
 

@@ -77,10 +77,16 @@ class Card:
             return f.read(256 << 20)
 
     def kernel_and_initrd(self, into: Path) -> tuple[Path, Path]:
-        names = self.listing()
-        kernel = next(n for n in names if n.startswith("vmlinuz-"))
-        initrd = next(n for n in names if n.startswith("initrd.img-"))
-        return self.take(kernel, into / "vmlinuz"), self.take(initrd, into / "initrd.img")
+        """The kernel and initramfs a Pi 3's firmware starts from this card now (config.txt and
+        the slot.txt it includes: system slot a or b)."""
+        files = boot_files(self.read("config.txt").decode(), BOARDS["Pi 3B"], self.text)
+        assert files.initramfs is not None, "config.txt names no initramfs"
+        return self.take(files.kernel, into / "vmlinuz"), self.take(files.initramfs, into / "initrd.img")
+
+    def text(self, name: str) -> str:
+        """A text file of the FAT ('' when there is none: the firmware skips a missing include)."""
+        done = subprocess.run(["mtype", "-i", self.fat(), f"::/{name}"], capture_output=True)
+        return done.stdout.decode("ascii", "replace") if done.returncode == 0 else ""
 
 
 def free_port() -> int:
@@ -295,13 +301,23 @@ class BootFiles:
     dtb: str
 
 
-def boot_files(config_txt: str, board: Board) -> BootFiles:
+def boot_files(config_txt: str, board: Board, include: Callable[[str], str] = lambda name: "") -> BootFiles:
     """Read config.txt as `board`'s firmware does (the model filters; [all] ends them; other
-    conditions such as [gpio4=1] or [EDID=...] are taken as not matching: the firmware's defaults)."""
+    conditions such as [gpio4=1] or [EDID=...] are taken as not matching: the firmware's defaults;
+    `include NAME` reads NAME's lines in its place, through `include`)."""
     settings: dict[str, str] = {}
     initramfs = None
     active = True
-    for raw in config_txt.splitlines():
+    lines = config_txt.splitlines()
+    for depth in range(8):  # the firmware follows includes a few levels deep
+        expanded = []
+        for raw in lines:
+            word = raw.split("#", 1)[0].split()
+            expanded += include(word[1]).splitlines() if len(word) == 2 and word[0] == "include" else [raw]
+        if expanded == lines:
+            break
+        lines = expanded
+    for raw in lines:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue

@@ -67,7 +67,7 @@ def test_the_fat_holds_what_config_txt_names_for_each_pi(card: Card) -> None:
     config = card.read("config.txt").decode()
     problems = []
     for board in BOARDS.values():
-        files = boot_files(config, board)
+        files = boot_files(config, board, card.text)
         if files.settings.get("arm_64bit") != "1":
             problems.append(f"{board.name}: config.txt has no arm_64bit=1 (the firmware would start a 32-bit kernel)")
         wanted = [*board.firmware, files.kernel, files.dtb]
@@ -77,7 +77,7 @@ def test_the_fat_holds_what_config_txt_names_for_each_pi(card: Card) -> None:
             wanted.append(files.initramfs)
         problems += [f"{board.name}: {name} is not on the FAT" for name in wanted if name.lower() not in names]
     assert not problems, "\n".join(problems) + f"\nconfig.txt:\n{config}\nthe FAT: {sorted(names)}"
-    kernel = boot_files(config, BOARDS["Pi 3B"]).kernel
+    kernel = boot_files(config, BOARDS["Pi 3B"], card.text).kernel
     assert kernel_format(card.read(kernel)[:4096]) in ("gzip", "Image"), \
         f"{kernel} is neither a gzip'd nor a raw arm64 Image: the Pi firmware cannot start it"
     cmdline = card.read("cmdline.txt").decode().split()
@@ -124,7 +124,7 @@ def test_the_card_boots_on_the_pi_model_to_ready(model: str, tmp_path: Path) -> 
     try:
         card = Card(IMAGE_XZ, tmp_path / "card.img")
         config = card.read("config.txt").decode()
-        files = boot_files(config, board)
+        files = boot_files(config, board, card.text)
         assert files.initramfs is not None, f"config.txt names no initramfs for the {board.name}"
         taken = {"kernel": card.take(files.kernel, tmp_path / "kernel"),
                  "initrd": card.take(files.initramfs, tmp_path / "initrd"),

@@ -38,6 +38,15 @@ def test_model_filters_apply_to_their_boards_only_until_all() -> None:
     assert boot_files(config, BOARDS["Pi 3B"]).initramfs == "initrd.img-6.12.57+deb13-arm64"
 
 
+def test_the_kernel_of_the_slot_that_slot_txt_names() -> None:
+    config = DEBIAN.replace("kernel=vmlinuz-6.12.57+deb13-arm64", "include slot.txt").replace(
+        "initramfs initrd.img-6.12.57+deb13-arm64 followkernel\n", "")
+    files = {"slot.txt": "kernel=vmlinuz-b\ninitramfs initrd-b.img\n"}
+    got = boot_files(config, BOARDS["Pi 3B"], lambda name: files.get(name, ""))
+    assert (got.kernel, got.initramfs) == ("vmlinuz-b", "initrd-b.img")
+    assert boot_files(config, BOARDS["Pi 3B"]).initramfs is None, "a missing include names nothing"
+
+
 def test_kernel_formats_the_firmware_can_and_cannot_start() -> None:
     image = bytearray(64)
     image[0x38:0x3C] = b"ARM\x64"

@@ -13,7 +13,9 @@
 #               sfdisk: no loop devices), then xz.
 # Output in OUT_DIR: clans-companion.img (raw), clans-companion.img.xz (what Raspberry Pi Imager
 # or `xz -dc ... | sudo dd of=/dev/sdX bs=4M` writes), clans-companion.manifest.txt (every Debian
-# and Python package in it, with versions and PyPI's hashes), SHA256SUMS (of both),
+# and Python package in it, with versions and PyPI's hashes), clans-companion.bundle (the same
+# system as a signed update, for boxes running an earlier image: UPDATE_KEY=PRIVATE.pem signs it,
+# else the repository's test key), SHA256SUMS (of the three),
 # build-times.txt, and boot/ (the kernel, initrd and cmdline.txt, for booting the image in QEMU:
 # tests/image).
 # Needs root, binfmt_misc and the Debian registry; installs mmdebstrap, qemu-user-static,
@@ -45,6 +47,7 @@ need mcopy mtools
 need sfdisk fdisk
 need mkfs.ext4 e2fsprogs
 need xz xz-utils
+need openssl openssl
 [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
 [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 \
   || die "cannot register qemu-aarch64 with binfmt_misc (a container without it cannot run arm64 programs)"
@@ -113,8 +116,15 @@ cp -a "$here/rootfs/." "$root/"
 pkg_version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$src/pyproject.toml" | head -1)
 commit=$(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 git -C "$src" diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
-printf 'IMAGE_VERSION=%s\nIMAGE_DATE=%s\nIMAGE_DEBIAN=%s\n' "$pkg_version-$commit" "$(date -u +%Y-%m-%d)" "$suite" \
-  > "$root/usr/share/companion-box/image-version"
+built=$(date +%s)
+printf 'IMAGE_VERSION=%s\nIMAGE_DATE=%s\nIMAGE_DEBIAN=%s\nIMAGE_BUILT=%s\nIMAGE_BOARD=rpi-arm64\n' "$pkg_version-$commit" \
+  "$(date -u +%Y-%m-%d)" "$suite" "$built" > "$root/usr/share/companion-box/image-version"
+# The key update bundles must be signed with (companion/update): the public half of UPDATE_KEY.
+update_key=${UPDATE_KEY:-$here/keys/test-update-key.pem}
+[ -r "$update_key" ] || die "UPDATE_KEY $update_key cannot be read"
+[ -n "${UPDATE_KEY:-}" ] || say "signing with the repository's TEST key (tools/image/keys): a box for a family is built with UPDATE_KEY=your-key.pem"
+openssl pkey -in "$update_key" -pubout -out "$root/usr/share/companion-box/update-key.pem" 2>/dev/null \
+  || die "UPDATE_KEY $update_key is not a private key openssl reads (make one: openssl genpkey -algorithm ed25519 -out key.pem)"
 # Mount points: the root is read-only at boot, so systemd could not make them then.
 mkdir -p "$root/root/companion-src" "$root/etc/companion" "$root/data" "$root/var/lib/companion"
 tar -C "$src" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='./*.egg-info' \
@@ -144,6 +154,18 @@ data=$work/data
 mv "$root/boot/firmware" "$fw"
 mkdir -p "$root/boot/firmware"
 cp "$root/usr/share/companion-box/companion.txt" "$fw/companion.txt"
+# Two system slots (companion/update/bootstate.py): the firmware starts the kernel and initramfs
+# slot.txt names (config.txt includes it where raspi-firmware named the kernel); the initramfs
+# mounts that slot (2 for a, 4 for b: the first start makes 4 at the end of the card).
+kver=$(ls "$root/lib/modules" | sort -V | tail -1)
+mv "$fw/vmlinuz-$kver" "$fw/vmlinuz-a"
+mv "$fw/initrd.img-$kver" "$fw/initrd-a.img"
+grep -q "^kernel=vmlinuz-$kver\$" "$fw/config.txt" || die "config.txt does not name the kernel vmlinuz-$kver"
+sed -i -e "s/^kernel=vmlinuz-$kver\$/include slot.txt/" -e "/^initramfs initrd.img-$kver/d" "$fw/config.txt"
+printf 'kernel=vmlinuz-a\ninitramfs initrd-a.img\n' > "$fw/slot.txt"
+printf '%-63s\n' none > "$fw/try.txt"
+# A kernel that panics restarts after 10 s: the initramfs's count then sends a new slot back.
+sed -i 's/ rootwait/ rootwait panic=10/' "$fw/cmdline.txt"
 rm -f "$fw"/config.txt.bak-*  # install.sh keeps a copy of config.txt it changes: not on a new card
 # The data partition's first contents: what the read-only root binds from it (/etc/fstab).
 cid=$(chroot "$root" id -u companion) gid=$(chroot "$root" id -g companion)
@@ -158,7 +180,6 @@ echo UTC > "$data/box/timezone"
 # has no data partition, so the box still plays.
 cp -a "$data" "$root/usr/share/companion-box/data-skel"
 mkdir -p "$out/boot"
-kver=$(ls "$root/lib/modules" | sort -V | tail -1)
 cp "$root/boot/vmlinuz-$kver" "$out/boot/vmlinuz"
 cp "$root/boot/initrd.img-$kver" "$out/boot/initrd.img"
 cp "$fw/cmdline.txt" "$out/boot/cmdline.txt"
@@ -194,13 +215,19 @@ dd if="$work/data.part" of="$img" bs=1M seek=$((start + boot_mb + root_mb)) conv
 lap image
 xz -T0 -3 -k "$img"
 lap xz
+# The update bundle of this very system: what a box already running an earlier image installs
+# (companion update; README, "Updates"), signed with UPDATE_KEY.
+python3 "$here/bundle.py" --system "$work/root.part" --kernel "$out/boot/vmlinuz" --initrd "$out/boot/initrd.img" \
+  --version "$pkg_version-$commit" --built "$built" --key "$update_key" --out "$out/$name.bundle"
+lap bundle
 # Beside the image: what is in it (every Debian package and Python package, with PyPI's hashes)
 # and the SHA-256 of what a user flashes (`sha256sum -c SHA256SUMS` in OUT_DIR checks both).
 cp "$work/manifest.txt" "$out/$name.manifest.txt"
-(cd "$out" && sha256sum "$name.img.xz" "$name.manifest.txt" > SHA256SUMS)
+(cd "$out" && sha256sum "$name.img.xz" "$name.bundle" "$name.manifest.txt" > SHA256SUMS)
 rm -rf "$work"
 raw=$(stat -c %s "$img") packed=$(stat -c %s "$img.xz")
-printf 'total    %5d s\nraw      %5d MB\nxz       %5d MB\nkernel   %s\n' $(( $(date +%s) - t_start )) \
-  $((raw / 1000000)) $((packed / 1000000)) "$kver" >> "$out/build-times.txt"
+bundle=$(stat -c %s "$out/$name.bundle")
+printf 'total    %5d s\nraw      %5d MB\nxz       %5d MB\nbundle   %5d MB\nkernel   %s\n' $(( $(date +%s) - t_start )) \
+  $((raw / 1000000)) $((packed / 1000000)) $((bundle / 1000000)) "$kver" >> "$out/build-times.txt"
 say "done in $(( $(date +%s) - t_start )) s: $img.xz ($((packed / 1000000)) MB; raw $((raw / 1000000)) MB)"
 cat "$out/build-times.txt"

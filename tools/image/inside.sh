@@ -33,7 +33,8 @@ lap companion
 
 # --- the box ------------------------------------------------------------------------------------
 systemctl enable systemd-networkd.service systemd-resolved.service systemd-timesyncd.service \
-  avahi-daemon.service companion-card.service companion-data.service companion-journal-dir.service
+  avahi-daemon.service companion-card.service companion-data.service companion-journal-dir.service \
+  companion-update-check.service companion-update-install.path
 systemctl mask systemd-firstboot.service
 # wpa_supplicant for wlan0 when there is one (a Pi), from the settings card's file; the D-Bus
 # one that Debian enables is not used.

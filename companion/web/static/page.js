@@ -185,5 +185,43 @@
       if (!reply.ok) locked(reply);
     });
   }
+  const updateSend = document.getElementById("update-send");
+  if (updateSend) {  // an update bundle: sent with its progress, then the box's own progress until it restarts
+    const file = document.getElementById("update-file");
+    const bar = document.getElementById("update-progress");
+    const updateStatus = document.getElementById("update-status");
+    async function watchUpdate() {
+      try {
+        const answer = await (await fetch("/api/update", { cache: "no-store" })).json();
+        const s = answer.status || {};
+        bar.value = s.percent || 0;
+        updateStatus.textContent = s.state + (s.percent !== undefined ? " " + s.percent + "%" : "")
+          + (s.message ? ": " + s.message : "");
+        if (s.state === "failed" || s.state === "refused") return;
+      } catch (e) {
+        updateStatus.textContent = "restarting…";
+      }
+      setTimeout(watchUpdate, 2000);
+    }
+    updateSend.addEventListener("click", () => {
+      if (!csrf || !file.files.length) return;
+      const xhr = new XMLHttpRequest();
+      xhr.open("POST", "/api/update");
+      xhr.setRequestHeader("X-CSRF-Token", csrf);
+      xhr.setRequestHeader("Content-Type", "application/octet-stream");
+      bar.hidden = false;
+      xhr.upload.addEventListener("progress", (event) => {
+        if (event.lengthComputable) bar.value = Math.floor(100 * event.loaded / event.total);
+      });
+      xhr.addEventListener("load", () => {
+        let answer = {};
+        try { answer = JSON.parse(xhr.responseText); } catch (e) { /* not JSON */ }
+        if (xhr.status === 202) { updateStatus.textContent = answer.offered; watchUpdate(); }
+        else updateStatus.textContent = answer.error || String(xhr.status);
+      });
+      xhr.addEventListener("error", () => { updateStatus.textContent = "the upload stopped"; });
+      xhr.send(file.files[0]);
+    });
+  }
   if (live) follow();
 })();
