@@ -18,6 +18,7 @@ import asyncio
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 from aiohttp import web
@@ -35,6 +36,7 @@ from companion.web.http import GUARD, change_refused, html_response, json_respon
 MAX_BUNDLE = 1 << 30
 ROOM = 64 << 20  # left free on the data partition after an upload (the journal keeps growing)
 IDLE_S = 60.0
+STALE_S = 900.0  # a status older than this no longer holds an upload back
 UPLOAD = "upload.bundle"
 BUSY = web.AppKey("update_busy", asyncio.Lock)
 
@@ -91,6 +93,13 @@ async def update_state(request: web.Request) -> web.Response:
     return json_response({"running": _running(), "status": update_status.read_status()})
 
 
+def installing(now: float | None = None) -> bool:
+    """Root is checking or writing a bundle (status.json says so, and said it lately: a power cut
+    leaves "writing", which the next start's check turns into "failed")."""
+    st = update_status.read_status()
+    return st["state"] in ("checking", "writing") and (now or time.time()) - float(st.get("at", 0)) < STALE_S
+
+
 async def _receive(request: web.Request, dest: Path, size: int) -> None:
     got = 0
     with open(dest, "wb") as out:
@@ -119,6 +128,10 @@ async def post_update(request: web.Request) -> web.Response:
     if size > MAX_BUNDLE:
         return json_response({"error": f"an update bundle is at most {MAX_BUNDLE >> 20} MiB: this is not one"}, status=413)
     folder = update_status.UPDATE_DIR
+    if installing():
+        return json_response({"error": "an update is being installed: wait until the box has restarted"}, status=409)
+    # a new upload takes the place of the last one (kept until then, for `companion update install`)
+    (folder / UPLOAD).unlink(missing_ok=True)
     try:
         free = shutil.disk_usage(folder).free
     except OSError:

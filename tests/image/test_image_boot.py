@@ -86,13 +86,16 @@ def test_the_image_boots_applies_its_card_and_resumes_after_a_power_cut(tmp_path
         times.append(("first boot", ready_us / 1e6, page_s))
         assert m.run("systemctl is-active companion companion-web companion-card").split() == ["active"] * 3
         assert m.run("systemctl is-active ssh || true") != "active", "no SSH without a valid key"
-        # Read-only root, writable journal on the data partition, grown to the 2 GB card.
+        # Read-only root, writable journal on the data partition, grown to the 4 GB card with room left
+        # at its end for system slot b (partition 4, the size of slot a: companion-grow-data).
         assert m.run("findmnt -no OPTIONS /").split(",")[0] == "ro"
         assert "Read-only file system" in m.run("touch /probe 2>&1 || true")
         assert m.run("findmnt -no SOURCE,OPTIONS /data").split()[1].startswith("rw")
         assert m.run("touch /var/lib/companion/probe && rm /var/lib/companion/probe && echo writable") == "writable"
-        assert int(m.run("lsblk -bno SIZE /dev/disk/by-label/clans-data")) > 2_000_000_000, "grown to the 4 GB card"
-        assert int(m.run("df -B1 --output=size /data | tail -1")) > 2_000_000_000, "its file system grown too"
+        assert int(m.run("lsblk -bno SIZE /dev/disk/by-label/clans-data")) > 700_000_000, "grown on the 4 GB card"
+        assert int(m.run("df -B1 --output=size /data | tail -1")) > 700_000_000, "its file system grown too"
+        assert m.run("lsblk -bno SIZE /dev/vda4") == m.run("lsblk -bno SIZE /dev/vda2") == str(1536 << 20)
+        assert m.run("findmnt -no SOURCE /") == "/dev/vda2", "system slot a"
         assert m.run("findmnt -no FSTYPE /data") == "ext4"
         assert m.run("cat /run/companion-box/data-stand-in 2>/dev/null || echo none") == "none"
         # The DHCP identity is the MAC address (type 01), not the machine-id the read-only root makes anew

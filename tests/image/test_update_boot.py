@@ -1,0 +1,227 @@
+"""Updates on the SD-card image, booted in QEMU: the bundle beside the image installs through the page
+into system slot b, and the plug is pulled (SIGKILL to QEMU) at five points while it is written and
+while the new slot first starts; after each, the card starts on one of its slots and the game goes
+on. Then a bundle whose system cannot start (the companion's unit broken) comes back to the slot
+that ran, by itself.
+
+QEMU has no Pi firmware: each boot here does what the firmware does, it starts the kernel and
+initramfs that config.txt (and the slot.txt it includes) names on the card's FAT (Card.kernel_and_
+initrd). The guest's reboot ends QEMU (-no-reboot); the next boot reads the FAT again. Times go to
+build/image/update-times.txt for README's numbers.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.image.image_machine import Card, Machine
+from tests.image.test_image_boot import BOOT_S, IMAGE_XZ, PIN, ROOT, login, play
+from tests.update.bundles import TEST_KEY, maker
+
+BUNDLE = IMAGE_XZ.with_name("clans-companion.bundle")
+OUT = ROOT / "build" / "image"
+CARD = f"page_pin = {PIN}\r\nlanguage = en\r\n"
+REQUEST = "echo '{\"bundle\": \"/var/lib/companion/update/upload.bundle\"}' > /var/lib/companion/update/request.json"
+
+pytestmark = pytest.mark.skipif(not BUNDLE.exists() and not IMAGE_XZ.exists(),
+                                reason=f"no image and bundle at {IMAGE_XZ.parent}: build them with `sudo tools/image/build.sh`")
+
+
+class Box:
+    """The card, booted again and again as the firmware would; one console log for all boots."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.card = Card(IMAGE_XZ, tmp / "card.img")
+        self.card.write("companion.txt", CARD.encode(), tmp / "companion.txt")
+        self.log = OUT / "update-console.log" if OUT.is_dir() else tmp / "console.log"
+        self.log.write_text("")
+        self.m: Machine | None = None
+
+    def boot(self) -> Machine:
+        kernel, initrd = self.card.kernel_and_initrd(self.tmp)
+        self.m = Machine(self.card, kernel, initrd, self.log)
+        return self.m
+
+    def ended(self, timeout: float = BOOT_S) -> None:
+        """Wait for QEMU to end by itself (the guest restarted)."""
+        assert self.m is not None
+        self.m.proc.wait(timeout=timeout)
+        self.m.reader.join(timeout=10)
+        self.m.log.close()
+
+    def up(self, played: int) -> tuple[Machine, dict]:
+        """Boot until the page shows the game with at least `played` actions; the shell ready."""
+        m = self.boot()
+        state = m.wait_state(lambda s: s.get("actions", 0) >= played, BOOT_S)
+        m.shell(BOOT_S)
+        return m, state
+
+
+def upload(m: Machine, headers: dict, bundle: Path) -> dict:
+    with open(bundle, "rb") as f:
+        req = urllib.request.Request(f"http://127.0.0.1:{m.port}/api/update", data=f, method="POST", headers={
+            **headers, "Content-Type": "application/octet-stream", "Content-Length": str(bundle.stat().st_size),
+            "Origin": f"http://127.0.0.1:{m.port}"})
+        with urllib.request.urlopen(req, timeout=BOOT_S) as r:
+            assert r.status == 202
+            return json.loads(r.read())
+
+
+def slot(m: Machine) -> str:
+    return {"/dev/vda2": "a", "/dev/vda4": "b"}[m.run("findmnt -no SOURCE /")]
+
+
+def status(m: Machine) -> dict:
+    return json.loads(m.run("cat /var/lib/companion/update/status.json"))
+
+
+def broken_bundle(tmp: Path) -> Path:
+    """The same system with the companion's unit broken (it exits at once, again and again), signed
+    with the test key as the builder signs."""
+    with open(BUNDLE, "rb") as f:
+        import tarfile
+
+        with tarfile.open(fileobj=f, mode="r|") as tar:
+            for info in tar:
+                if info.name in ("boot.tar", "system.img.gz"):
+                    with open(tmp / info.name, "wb") as out:
+                        shutil.copyfileobj(tar.extractfile(info), out, 1 << 20)
+    system = tmp / "system.ext4"
+    with gzip.open(tmp / "system.img.gz", "rb") as src, open(system, "wb") as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+    (tmp / "system.img.gz").unlink()
+    drop = tmp / "broken.conf"
+    drop.write_text("[Service]\nExecStart=\nExecStart=/bin/false\n")
+    subprocess.run(["debugfs", "-w", "-R", f"write {drop} /etc/systemd/system/companion.service.d/broken.conf",
+                    str(system)], check=True, capture_output=True)
+    with tarfile.open(tmp / "boot.tar") as boot:
+        boot.extractall(tmp / "boot", filter="data")
+    manifest = json.loads(subprocess.run(["tar", "-xOf", str(BUNDLE), "manifest.json"], capture_output=True,
+                                         check=True).stdout)
+    out = tmp / "broken.bundle"
+    maker.write_bundle(system, tmp / "boot" / "vmlinuz", tmp / "boot" / "initrd.img", manifest["version"] + "-broken",
+                       manifest["built"], TEST_KEY, out)
+    system.unlink()
+    return out
+
+
+def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: Path) -> None:
+    box = Box(tmp_path)
+    times: dict[str, float] = {}
+    m = box.boot()
+    try:
+        m.wait_page(BOOT_S)
+        m.shell(BOOT_S)
+        assert slot(m) == "a" and m.run("lsblk -bno SIZE /dev/vda4") == str(1536 << 20)
+        headers = login(m)
+        play(m, headers, "##1#2#", 2)
+        played = play(m, headers, "#######", 3)["actions"]
+        # 1. The plug pulled while the bundle is written (the page's upload, root installs it).
+        since = len(m.lines)
+        t0 = time.monotonic()
+        assert upload(m, headers, BUNDLE)["offered"]
+        times["upload"] = time.monotonic() - t0
+        m.wait_for(r"update: writing 30%", BOOT_S, since)
+    finally:
+        m.kill()
+
+    m, state = box.up(played)
+    try:
+        assert slot(m) == "a" and status(m)["state"] == "failed" and "cut off" in status(m)["message"]
+        # 2. Again (as `companion update install` over SSH would: here the request root watches for), the
+        # plug pulled at the end of the write.
+        since = len(m.lines)
+        m.run(REQUEST)
+        m.wait_for(r"update: writing 9[5-9]%", BOOT_S, since)
+    finally:
+        m.kill()
+
+    for point, line in (("initramfs", r"companion-slot: first start of system b"),
+                        ("companion starting", r"update: first start of system b: waiting")):
+        m, state = box.up(played)
+        try:
+            assert slot(m) == "a", point
+            since = len(m.lines)
+            t0 = time.monotonic()
+            m.run(REQUEST)
+            m.wait_for(r"update: version \S+ written to system b: restarting", BOOT_S, since)
+            times["install"] = time.monotonic() - t0
+            box.ended()
+        finally:
+            m.stop()
+        # 3 and 4. The plug pulled during the new slot's first start ...
+        m = box.boot()
+        try:
+            m.wait_for(line, BOOT_S)
+        finally:
+            m.kill()
+        # ... so its next start has no tries left: the initramfs sends the card back to slot a.
+        m = box.boot()
+        try:
+            m.wait_for(r"companion-slot: system b did not finish its last start: back to system a", BOOT_S)
+            box.ended()
+        finally:
+            m.stop()
+        m, state = box.up(played)
+        try:
+            assert slot(m) == "a" and status(m)["state"] == "refused" and status(m)["reason"] == "start", point
+            played = play(m, login(m), "#", played + 1)["actions"]  # the game goes on
+        finally:
+            m.kill()
+
+    # 5. The install goes through; the plug is pulled the moment the new slot is kept.
+    m, state = box.up(played)
+    try:
+        since = len(m.lines)
+        m.run(REQUEST)
+        m.wait_for(r"update: version \S+ written to system b: restarting", BOOT_S, since)
+        t0 = time.monotonic()
+        box.ended()
+    finally:
+        m.stop()
+    m = box.boot()
+    try:
+        m.wait_for(r"update: system b \(\S+\) started well: it stays", BOOT_S)
+        times["restart into the new system"] = time.monotonic() - t0
+    finally:
+        m.kill()
+    m, state = box.up(played)
+    try:
+        assert slot(m) == "b" and status(m)["state"] == "installed"
+        headers = login(m)
+        played = play(m, headers, "#", played + 1)["actions"]
+        # A system that cannot start: written to slot a, started once, refused, and the card is back on b.
+        broken = broken_bundle(tmp_path)
+        since = len(m.lines)
+        upload(m, headers, broken)
+        m.wait_for(r"update: version \S+ written to system a: restarting", BOOT_S, since)
+        box.ended()
+    finally:
+        m.stop()
+    m = box.boot()
+    try:
+        t0 = time.monotonic()
+        m.wait_for(r"update: system a refused: a part of the new system failed to start; back to system b", BOOT_S)
+        box.ended()
+    finally:
+        m.stop()
+    m, state = box.up(played)
+    try:
+        times["fall back"] = time.monotonic() - t0
+        assert slot(m) == "b" and status(m)["reason"] == "unit"
+        assert state["actions"] >= played, "the game on the data partition was never touched"
+    finally:
+        m.kill()
+    lines = [f"{what}: {s:.0f} s" for what, s in times.items()] + [f"bundle: {BUNDLE.stat().st_size // 1000000} MB"]
+    print("\n".join(lines))
+    if OUT.is_dir():
+        (OUT / "update-times.txt").write_text("\n".join(lines) + "\n")
