@@ -73,3 +73,23 @@ class CameraTrouble:
     once per cause, and the moves come from the keys until it answers again."""
 
     why: str
+
+
+@dataclass(frozen=True)
+class UpdateOffer:
+    """A USB stick holds an update bundle (companion update offer wrote offer.json): version `version`
+    at `bundle`, signed by the trusted key; `problem` says why it cannot be installed ("" when it can)."""
+
+    version: str
+    bundle: str
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class UpdateNews:
+    """The last update's outcome (status.json, written at this start): `state` installed, refused or
+    failed; `reason` a refusal's code (companion.update.status.REASON_TEXT); `version` what runs now."""
+
+    state: str
+    reason: str = ""
+    version: str = ""

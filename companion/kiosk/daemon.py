@@ -23,6 +23,7 @@ import logging
 import os
 import random
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion import i18n
@@ -269,6 +270,10 @@ def build(args: argparse.Namespace) -> Daemon:
         frame = os.path.join(os.path.dirname(key_socket), CAMERA_FRAME) if key_socket else None
         daemon.camera = camera_watch(cfg.camera, shell.kind, daemon.put, daemon.state_dir(),
                                      stored if isinstance(stored, list) else None, frame)
+    if script is None and daemon.state_dir() is not None:
+        from companion.kiosk.update_watch import UpdateWatch
+
+        daemon.update_watch = UpdateWatch(Path(daemon.state_dir()) / "update", daemon.put)
     if key_socket:
         from companion.hw.keysocket import KeySocket  # sockets only for a table with its page
 

@@ -33,8 +33,8 @@ from companion.table import entries
 from companion.table import texts as T
 from companion.kiosk.announce import Announcer
 from companion.table.pagelink import PIN_FILE
-from companion.table.effects import Announce, CopyHistory, Effect, GameOver, Hint, NewPin, Persist, \
-    PowerOff, Repeat, Search, SetBrightness, SetLanguage, SetSound, SwitchGame
+from companion.table.effects import Announce, CopyHistory, Effect, GameOver, Hint, InstallUpdate, NewPin, \
+    Persist, PowerOff, Repeat, Search, SetBrightness, SetLanguage, SetSound, SwitchGame
 from companion.util.bounded import clip
 from companion.table.protocol import TableGame
 from companion.table.shell import Shell
@@ -52,7 +52,7 @@ EOF = object()  # end of the key script / of stdin: finish and exit
 TICK_S = 1.0
 NOISE_HOLD_S = 3.0  # this long after noise on the keypad's line, a yes the table cannot take back asks again
 NOISE_NOTICE_S = 60.0  # the OLED says "keypad cable: noise" at most this often (and whenever it holds a yes)
-HOLD_ON_NOISE = frozenset({"undo?", "new?", "switch?", "shutdown?"})  # those questions, by screen name
+HOLD_ON_NOISE = frozenset({"undo?", "new?", "switch?", "shutdown?", "update?"})  # those questions, by screen name
 
 
 # ----- the daemon --------------------------------------------------------------------------
@@ -76,6 +76,7 @@ class Daemon:
         self.searchers: dict[str, Any] = {}
         self.queue: queue.Queue = queue.Queue()
         self.inputs: list[Any] = []
+        self.update_watch: Any = None  # companion.kiosk.update_watch: a USB stick's update, the last one's outcome
         self.terminal: Any = None
         self.last_screen: Any = None
         self.frames = 0
@@ -109,7 +110,7 @@ class Daemon:
         """The events that are not keys (the table's page's, the keypad's noise); True when `event` was one.
         (Imported here: keys are strings, only a table with its page or a serial keypad sends these.)"""
         from companion.hw.keyevents import (CameraCorners, CameraSaw, CameraTrouble, LineNoise, PhoneUrl, RemoveGame,
-                                            RosterUpdate)
+                                            RosterUpdate, UpdateNews, UpdateOffer)
 
         if isinstance(event, CameraSaw):  # a game that takes the camera's news has camera_seen
             seen = getattr(self.shell.game, "camera_seen", None)
@@ -136,6 +137,17 @@ class Daemon:
             return True
         if isinstance(event, CameraCorners):  # the page (with the PIN) says where the board is in the picture
             self.set_camera_corners(list(event.corners))
+            return True
+        if isinstance(event, UpdateOffer):  # a USB stick with an update: # installs it
+            if event.problem:
+                self.shell.tell(T.UPDATE_TITLE, [T.update_not_taken(event.problem)], "update-refused")
+            else:
+                self.shell.offer_update(event.version, event.bundle)
+            self.show()
+            return True
+        if isinstance(event, UpdateNews):  # what the last update did, once
+            self.shell.tell(T.UPDATE_TITLE, [T.update_news(event.state, event.reason, event.version)], "update-news")
+            self.show()
             return True
         if isinstance(event, RemoveGame):  # the page took a game out of the history (with the PIN, confirmed)
             self.remove_game(event.game_id)
@@ -336,6 +348,8 @@ class Daemon:
             self.announcer.repeat()
         elif isinstance(effect, NewPin):
             self.new_pin(effect.pin)
+        elif isinstance(effect, InstallUpdate):
+            self.install_update(effect.bundle)
 
     def state_dir(self) -> str | None:
         """The journal's directory (also when the journal could not be opened yet), None without one."""
@@ -343,6 +357,20 @@ class Daemon:
             return None
         found = self.journal.state_dir
         return str(found) if found else None
+
+    def install_update(self, bundle: str) -> None:
+        """# confirmed a USB stick's update: request.json asks root to install it (the box restarts)."""
+        from companion.update.status import request_install
+
+        where = self.state_dir()
+        try:
+            if where is None:
+                raise OSError("this run has no state directory (--state-dir)")
+            request_install(os.path.join(where, "update"), bundle, "usb")
+            log.info("update: install of %s asked for", bundle)
+        except OSError as exc:
+            log.error("update: cannot ask for the install: %s", exc)
+            self.shell.tell(T.UPDATE_TITLE, [T.update_not_taken(str(exc))], "update-refused")
 
     def new_pin(self, pin: str) -> None:
         """The menu's New PIN: written (0600, atomically) where the page reads it; the PIN itself is
@@ -451,6 +479,8 @@ class Daemon:
             adapter.start()
         if self.camera is not None:  # (show() above told it where the table is)
             self.camera.start()
+        if self.update_watch is not None:
+            self.update_watch.start()
         notify.ready("refereeing")
         interval = notify.watchdog_interval()
         self.tick = tick = min(TICK_S, interval / 2) if interval else TICK_S
@@ -473,7 +503,7 @@ class Daemon:
             log.info("interrupted")
         finally:
             notify.stopping()
-            for adapter in self.inputs + ([self.camera] if self.camera is not None else []):
+            for adapter in self.inputs + [w for w in (self.camera, self.update_watch) if w is not None]:
                 try:
                     adapter.close()
                 except Exception:

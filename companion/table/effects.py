@@ -145,6 +145,13 @@ class Repeat:
 
 
 @dataclass(frozen=True)
+class InstallUpdate:
+    """# confirmed the USB stick's update: the kiosk asks root to install `bundle` (request.json)."""
+
+    bundle: str
+
+
+@dataclass(frozen=True)
 class NewPin:
     """The menu's New PIN: write `pin` to the PIN file (companion.table.pagelink) in the state directory, readable by the box's
     user only (the page, companion.web.pinfile, takes it at once and ends the old PIN's sessions)."""

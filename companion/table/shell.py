@@ -42,7 +42,7 @@ from companion.table import texts as T
 from companion.table import entries, seatnames
 from companion.table.gametimes import stored_times_problem
 from companion.table.pagelink import PIN_DIGITS
-from companion.table.effects import CopyHistory, Effect, NewPin, Persist, PowerOff, RemoveFromHistory, \
+from companion.table.effects import CopyHistory, Effect, InstallUpdate, NewPin, Persist, PowerOff, RemoveFromHistory, \
     Repeat, SetBrightness, SetLanguage, SwitchGame
 from companion.table.info import InfoPager
 from companion.table.naming import SeatNaming
@@ -83,6 +83,7 @@ class Shell:
         self.remove_sel = 0  # the History's list of games to take one out (C): the highlighted row
         self._removable: list[tuple[int, str]] = []  # (game id, its row)
         self.switch_to: str | None = None
+        self.update_offer: tuple[str, str] | None = None  # (version, bundle) a USB stick offers
         self.phone_url: str | None = None  # the web service's address; None: not running
         self.about: list[str] = []  # the About item's paragraphs (the kiosk reads the versions)
         self.phone_shown = False
@@ -127,7 +128,8 @@ class Shell:
             {"menu": self._key_menu, "brightness": self._key_brightness, "sound": self._key_sound,
              "language": self._key_language, "shutdown": self._key_shutdown,
              "switch": self._key_switch, "names": self._key_names, "newpin": self._key_new_pin,
-             "remove": self._key_remove, "remove?": self._key_remove_confirm}[self.question](key)
+             "remove": self._key_remove, "remove?": self._key_remove_confirm,
+             "update?": self._key_update}[self.question](key)
             return
         with seatnames.using(self.game.names):
             if self.game.handle(key, now):
@@ -317,6 +319,20 @@ class Shell:
         elif key == K.BACK:
             self.question = None
 
+    def offer_update(self, version: str, bundle: str) -> None:
+        """A USB stick holds update `version`: asked over whatever shows (# installs, * keeps what runs)."""
+        self.notice.clear()
+        self.phone_shown, self.pin_shown = False, None
+        self.question, self.update_offer = "update?", (version, bundle)
+
+    def _key_update(self, key: str) -> None:
+        if key == K.OK and self.update_offer is not None:
+            self.question = None
+            self._effects.append(InstallUpdate(self.update_offer[1]))
+            self.tell(T.UPDATE_TITLE, [T.UPDATE_STARTED], "update-started")
+        elif key == K.BACK:
+            self.question, self.update_offer = None, None
+
     def ask_switch(self, kind: str) -> None:
         """Go to a game of `kind` as the menu does: asking first when that abandons a game in progress."""
         if kind == self.kind:
@@ -430,6 +446,8 @@ class Shell:
         if self.question == "remove":
             return Screen(MENU, "remove", T.REMOVE_TITLE, selected=self.remove_sel,
                           choices=tuple(choice for _gid, choice in self._removable))
+        if self.question == "update?" and self.update_offer is not None:
+            return confirm_screen("update?", T.UPDATE_TITLE, T.update_question(self.update_offer[0]))
         if self.question == "remove?":
             return confirm_screen("remove?", T.REMOVE_TITLE, T.remove_question(self._removable[self.remove_sel][0]))
         if self.question == "names" and self.naming is not None:

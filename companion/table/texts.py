@@ -85,6 +85,11 @@ _CONSTANTS = {
     "PIN_HINT": N_("Any key: done"),
     # NOTE: title bar, max 25 characters: the camera above the board
     "CAMERA_TROUBLE_TITLE": N_("Camera"),
+    # NOTE: title bar, max 25 characters: an update of the box's system
+    "UPDATE_TITLE": N_("Update"),
+    # NOTE: the OLED, after # confirmed an update from a USB stick
+    "UPDATE_STARTED": N_("Installing the update. The box restarts by itself in a few minutes: leave it on. "
+                         "The game waits on the card."),
 }
 
 
@@ -164,6 +169,38 @@ def camera_trouble(why: str) -> str:
     """The camera above the board does not answer (once per cause; it is tried again every few seconds)."""
     return _("The camera does not answer ({why}). Type the moves; the box tries it again every few seconds. "
              "companion doctor says more.").format(why=why)
+
+
+def update_question(version: str) -> str:
+    """A USB stick holds an update the box may install (# installs it)."""
+    return _("Install update {version} from the USB stick? The box restarts; the game waits.").format(version=version)
+
+
+def update_not_taken(problem: str) -> str:
+    """A USB stick holds a bundle this box must not install (`problem`: English, from the check)."""
+    return _("The update on the USB stick cannot be installed: {problem}").format(problem=problem)
+
+
+_REFUSED = {
+    # NOTE: the OLED: why an update was refused (the box went back to the system it ran)
+    "start": N_("the new system did not finish starting"),
+    # NOTE: the OLED: why an update was refused (the box went back to the system it ran)
+    "unit": N_("a part of the new system failed to start"),
+    # NOTE: the OLED: why an update was refused (the box went back to the system it ran)
+    "ready": N_("the new system did not get ready in time"),
+    # NOTE: the OLED: why an update was refused (the box went back to the system it ran)
+    "cut": N_("the power went off before the new system started"),
+}
+
+
+def update_news(state: str, reason: str, version: str) -> str:
+    """What the last update did, said once at the start after it."""
+    if state == "installed":
+        return _("Update installed: the box runs {version}.").format(version=version)
+    if state == "refused":
+        why = _(_REFUSED[reason]) if reason in _REFUSED else reason
+        return _("The update was refused ({why}): the box runs as before. Nothing was lost.").format(why=why)
+    return _("The update stopped before it was written whole: nothing changed. Install it again.")
 
 
 def pin_not_saved(why: str) -> str:

@@ -159,6 +159,16 @@ def hashed(f: IO[bytes], size: int, progress: Callable[[int], None] | None = Non
         raise BundleError("it is cut short: copy or download the bundle again")
 
 
+def fits(manifest: Manifest, board: str, running_built: int | None, allow_downgrade: bool = False) -> Manifest:
+    """`manifest` when its bundle is for `board` and not older than `running_built`; else BundleError."""
+    if manifest.board != board:
+        raise BundleError(f"it is for another board ({manifest.board}); this box is {board}: refused")
+    if running_built is not None and manifest.built < running_built and not allow_downgrade:
+        raise BundleError(f"it is version {manifest.version}, older than what this box runs: refused "
+                          "(--allow-downgrade installs it anyway)")
+    return manifest
+
+
 def check(path: str | Path, key: Ed25519PublicKey, board: str = BOARD, running_built: int | None = None,
           allow_downgrade: bool = False, progress: Progress | None = None) -> Manifest:
     """The manifest of the bundle at `path` when it is whole, signed by `key`, for `board`, and
@@ -167,12 +177,7 @@ def check(path: str | Path, key: Ed25519PublicKey, board: str = BOARD, running_b
     total = path.stat().st_size if path.exists() else 0
     with _open(path) as tar:
         it = members(tar)
-        manifest = _read_head(it, key)
-        if manifest.board != board:
-            raise BundleError(f"it is for another board ({manifest.board}); this box is {board}: refused")
-        if running_built is not None and manifest.built < running_built and not allow_downgrade:
-            raise BundleError(f"it is version {manifest.version}, older than what this box runs: refused "
-                              "(--allow-downgrade installs it anyway)")
+        manifest = fits(_read_head(it, key), board, running_built, allow_downgrade)
         seen = []
         for info, f in it:
             spec = manifest.files.get(info.name)

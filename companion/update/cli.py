@@ -4,6 +4,7 @@
     companion update install BUNDLE [--allow-downgrade] [--no-reboot]     (root, on the box)
     companion update install --request                                     (the page's and the stick's)
     companion update check [--deadline S]                                  (root, at each start)
+    companion update offer [--gone] DEVICE                                 (root, a USB stick: udev)
     companion update status
 
 `verify` exits 0 with one line when the bundle is whole, signed by the trusted key (the box's,
@@ -100,6 +101,26 @@ def do_check(a: argparse.Namespace) -> int:
     return 0
 
 
+def do_offer(a: argparse.Namespace) -> int:
+    from companion.update import usb
+
+    folder = Path(a.update_dir)
+    if a.gone:
+        usb.gone(a.device, folder)
+        return 0
+    values = image_values()
+    built = values.get("IMAGE_BUILT")
+    try:
+        body = usb.offer(a.device, folder, load_key(trusted_key()), values.get("IMAGE_BOARD", BOARD),
+                         int(built) if built and built.isdigit() else None)
+    except (OSError, subprocess.CalledProcessError, BundleError) as exc:
+        print(f"update: {a.device}: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    _say(f"update: {a.device}: " + ("no update bundle" if body is None else
+                                    f"offers {body['version']}" + (f" ({body['problem']})" if body["problem"] else "")))
+    return 0
+
+
 def status(a: argparse.Namespace) -> int:
     print(json.dumps(read_status(Path(a.update_dir)), sort_keys=True))
     return 0
@@ -120,9 +141,12 @@ def main(argv: list[str]) -> int:
     c = sub.add_parser("check", help="at each start: keep a new system or go back (root)")
     c.add_argument("--deadline", type=float, default=DEADLINE_S, help="seconds a new system has to get ready")
     s = sub.add_parser("status", help="what the last update did (JSON)")
-    for q in (i, s):
+    o = sub.add_parser("offer", help="offer a USB stick's update bundle on the OLED (root, from udev)")
+    o.add_argument("device", type=Path)
+    o.add_argument("--gone", action="store_true", help="the stick was taken out")
+    for q in (i, s, o):
         q.add_argument("--update-dir", default=str(UPDATE_DIR), help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.what == "install" and not a.request and a.bundle is None:
         p.error("install: give the BUNDLE (or --request)")
-    return {"verify": verify, "install": do_install, "check": do_check, "status": status}[a.what](a)
+    return {"verify": verify, "install": do_install, "check": do_check, "status": status, "offer": do_offer}[a.what](a)

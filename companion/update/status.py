@@ -51,3 +51,12 @@ def read_status(update_dir: Path | None = None) -> dict:
     if not isinstance(body, dict) or body.get("state") not in STATES:
         return {"state": "idle"}
     return body
+
+
+def request_install(update_dir: str | Path, bundle: str, source: str) -> None:
+    """Ask root to install `bundle` (companion-update-install.path watches for request.json)."""
+    folder = Path(update_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / "request.json.tmp"
+    tmp.write_text(json.dumps({"bundle": str(bundle), "from": source}), encoding="utf-8")
+    tmp.replace(folder / "request.json")

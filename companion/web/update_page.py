@@ -15,7 +15,6 @@ piece by piece; one upload at a time; one that stalls for IDLE_S is dropped.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import shutil
 import time
@@ -152,9 +151,6 @@ async def post_update(request: web.Request) -> web.Response:
             response.force_close()
             return response
         bundle = part.replace(folder / UPLOAD)
-        request_file = folder / "request.json"
-        tmp = request_file.with_name("request.json.tmp")
-        tmp.write_text(json.dumps({"bundle": str(bundle), "from": "page"}))
-        tmp.replace(request_file)
+        update_status.request_install(folder, str(bundle), "page")
         update_status.write_status("checking", folder, percent=0, offered=manifest.version)
     return json_response({"offered": manifest.version, "running": _running()}, status=202)
