@@ -144,6 +144,7 @@ class Daemon:
             else:
                 self.shell.offer_update(event.version, event.bundle)
             self.show()
+            log.info("update: asking whether to install %s (# installs it)", event.version)
             return True
         if isinstance(event, UpdateNews):  # what the last update did, once
             self.shell.tell(T.UPDATE_TITLE, [T.update_news(event.state, event.reason, event.version)], "update-news")

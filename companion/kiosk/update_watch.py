@@ -59,8 +59,8 @@ class UpdateWatch:
             offer = read_offer(self.folder)
             if offer is not None and (self.offered is None or self.offered != (stamp, offer)):
                 self.offered = (stamp, offer)
-                log.info("update: a USB stick offers %s%s", offer.version, f" ({offer.problem})" if offer.problem else "")
                 self.put(offer)
+                log.info("update: a USB stick offers %s%s", offer.version, f" ({offer.problem})" if offer.problem else "")
         status = read_status(self.folder)
         at = float(status.get("at", 0) or 0)
         if status["state"] in ("installed", "refused", "failed") and at >= self.started - 1 and at != self.told:

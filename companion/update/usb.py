@@ -54,14 +54,21 @@ def offer(device: Path, folder: Path, key: Ed25519PublicKey, board: str, running
         return None
     best: tuple[Manifest, Path] | None = None
     problem = ""
+    current = False
     for path in found:
         try:
             manifest = fits(peek(path, key), board, running_built)
         except BundleError as exc:
             problem = problem or f"{path.name}: {exc}"
             continue
+        if manifest.built == running_built:
+            current = True  # what runs already: a stick left in after its update is not offered again
+            continue
         if best is None or manifest.built > best[0].built:
             best = (manifest, path)
+    if best is None and (current or not problem):
+        umount(where)
+        return None
     body = ({"version": best[0].version, "bundle": str(best[1]), "problem": "", "device": device.name} if best
             else {"version": "?", "bundle": str(found[0]), "problem": problem, "device": device.name})
     _write_offer(folder, body)

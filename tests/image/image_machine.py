@@ -99,7 +99,7 @@ class Machine:
     """qemu-system-aarch64 -M virt on a card; the serial console as lines, the page on `port`."""
 
     def __init__(self, card: Card, kernel: Path, initrd: Path, log: Path, memory: str = "1024",
-                 cmdline: str = VIRT_CMDLINE) -> None:
+                 cmdline: str = VIRT_CMDLINE, extra: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.lines: list[str] = []
         self.cond = threading.Condition()
@@ -109,7 +109,7 @@ class Machine:
                "-drive", f"if=none,file={card.path},format=raw,id=card", "-device", "virtio-blk-pci,drive=card",
                "-netdev", f"user,id=net,hostfwd=tcp:127.0.0.1:{self.port}-:8080",
                "-device", "virtio-net-pci,netdev=net,romfile=",  # no boot ROM: QEMU boots the kernel itself
-               "-display", "none", "-monitor", "none", "-serial", "stdio", "-no-reboot"]
+               "-display", "none", "-monitor", "none", "-serial", "stdio", "-no-reboot", *extra]
         self.started = time.monotonic()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.reader = threading.Thread(target=self._read, daemon=True)

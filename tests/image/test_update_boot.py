@@ -45,10 +45,11 @@ class Box:
         self.log = OUT / "update-console.log" if OUT.is_dir() else tmp / "console.log"
         self.log.write_text("")
         self.m: Machine | None = None
+        self.extra: tuple[str, ...] = ()  # more of QEMU's devices (a USB stick)
 
     def boot(self) -> Machine:
         kernel, initrd = self.card.kernel_and_initrd(self.tmp)
-        self.m = Machine(self.card, kernel, initrd, self.log)
+        self.m = Machine(self.card, kernel, initrd, self.log, extra=self.extra)
         return self.m
 
     def ended(self, timeout: float = BOOT_S) -> None:
@@ -81,7 +82,7 @@ def slot(m: Machine) -> str:
 
 
 def status(m: Machine) -> dict:
-    return json.loads(m.run("cat /var/lib/companion/update/status.json"))
+    return json.loads(m.run("cat /var/lib/companion/update/status.json; echo"))
 
 
 def broken_bundle(tmp: Path) -> Path:
@@ -137,10 +138,10 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
     m, state = box.up(played)
     try:
         assert slot(m) == "a" and status(m)["state"] == "failed" and "cut off" in status(m)["message"]
-        # 2. Again (as `companion update install` over SSH would: here the request root watches for), the
-        # plug pulled at the end of the write.
+        # 2. Again, with the command a builder types over SSH (here in the serial console's root shell):
+        # the plug pulled at the end of the write.
         since = len(m.lines)
-        m.run(REQUEST)
+        m.send("companion update install /var/lib/companion/update/upload.bundle\n")
         m.wait_for(r"update: writing 9[5-9]%", BOOT_S, since)
     finally:
         m.kill()
@@ -178,16 +179,29 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
         finally:
             m.kill()
 
-    # 5. The install goes through; the plug is pulled the moment the new slot is kept.
+    # 5. From a USB stick: the OLED asks, # (here from the page's keys) installs it; the plug is pulled
+    # the moment the new slot is kept.
+    stick = tmp_path / "stick.img"
+    subprocess.run(["mkfs.vfat", "-C", str(stick), str(BUNDLE.stat().st_size // 1024 + 65536)], check=True,
+                   capture_output=True)
+    subprocess.run(["mcopy", "-i", str(stick), str(BUNDLE), "::/clans-companion.bundle"], check=True)
+    box.extra = ("-device", "qemu-xhci", "-drive", f"if=none,id=stick,format=raw,file={stick}",
+                 "-device", "usb-storage,drive=stick")
     m, state = box.up(played)
     try:
+        m.wait_for(r"update: /dev/sda offers \S+", BOOT_S)
+        asked = m.run("timeout 600 sh -c 'until journalctl -b -u companion --no-pager | grep -q \"asking whether\"; "
+                      "do sleep 1; done' && echo asked", timeout=BOOT_S)
+        assert asked == "asked", "the OLED never asked about the stick's update"
         since = len(m.lines)
-        m.run(REQUEST)
+        status_code, body, _ = m.post("/api/keys", {"keys": "#"}, login(m))
+        assert status_code == 200, body
         m.wait_for(r"update: version \S+ written to system b: restarting", BOOT_S, since)
         t0 = time.monotonic()
         box.ended()
     finally:
         m.stop()
+    box.extra = ()
     m = box.boot()
     try:
         m.wait_for(r"update: system b \(\S+\) started well: it stays", BOOT_S)

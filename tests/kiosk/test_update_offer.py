@@ -81,6 +81,8 @@ def test_offer_picks_the_newest_signed_bundle_on_the_stick(tmp_path: Path) -> No
     make(tmp_path, "new.BUNDLE", built=1_800_000_000, version="2.0").replace(stick / "new.BUNDLE")
     body = usb.offer(Path("/dev/sda1"), folder, KEY, "rpi-arm64", 1_600_000_000, tmp_path / "mounts", mount, umount)
     assert body == {"version": "2.0", "bundle": str(stick / "new.BUNDLE"), "problem": "", "device": "sda1"}
+    same = usb.offer(Path("/dev/sda1"), folder, KEY, "rpi-arm64", 1_800_000_000, tmp_path / "mounts", mount, umount)
+    assert same is None, "a stick holding what runs (and an older one) offers nothing"
     usb.gone(Path("/dev/sdb1"), folder, tmp_path / "mounts", umount)
     assert (folder / "offer.json").exists(), "another stick's removal takes nothing back"
     usb.gone(Path("/dev/sda1"), folder, tmp_path / "mounts", umount)

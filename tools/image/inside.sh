@@ -32,6 +32,8 @@ cd /root/companion-src
 lap companion
 
 # --- the box ------------------------------------------------------------------------------------
+# `companion` on root's PATH (SSH, the serial console): `companion update install FILE`, `doctor`
+ln -sf /opt/companion/venv/bin/companion /usr/local/bin/companion
 systemctl enable systemd-networkd.service systemd-resolved.service systemd-timesyncd.service \
   avahi-daemon.service companion-card.service companion-data.service companion-journal-dir.service \
   companion-update-check.service companion-update-install.path

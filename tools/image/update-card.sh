@@ -6,9 +6,12 @@
 # CARD is the card in a reader (/dev/sdX, /dev/mmcblk0, or any link to one such as
 # /dev/disk/by-id/...: it is resolved with readlink -f) or an image file. The image's
 # partitions have fixed places (build.sh): 1 boot (FAT), 2 system (ext4, read-only), 3 data
-# (the journal, the box's settings; grown to the end of the card). This writes the new
-# image's partitions 1 and 2 over the card's and leaves partition 3 as it is, so the game in
-# progress, the history and the settings stay. It refuses a card whose partitions are not
+# (the journal, the box's settings; grown at the first start), and on a card that has started
+# once, 4 (system slot b, where updates are written: companion/update). This writes the new
+# image's partitions 1 and 2 over the card's (the FAT's slot.txt then starts slot a) and leaves
+# partitions 3 and 4 as they are, so the game in progress, the history and the settings stay.
+# A card written before updates (no partition 4) is updated the same way; it takes no update
+# bundle until it is written anew with Raspberry Pi Imager. It refuses a card whose partitions are not
 # where the new image has them. Flashing the whole card (Raspberry Pi Imager) starts afresh.
 #
 # A disk is refused when it is a partition (give the whole card), when it or any of its
