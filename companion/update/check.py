@@ -22,7 +22,7 @@ from typing import Callable
 
 from companion.update.bootstate import BootState, Try
 from companion.update.box import Box
-from companion.update.status import REASON_TEXT, write_status
+from companion.update.status import REASON_TEXT, read_status, write_status
 
 UNITS = ("companion.service", "companion-web.service")
 MAX_RESTARTS = 3
@@ -68,6 +68,9 @@ def boot_check(box: Box, ready: Callable[[], str | None], reboot: Callable[[], N
     """Act on try.txt for this start (module docstring); the state written to status.json."""
     state = BootState(box.fat)
     t = state.read_try()
+    if t.state == "ok" and read_status()["state"] == "trying":  # the power went off as it was kept
+        write_status("installed", version=box.version)
+        return "installed"
     if t.state == "none" or t.state == "ok":
         return "idle"
     box.remount(box.fat, "rw")
@@ -78,8 +81,8 @@ def boot_check(box: Box, ready: Callable[[], str | None], reboot: Callable[[], N
             reason = ready()
             if reason is None:
                 state.write_try(Try("ok", t.slot))
-                say(f"update: system {t.slot} ({box.version}) started well: it stays")
                 write_status("installed", version=box.version)
+                say(f"update: system {t.slot} ({box.version}) started well: it stays")
                 return "installed"
             state.write_slot(t.fallback)
             state.write_try(Try("refused", t.slot, fallback=t.fallback, reason=reason))

@@ -13,7 +13,7 @@ from companion.update.box import Box, NoSlot
 from companion.update.bundle import BundleError, load_key
 from companion.update.check import boot_check, wait_ready
 from companion.update.install import InstallError, install
-from companion.update.status import read_status
+from companion.update.status import read_status, write_status
 from tests.update.bundles import REPO, make, needs_openssl
 
 pytestmark = needs_openssl
@@ -60,6 +60,10 @@ def test_install_writes_the_other_slot_and_starts_it_once(card: Box, tmp_path: P
     assert boot_check(card, lambda: None, lambda: pytest.fail("no reboot")) == "installed"
     assert starts(card) == "b" and BootState(card.fat).read_try() == Try("ok", "b")
     assert read_status()["state"] == "installed"
+    write_status("trying", version="1.0")  # the plug pulled between try.txt's "ok" and status.json
+    assert boot_check(card, lambda: pytest.fail("not waited"), lambda: pytest.fail("no reboot")) == "installed"
+    assert read_status()["state"] == "installed"
+    assert boot_check(card, lambda: pytest.fail("not waited"), lambda: pytest.fail("no reboot")) == "idle"
 
 
 def test_a_new_slot_that_does_not_get_ready_sends_the_card_back(card: Box, tmp_path: Path) -> None:
