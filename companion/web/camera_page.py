@@ -22,8 +22,8 @@ from companion.i18n import N_, _
 from companion.table import pagelink as link
 from companion.table.gameweb import attrs, esc, tag
 from companion.web import pages
-from companion.web.history_pages import _page, in_table_language, session_csrf
-from companion.web.http import GUARD, KEYS, change_body, html_response, json_response, to_daemon
+from companion.web.history_pages import pin_page, session_csrf
+from companion.web.http import KEYS, change_body, json_response, to_daemon
 
 # NOTE: the table's page: the camera page's title (and its menu entry)
 CAMERA = N_("Camera")
@@ -68,12 +68,7 @@ def camera_html(pin: bool, csrf: str | None) -> str:
 
 
 async def camera_page(request: web.Request) -> web.Response:
-    guard = request.app[GUARD]
-    in_table_language(request)
-    csrf = session_csrf(request)
-    attrs = (f' data-csrf="{esc(csrf)}"' if csrf else "") + (' data-login-reload=""' if not csrf else "")
-    return html_response(_page(_(CAMERA), "/camera", camera_html(guard.enabled, csrf), script=guard.enabled,
-                               attrs=attrs))
+    return pin_page(request, _(CAMERA), "/camera", camera_html)
 
 
 async def camera_picture(request: web.Request) -> web.Response:

@@ -20,7 +20,7 @@ import asyncio
 import datetime as dt
 import functools
 import time
-from typing import Any
+from typing import Any, Callable
 
 from aiohttp import web
 
@@ -181,6 +181,16 @@ def session_csrf(request: web.Request) -> str | None:
     guard = request.app[GUARD]
     session = guard.session(request.cookies.get(SESSION_COOKIE)) if guard.enabled else None
     return session.csrf if session is not None else None
+
+
+def pin_page(request: web.Request, title: str, here: str, body: Callable[[bool, str | None], str]) -> web.Response:
+    """A page that shows more with a PIN session (the camera's, the update's): `body(pin, csrf)`, in the
+    table's language; the page's script gets the session's CSRF token, or reloads after a login."""
+    guard = request.app[GUARD]
+    in_table_language(request)
+    csrf = session_csrf(request)
+    attrs = f' data-csrf="{esc(csrf)}"' if csrf else ' data-login-reload=""'
+    return _html(_page(title, here, body(guard.enabled, csrf), script=guard.enabled, attrs=attrs))
 
 
 def remove_link(game_id: int) -> str:

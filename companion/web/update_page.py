@@ -29,8 +29,8 @@ from companion.update import status as update_status
 from companion.update.box import trusted_key
 from companion.update.bundle import BundleError, load_key, peek
 from companion.web import pages
-from companion.web.history_pages import _page, in_table_language, session_csrf
-from companion.web.http import GUARD, change_refused, html_response, json_response
+from companion.web.history_pages import pin_page
+from companion.web.http import change_refused, json_response
 
 MAX_BUNDLE = 1 << 30
 ROOM = 64 << 20  # left free on the data partition after an upload (the journal keeps growing)
@@ -80,12 +80,7 @@ def update_html(pin: bool, csrf: str | None) -> str:
 
 
 async def update_page(request: web.Request) -> web.Response:
-    guard = request.app[GUARD]
-    in_table_language(request)
-    csrf = session_csrf(request)
-    attrs = (f' data-csrf="{esc(csrf)}"' if csrf else "") + (' data-login-reload=""' if not csrf else "")
-    return html_response(_page(_(UPDATE), "/update", update_html(guard.enabled, csrf), script=guard.enabled,
-                               attrs=attrs))
+    return pin_page(request, _(UPDATE), "/update", update_html)
 
 
 async def update_state(request: web.Request) -> web.Response:
