@@ -24,6 +24,7 @@ from aiohttp import web
 
 from companion.box.about import read_about
 from companion.i18n import N_, _
+from companion.table import texts as T
 from companion.table.gameweb import esc, tag
 from companion.update import status as update_status
 from companion.update.box import trusted_key
@@ -75,7 +76,10 @@ def update_html(pin: bool, csrf: str | None) -> str:
                + tag("button", esc(_(UPDATE_SEND)), id="update-send", type="button")
                + '<progress id="update-progress" max="100" value="0" hidden></progress>',
                id="update-form", hidden=None if csrf else "hidden")
-    status = tag("p", "", id="update-status", role="status")
+    last = update_status.read_status()
+    said = (T.update_news(last["state"], str(last.get("reason", "")), str(last.get("version", "")))
+            if last["state"] in ("installed", "refused", "failed") else "")
+    status = tag("p", esc(said), id="update-status", role="status")
     return running + tag("p", esc(_(UPDATE_WITH_PIN))) + pages.pin_form(hidden=csrf is not None) + form + status
 
 

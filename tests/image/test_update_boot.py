@@ -69,6 +69,15 @@ class Box:
         self.m.reader.join(timeout=10)
         self.m.log.close()
 
+    def restarts_after(self, line: str) -> None:
+        """Boot, wait for `line` on the console, then for the guest to restart by itself."""
+        m = self.boot()
+        try:
+            m.wait_for(line, BOOT_S)
+            self.ended()
+        finally:
+            m.stop()
+
     def up(self, played: int) -> tuple[Machine, dict]:
         """Boot until the page shows the game with at least `played` actions; the shell ready."""
         m = self.boot()
@@ -176,12 +185,7 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
         finally:
             m.kill()
         # ... so its next start has no tries left: the initramfs sends the card back to slot a.
-        m = box.boot()
-        try:
-            m.wait_for(r"companion-slot: system b did not finish its last start: back to system a", BOOT_S)
-            box.ended()
-        finally:
-            m.stop()
+        box.restarts_after(r"companion-slot: system b did not finish its last start: back to system a")
         m, state = box.up(played)
         try:
             assert slot(m) == "a" and status(m)["state"] == "refused" and status(m)["reason"] == "start", point
@@ -231,13 +235,8 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
         box.ended()
     finally:
         m.stop()
-    m = box.boot()
-    try:
-        t0 = time.monotonic()
-        m.wait_for(r"update: system a refused: a part of the new system failed to start; back to system b", BOOT_S)
-        box.ended()
-    finally:
-        m.stop()
+    t0 = time.monotonic()
+    box.restarts_after(r"update: system a refused: a part of the new system failed to start; back to system b")
     m, state = box.up(played)
     try:
         times["fall back"] = time.monotonic() - t0

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from companion.update.status import write_status
 from tests.update.bundles import make, needs_openssl, other_key
 from tests.web.webtools import app_for, client, run, table
 
@@ -54,6 +55,9 @@ def test_a_signed_bundle_is_taken_and_asked_for(tmp_path, update_dir) -> None:
     assert json.loads((update_dir / "request.json").read_text())["bundle"] == str(update_dir / "upload.bundle")
     assert state["status"]["state"] == "checking" and state["status"]["offered"] == "1.0-test"
     assert 'id="update-file"' in page and "runs" in page
+    write_status("refused", update_dir, reason="unit", version="1.0")
+    page = send(tmp_path / "state", [])[2]
+    assert "The update was refused (a part of the new system failed to start)" in page, "the last outcome, said"
 
 
 def test_without_the_pin_or_with_a_bad_bundle_nothing_is_asked_for(tmp_path, update_dir) -> None:
