@@ -27,6 +27,7 @@ from companion.update.box import Box, other
 from companion.update.bundle import BOOT_FILES, CHUNK, BundleError, Manifest, _open, check, hashed, members
 
 Report = Callable[[str, int], None]  # (state, percent)
+INFLATE = 4 << 20
 SYNC_EVERY = 64 << 20  # bytes written between fsyncs: the page cache never holds a whole system
 
 
@@ -49,21 +50,30 @@ def _write_system(f, spec: dict, dev: Path, report: Report) -> None:
     try:
         for chunk in hashed(f, int(spec["size"])):
             packed.update(chunk)
-            data = inflate.decompress(chunk)
-            while data:
+            # at most INFLATE bytes at a time: a chunk of an ext4 image's zeros inflates a thousandfold
+            data = inflate.decompress(chunk, INFLATE)
+            while True:
                 if written + len(data) > total:
                     raise InstallError("the bundle's system is bigger than its manifest says: nothing was switched")
                 raw.update(data)
                 os.write(fd, data)
                 written += len(data)
                 since_sync += len(data)
-                data = inflate.unconsumed_tail and inflate.decompress(inflate.unconsumed_tail)
+                if not inflate.unconsumed_tail:
+                    break
+                data = inflate.decompress(inflate.unconsumed_tail, INFLATE)
             if since_sync >= SYNC_EVERY:
                 os.fsync(fd)
                 since_sync = 0
             if 100 * written // max(total, 1) != percent:
                 percent = 100 * written // max(total, 1)
                 report("writing", percent)
+        rest = inflate.flush()
+        if written + len(rest) > total:
+            raise InstallError("the bundle's system is bigger than its manifest says: nothing was switched")
+        raw.update(rest)
+        os.write(fd, rest)
+        written += len(rest)
         os.fsync(fd)
     except zlib.error as exc:
         raise InstallError(f"the bundle's system does not inflate ({exc}): nothing was switched") from None
