@@ -59,15 +59,15 @@ def _write_system(f, spec: dict, dev: Path, report: Report) -> None:
                 os.write(fd, data)
                 written += len(data)
                 since_sync += len(data)
+                if since_sync >= SYNC_EVERY:
+                    os.fsync(fd)
+                    since_sync = 0
+                if 100 * written // max(total, 1) != percent:
+                    percent = 100 * written // max(total, 1)
+                    report("writing", percent)
                 if not inflate.unconsumed_tail:
                     break
                 data = inflate.decompress(inflate.unconsumed_tail, INFLATE)
-            if since_sync >= SYNC_EVERY:
-                os.fsync(fd)
-                since_sync = 0
-            if 100 * written // max(total, 1) != percent:
-                percent = 100 * written // max(total, 1)
-                report("writing", percent)
         rest = inflate.flush()
         if written + len(rest) > total:
             raise InstallError("the bundle's system is bigger than its manifest says: nothing was switched")

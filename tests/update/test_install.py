@@ -150,14 +150,17 @@ def test_a_system_of_zeros_is_written_in_small_pieces(tmp_path: Path) -> None:
         with open(dev, "wb") as f:
             f.truncate(size)
     bundle = make(tmp_path, system_bytes=size)
+    seen = []
     tracemalloc.start()
     try:
-        install(bundle, box, KEY)
+        install(bundle, box, KEY, lambda state, percent: seen.append(percent) if state == "writing" else None)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert (tmp_path / "b").read_bytes() == (tmp_path / "system.ext4").read_bytes()
     assert peak < 24 << 20, f"{peak >> 20} MiB held at once"
+    assert seen[-1] == 100 and max(b - a for a, b in zip(seen, seen[1:])) <= 5, \
+        f"the write's progress goes in small steps, through the zeros too: {seen}"
 
 
 def test_try_txt_lines_read_back_and_junk_is_none() -> None:
