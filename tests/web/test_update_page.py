@@ -77,3 +77,21 @@ def test_without_the_pin_or_with_a_bad_bundle_nothing_is_asked_for(tmp_path, upd
     assert all(a["error"].startswith("not installed:") and "\n" not in a["error"] for _, a in answers)
     assert "another key" in answers[0][1]["error"]
     assert sorted(p.name for p in update_dir.iterdir()) == [], "nothing is left behind, nothing is asked for"
+
+
+def test_seeded_junk_uploads_are_refused_and_leave_nothing(tmp_path, update_dir) -> None:
+    """Random bytes of random lengths, some cut from a real bundle's start: each refused with one line,
+    nothing asked for, nothing left; then a real bundle is still taken (the page did not get stuck)."""
+    table(tmp_path / "state", "--players", "2", "--seed", "1")
+    good = make(tmp_path).read_bytes()
+    rnd = random.Random(44)
+    junk = []
+    for _ in range(30):
+        if rnd.random() < 0.5:
+            junk.append(good[:rnd.randrange(1, 1400)] + rnd.randbytes(rnd.randrange(0, 4096)))  # cut before the signature
+        else:
+            junk.append(rnd.randbytes(rnd.randrange(1, 70000)))
+    answers, _, _ = send(tmp_path / "state", junk + [good])
+    assert [s for s, _ in answers[:-1]] == [400] * len(junk), answers
+    assert answers[-1][0] == 202
+    assert sorted(p.name for p in update_dir.iterdir()) == ["request.json", "status.json", "upload.bundle"]
