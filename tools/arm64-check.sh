@@ -46,11 +46,11 @@ q=$(printf ' %q' "${pytest_args[@]}")
   python3 -c 'import ensurepip' 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
   python3 --version
   need=
-  for p in swig gcc python3-dev; do
+  for p in swig gcc python3-dev openssl; do
     dpkg-query -W -f '\${Status}' \$p 2>/dev/null | grep -q 'install ok installed' || need=1
   done
   if [ -n \"\$need\" ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends swig gcc python3-dev >/dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends swig gcc python3-dev openssl >/dev/null
   fi
   python3 -m venv .venv
   pip_start=\$(date +%s)
