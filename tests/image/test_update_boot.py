@@ -78,10 +78,11 @@ class Box:
         finally:
             m.stop()
 
-    def up(self, played: int) -> tuple[Machine, dict]:
-        """Boot until the page shows the game with at least `played` actions; the shell ready."""
+    def up(self, played: dict) -> tuple[Machine, dict]:
+        """Boot until the page shows the game `played` (its id) with its actions at least; the shell ready."""
         m = self.boot()
-        state = m.wait_state(lambda s: s.get("actions", 0) >= played, BOOT_S)
+        state = m.wait_state(lambda s: s.get("game_id") == played["game_id"]
+                             and s.get("actions", 0) >= played["actions"], BOOT_S)
         m.shell(BOOT_S)
         return m, state
 
@@ -137,6 +138,7 @@ def broken_bundle(tmp: Path) -> Path:
 def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: Path) -> None:
     box = Box(tmp_path)
     times: dict[str, float] = {}
+    broken = broken_bundle(tmp_path)  # made first: the host's CPU is QEMU's once it runs
     m = box.boot()
     try:
         m.wait_page(BOOT_S)
@@ -144,7 +146,7 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
         assert slot(m) == "a" and m.run("lsblk -bno SIZE /dev/vda4") == str(1536 << 20)
         headers = login(m)
         play(m, headers, "##1#2#", 2)
-        played = play(m, headers, "#######", 3)["actions"]
+        played = play(m, headers, "#######", 3)  # the game in progress, all along
         # 1. The plug pulled while the bundle is written (the page's upload, root installs it).
         since = len(m.lines)
         t0 = time.monotonic()
@@ -189,7 +191,6 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
         m, state = box.up(played)
         try:
             assert slot(m) == "a" and status(m)["state"] == "refused" and status(m)["reason"] == "start", point
-            played = play(m, login(m), "#", played + 1)["actions"]  # the game goes on
         finally:
             m.kill()
 
@@ -226,9 +227,7 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
     try:
         assert slot(m) == "b" and status(m)["state"] == "installed"
         headers = login(m)
-        played = play(m, headers, "#", played + 1)["actions"]
         # A system that cannot start: written to slot a, started once, refused, and the card is back on b.
-        broken = broken_bundle(tmp_path)
         since = len(m.lines)
         upload(m, headers, broken)
         m.wait_for(r"update: version \S+ written to system a: restarting", BOOT_S, since)
@@ -241,7 +240,7 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
     try:
         times["fall back"] = time.monotonic() - t0
         assert slot(m) == "b" and status(m)["reason"] == "unit"
-        assert state["actions"] >= played, "the game on the data partition was never touched"
+        assert state["state"] == played["state"], "the game on the data partition was never touched"
     finally:
         m.kill()
     lines = [f"{what}: {s:.0f} s" for what, s in times.items()] + [f"bundle: {BUNDLE.stat().st_size // 1000000} MB"]
