@@ -1,6 +1,6 @@
 """A USB stick with an update bundle at its root: offered on the OLED, where `#` installs it.
 
-udev starts companion-usb-update@DEVICE.service (root) for a file system on a USB disk;
+udev (90-companion-usb-update.rules) starts companion-usb-update@DEVICE.service (root) for a file system on a USB disk;
 `companion update offer /dev/DEVICE` mounts it read-only under /run/companion-usb, looks for
 `*.bundle` at its root, checks the newest one's signature, board and age (every byte is checked
 again by the install), and writes offer.json in the update directory for the kiosk

@@ -26,7 +26,7 @@ import pytest
 from tests.image.image_machine import Card, Machine
 from tests.image.test_image_boot import BOOT_S, IMAGE_XZ, PIN, ROOT, login, play
 from tests.image.test_image_boot import _skip_reason as image_skip_reason
-from tests.update.bundles import TEST_KEY, maker
+from tests.update.bundles import TEST_KEY, maker, resigned
 
 BUNDLE = IMAGE_XZ.with_name("clans-companion.bundle")
 OUT = ROOT / "build" / "image"
@@ -199,7 +199,11 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
     stick = tmp_path / "stick.img"
     subprocess.run(["mkfs.vfat", "-C", str(stick), str(BUNDLE.stat().st_size // 1024 + 65536)], check=True,
                    capture_output=True)
-    subprocess.run(["mcopy", "-i", str(stick), str(BUNDLE), "::/clans-companion.bundle"], check=True)
+    # a newer build than the one that runs (a stick holding what runs is not offered): the same system
+    newer = resigned(BUNDLE, tmp_path / "newer.bundle", built=int(json.loads(subprocess.run(
+        ["tar", "-xOf", str(BUNDLE), "manifest.json"], capture_output=True, check=True).stdout)["built"]) + 60)
+    subprocess.run(["mcopy", "-i", str(stick), str(newer), "::/clans-companion.bundle"], check=True)
+    newer.unlink()
     box.extra = ("-device", "qemu-xhci", "-drive", f"if=none,id=stick,format=raw,file={stick}",
                  "-device", "usb-storage,drive=stick")
     m, state = box.up(played)

@@ -44,3 +44,26 @@ def other_key(tmp: Path) -> Path:
     subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", str(key)], check=True, capture_output=True)
     os.chmod(key, 0o600)
     return key
+
+
+def resigned(bundle: Path, out: Path, key: Path = TEST_KEY, **changes) -> Path:
+    """`bundle` with its manifest changed (`built`, `version` ...) and signed again by `key`; the
+    payload copied as it is (a newer build of the same system, without inflating it)."""
+    import json
+    import tarfile
+
+    with tarfile.open(bundle, "r|") as src, tarfile.open(out, "w", format=tarfile.USTAR_FORMAT) as dst:
+        for info in src:
+            data = src.extractfile(info)
+            if info.name == "manifest.json":
+                manifest = {**json.loads(data.read()), **changes}
+                body = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
+                (out.parent / "manifest.json").write_bytes(body)
+                maker.sign(key, out.parent / "manifest.json", out.parent / "manifest.sig")
+                for name in ("manifest.json", "manifest.sig"):
+                    path = out.parent / name
+                    with open(path, "rb") as f:
+                        dst.addfile(maker._info(name, path.stat().st_size), f)
+            elif info.name != "manifest.sig":
+                dst.addfile(info, data)
+    return out
