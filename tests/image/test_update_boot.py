@@ -208,7 +208,7 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
                  "-device", "usb-storage,drive=stick")
     m, state = box.up(played)
     try:
-        m.wait_for(r"update: /dev/sda offers \S+", BOOT_S)
+        m.wait_for(r"update: /dev/sda: offers \S+", BOOT_S)
         asked = m.run("timeout 600 sh -c 'until journalctl -b -u companion --no-pager | grep -q \"asking whether\"; "
                       "do sleep 1; done' && echo asked", timeout=BOOT_S)
         assert asked == "asked", "the OLED never asked about the stick's update"
