@@ -43,6 +43,14 @@ def image_values(path: Path = IMAGE_VERSION) -> dict[str, str]:
     return {k.strip(): v.strip() for k, _, v in (line.partition("=") for line in text.splitlines()) if _}
 
 
+def running_build(path: Path = IMAGE_VERSION) -> tuple[str, int | None]:
+    """(the board, the build time) of the image that runs: what a bundle must fit; (BOARD, None) off
+    the image (then no bundle is older)."""
+    values = image_values(path)
+    built = values.get("IMAGE_BUILT", "")
+    return values.get("IMAGE_BOARD", BOARD), int(built) if built.isdigit() else None
+
+
 def _remount(fat: Path, mode: str) -> None:
     subprocess.run(["mount", "-o", f"remount,{mode}", str(fat)], check=True, capture_output=True)
 
@@ -93,7 +101,5 @@ def detect(fat: Path = FAT) -> Box:
         for slot, want in PARTITION.items():
             if n == want:
                 devices[slot] = Path("/dev") / part.name
-    values = image_values()
-    built = values.get("IMAGE_BUILT")
-    return Box(fat, running, devices, values.get("IMAGE_VERSION", "unknown"),
-               int(built) if built and built.isdigit() else None, values.get("IMAGE_BOARD", BOARD), _remount)
+    board, built = running_build()
+    return Box(fat, running, devices, image_values().get("IMAGE_VERSION", "unknown"), built, board, _remount)

@@ -21,8 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.update.box import NoSlot, detect, image_values, trusted_key
-from companion.update.bundle import BOARD, BundleError, check, key_id, load_key
+from companion.update.box import NoSlot, detect, running_build, trusted_key
+from companion.update.bundle import BundleError, check, key_id, load_key
 from companion.update.check import DEADLINE_S, boot_check, wait_ready
 from companion.update.install import InstallError, install
 from companion.update.status import UPDATE_DIR, read_status, write_status
@@ -37,12 +37,10 @@ def _say(line: str) -> None:
 
 def verify(a: argparse.Namespace) -> int:
     key_path = a.key or trusted_key()
-    values = image_values()
-    built = values.get("IMAGE_BUILT")
+    board, built = running_build()
     try:
         key = load_key(key_path)
-        m = check(a.bundle, key, values.get("IMAGE_BOARD", BOARD), int(built) if built and built.isdigit() else None,
-                  a.allow_downgrade)
+        m = check(a.bundle, key, board, built, a.allow_downgrade)
     except BundleError as exc:
         print(f"{a.bundle}: {exc}", file=sys.stderr)
         return EXIT_REFUSED
@@ -108,11 +106,9 @@ def do_offer(a: argparse.Namespace) -> int:
     if a.gone:
         usb.gone(a.device, folder)
         return 0
-    values = image_values()
-    built = values.get("IMAGE_BUILT")
+    board, built = running_build()
     try:
-        body = usb.offer(a.device, folder, load_key(trusted_key()), values.get("IMAGE_BOARD", BOARD),
-                         int(built) if built and built.isdigit() else None)
+        body = usb.offer(a.device, folder, load_key(trusted_key()), board, built)
     except (OSError, subprocess.CalledProcessError, BundleError) as exc:
         print(f"update: {a.device}: {exc}", file=sys.stderr)
         return EXIT_REFUSED

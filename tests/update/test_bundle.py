@@ -63,9 +63,8 @@ def test_another_key_another_board_and_an_older_version_are_refused(tmp_path: Pa
     old = make(tmp_path, "old.bundle", built=1_700_000_000)
     version = tmp_path / "image-version"
     version.write_text("IMAGE_VERSION=1.1\nIMAGE_BUILT=1750000000\nIMAGE_BOARD=rpi-arm64\n")
-    monkeypatch.setattr("companion.update.box.IMAGE_VERSION", version)
-    monkeypatch.setattr("companion.update.cli.image_values", lambda: __import__(
-        "companion.update.box", fromlist=["x"]).image_values(version))
+    monkeypatch.setattr("companion.update.cli.running_build", lambda: __import__(
+        "companion.update.box", fromlist=["x"]).running_build(version))
     status, line = verify(capsys, str(old))
     assert status == 2 and "older" in line and "--allow-downgrade" in line, line
     assert verify(capsys, str(old), "--allow-downgrade")[0] == 0
