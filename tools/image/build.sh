@@ -18,7 +18,7 @@
 # else the repository's test key), SHA256SUMS (of the three),
 # build-times.txt, and boot/ (the kernel, initrd and cmdline.txt, for booting the image in QEMU:
 # tests/image).
-# Needs root, binfmt_misc and the Debian registry; installs mmdebstrap, qemu-user-static,
+# Needs root, binfmt_misc and the Debian registry; installs mmdebstrap, arch-test, qemu-user-static,
 # dosfstools, mtools, fdisk, e2fsprogs and xz-utils with apt-get when they are missing.
 set -euo pipefail
 
@@ -40,6 +40,9 @@ need() {  # need COMMAND PACKAGE
   } || die "apt-get install $2 failed"
 }
 need mmdebstrap mmdebstrap
+# mmdebstrap's recommends are not installed: it needs arch-test to build for a foreign architecture
+# ("E: install arch-test for foreign architecture support" on a fresh Debian 12)
+need arch-test arch-test
 need qemu-aarch64-static qemu-user-static
 need update-binfmts binfmt-support
 need mkfs.vfat dosfstools
