@@ -61,6 +61,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "card": ("companion.box.card:command", "check a settings card before it goes in the box: card check FILE"),
     "doctor": ("companion.box.doctor:main", "check the box's set-up (I2C, OLED, groups, GPIO, keypad, service); --keys"),
 } | game_commands()
+# `companion --version` / `-V`: the package's version and, on the SD-card image, the image's (box/about.py)
+VERSION = ("--version", "-V")
+VERSION_COMMAND = "companion.box.about:version"
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -78,6 +81,7 @@ def usage() -> str:
     width = max(len(n) for n in COMMANDS)
     lines = ["usage: companion COMMAND [options]   (companion COMMAND --help for details)", "", "commands:"]
     lines += [f"  {name:<{width}}  {helptext}" for name, (_, helptext) in COMMANDS.items()]
+    lines += ["", "companion --version (-V): the companion's version, and the SD-card image's on the box"]
     return "\n".join(lines)
 
 
@@ -234,10 +238,10 @@ def dispatch(args: list[str]) -> int:
         print(usage())
         return 0
     name, rest = args[0], args[1:]
-    if name not in COMMANDS:
+    if name not in COMMANDS and name not in VERSION:
         say(f"companion: unknown command {shown(name)}; companion --help lists the commands")
         return EXIT_USAGE
-    module, _, function = COMMANDS[name][0].partition(":")
+    module, _, function = (VERSION_COMMAND if name in VERSION else COMMANDS[name][0]).partition(":")
     return int(getattr(importlib.import_module(module), function)(rest) or 0)
 
 

@@ -60,6 +60,28 @@ def about_paragraphs(about: About) -> list[str]:
     return lines
 
 
+def version_line(about: About) -> str:
+    """What `companion --version` prints: the package's version, and the image's when it runs from one."""
+    text = f"companion {about.package}"
+    if about.image is not None:
+        text += f", SD-card image {about.image} of {about.built or '?'}"
+        text += f" (Debian {about.debian})" if about.debian else ""
+    return text
+
+
+def version(argv: list[str]) -> int:
+    """`companion --version` (or `-V`): one line on stdout, exit 0; anything after it is bad input."""
+    if argv:
+        import sys
+
+        from companion.argtypes import shown
+
+        print(f"companion --version: takes nothing after it, not {shown(argv[0])}", file=sys.stderr)
+        return 2
+    print(version_line(read_about()))
+    return 0
+
+
 def about_line(about: About) -> str:
     """One line for the page's footer."""
     text = f"Clans companion {about.package}"

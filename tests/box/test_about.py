@@ -67,3 +67,30 @@ def test_every_page_ends_with_the_versions(tmp_path, monkeypatch):
         assert "image 0.1.0-1a2b3c4d5e6f (2026-11-28, Debian trixie)" in page
     finally:
         pages.footer.cache_clear()
+
+
+def test_companion_version_names_the_package_and_the_image(tmp_path, monkeypatch):
+    """`companion --version` and `-V` (issue 53, item 5): were "unknown command", exit 2."""
+    from companion.box import about
+    from tests.support import run_cli
+
+    monkeypatch.setattr(about, "IMAGE_VERSION_FILE", str(tmp_path / "absent"))  # pip or install.sh
+    for flag in ("--version", "-V"):
+        assert run_cli(flag) == (0, f"companion {__version__}\n", "")
+    (tmp_path / "v").write_text(WRITTEN)
+    monkeypatch.setattr(about, "IMAGE_VERSION_FILE", str(tmp_path / "v"))  # on the SD-card image
+    assert run_cli("--version") == (
+        0, f"companion {__version__}, SD-card image 0.1.0-1a2b3c4d5e6f of 2026-11-28 (Debian trixie)\n", "")
+    status, out, err = run_cli("--version", "extra")
+    assert (status, out, err) == (2, "", "companion --version: takes nothing after it, not 'extra'\n")
+    assert "companion --version" in run_cli("--help")[1]
+
+
+def test_companion_version_in_a_real_process():
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "companion", "--version"], capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert (res.returncode, res.stderr) == (0, "") and res.stdout.startswith(f"companion {__version__}")
+    assert res.stdout.count("\n") == 1
