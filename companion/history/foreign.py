@@ -15,7 +15,9 @@ is the table's "Guest N"), seats (`seatOrder`, else the file's order), scores (`
 `durationMin`). Plays of other games are counted in a note. The CSV's rows are grouped by their
 game_id. Neither holds a game's moves: such a game is kept as its scores (`SCORES_ONLY`,
 read by `plays.result_facts`): it counts in the history, the statistics and every export
-but `--format json` (which writes records).
+but `--format json` (which writes records). Each game is checked, and a file refused, by
+companion.history.incoming (`scores_game`, `ImportRefused`); `importer` reads files through
+this module, never the other way round.
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ import io
 import os
 import re
 import stat
-from typing import Any, Callable
+from typing import Any
 
-from companion.history.plays import SCORES_ONLY
+from companion.history.export import CSV_COLUMNS
+from companion.history.incoming import SCORES_ONLY, ImportRefused, Prepared, scores_game, scores_result
 from companion.util.bounded import BoundedInputError, load_json
 
 __all__ = ["MAX_FOREIGN", "SCORES_ONLY", "Sniffed", "sniff", "bgstats_games", "csv_games", "scores_result"]
@@ -44,9 +47,7 @@ class Sniffed:
         self.kind, self.data, self.rows = kind, data, rows or []
 
 
-def _refused(what: str) -> Exception:
-    from companion.history.importer import ImportRefused
-
+def _refused(what: str) -> ImportRefused:
     return ImportRefused(f"this is {what}: {_TAKES}")
 
 
@@ -87,9 +88,6 @@ def _is_bgstats(data: Any) -> bool:
 
 def sniff(path: str) -> Sniffed:
     """What file `path` is (see the module docstring); ImportRefused naming it when import takes no such file."""
-    from companion.history.export import CSV_COLUMNS
-    from companion.history.importer import ImportRefused
-
     text = _text(_read(path))
     start = text.lstrip()[:1]
     if start in ("{", "["):
@@ -119,14 +117,7 @@ def sniff(path: str) -> Sniffed:
     raise _refused("a text file in no format import knows")
 
 
-# ----- one game from scores --------------------------------------------------------------------
-def scores_result(source: str, names: list[str], totals: list[int], winners: list[int],
-                  first_player: int | None, colors: list[str] | None) -> dict[str, Any]:
-    """The journal result of a game that came with its scores only (`SCORES_ONLY`: its source)."""
-    return {SCORES_ONLY: source, "names": names, "totals": totals, "winners": winners,
-            "first_player": first_player, "colors": colors}
-
-
+# ----- games from scores -----------------------------------------------------------------------
 def _game_kinds() -> tuple[dict[int, str], dict[str, str]]:
     """Our games by BoardGameGeek id and by every name they go by (case aside)."""
     from companion.games import GAMES
@@ -181,9 +172,9 @@ def _colors(roles: list[Any]) -> list[str] | None:
     return None
 
 
-def bgstats_games(data: dict[str, Any], prepared: Callable[..., Any]) -> tuple[list[tuple[int, Any]], list[str]]:
-    """The plays of our games in a BG Stats file, as `prepared(kind, started, finished, result)` with
-    their 1-based play numbers, and notes (plays of other games, plays that cannot be read)."""
+def bgstats_games(data: dict[str, Any]) -> tuple[list[tuple[int, Prepared]], list[str]]:
+    """The plays of our games in a BG Stats file, each checked (`scores_game`) with its 1-based play
+    number, and notes (plays of other games, plays that cannot be read)."""
     from companion.games import GAMES
 
     by_id, by_name = _game_kinds()
@@ -196,7 +187,7 @@ def bgstats_games(data: dict[str, Any], prepared: Callable[..., Any]) -> tuple[l
         kind = by_id.get(bgg) if isinstance(bgg, int) and bgg else None
         kinds[game.get("id")] = kind or by_name.get(name.strip().casefold()) or ""
     people = {p.get("id"): p for p in data["players"] if isinstance(p, dict)}
-    ready: list[tuple[int, Any]] = []
+    ready: list[tuple[int, Prepared]] = []
     notes: list[str] = []
     others = 0
     for n, play in enumerate(data["plays"], start=1):
@@ -236,7 +227,7 @@ def bgstats_games(data: dict[str, Any], prepared: Callable[..., Any]) -> tuple[l
                                _first_player([s.get("startPlayer") is True for s in seats],
                                              [s.get("startPosition") for s in seats]),
                                _colors([s.get("role") for s in seats]))
-        ready.append((n, prepared(kind, started, started + 60 * minutes, result, f"play {n}")))
+        ready.append((n, scores_game(kind, started, started + 60 * minutes, result, f"play {n}")))
     if not ready and not notes:
         names = " or ".join(g.name for g in GAMES.values() if g.history is not None)
         notes.append(f"this BG Stats file holds no play of {names} ({others} play(s) of other games)")
@@ -245,12 +236,9 @@ def bgstats_games(data: dict[str, Any], prepared: Callable[..., Any]) -> tuple[l
     return ready, notes
 
 
-def csv_games(rows: list[list[str]], prepared: Callable[..., Any]) -> tuple[list[tuple[int, Any]], list[str]]:
-    """The games of the companion's CSV export (one row per seat, `export.CSV_COLUMNS`), as
-    `prepared(kind, started, finished, result)` with their game_id, in the file's order."""
-    from companion.history.export import CSV_COLUMNS
-    from companion.history.importer import ImportRefused
-
+def csv_games(rows: list[list[str]]) -> tuple[list[tuple[int, Prepared]], list[str]]:
+    """The games of the companion's CSV export (one row per seat, `export.CSV_COLUMNS`), each checked
+    (`scores_game`) with its number in the file, in the file's order."""
     _by_id, by_name = _game_kinds()
     games: dict[str, list[dict[str, str]]] = {}
     for line, row in enumerate(rows, start=2):
@@ -259,7 +247,7 @@ def csv_games(rows: list[list[str]], prepared: Callable[..., Any]) -> tuple[list
         if len(row) != len(CSV_COLUMNS):
             raise ImportRefused(f"line {line}: {len(row)} cells where the export writes {len(CSV_COLUMNS)}")
         games.setdefault(row[0].strip(), []).append(dict(zip(CSV_COLUMNS, (_cell(c) for c in row))))
-    ready: list[tuple[int, Any]] = []
+    ready: list[tuple[int, Prepared]] = []
     for gid, seats in games.items():
         where = f"game {gid[:20]}"
         kind = by_name.get(seats[0]["game"].casefold())
@@ -281,7 +269,7 @@ def csv_games(rows: list[list[str]], prepared: Callable[..., Any]) -> tuple[list
             raise ImportRefused(f"{where}: started and finished must be dates as YYYY-MM-DD HH:MM:SS")
         colors = [s["color"] for s in seats] if all(s["color"] for s in seats) else None
         result = scores_result("csv", [s["name"] for s in seats], totals, winners, first_player, colors)
-        ready.append((len(ready) + 1, prepared(kind, started, finished, result, where)))
+        ready.append((len(ready) + 1, scores_game(kind, started, finished, result, where)))
     return ready, []
 
 

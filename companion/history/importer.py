@@ -28,6 +28,10 @@ Ids: every game keeps a positive id. Imported games take the next free ids (afte
 game already there) and are marked `"imported"` in their result, so the journal's resume
 (`Journal.resume`, `journal.PLAYED_HERE`) never takes one for the table's current game; the
 history lists games by their start, so they take their place in play order.
+
+The import's modules import one way: this one reads a file through companion.history.foreign
+(what the file is; BG Stats' plays, our CSV's games), and both make their checked games with
+companion.history.incoming (`Prepared`, `ImportRefused`, `scores_game`), re-exported here.
 """
 
 from __future__ import annotations
@@ -40,31 +44,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from companion.history import foreign
+from companion.history.incoming import SCORES_ONLY, ImportRefused, Prepared, checked_names, scores_game
+from companion.history.plays import result_facts, seat_names
 from companion.table.gametimes import import_times_problem, stored_times_problem
 from companion.util.bounded import shorten
-from companion.table.seatnames import NameRefused, check_names
 
 __all__ = ["ImportRefused", "ImportReport", "Prepared", "read_file", "prepare", "import_records", "import_file",
            "scores_game",
            "fingerprint", "IMPORTED"]
 
 IMPORTED = "imported"  # the result key that marks an imported game (journal.PLAYED_HERE reads it)
-
-
-class ImportRefused(ValueError):
-    """A file that cannot be imported, said in one line ("record 3: move 12 (4->5): ...")."""
-
-
-@dataclass
-class Prepared:
-    """One checked, finished game, ready for the games table."""
-
-    kind: str
-    started: float
-    finished: float
-    result: dict[str, Any]
-    timed: bool = True  # the record gave its start time (else it is dated now)
-    label: str = ""  # what the notes call it: "record 3", "play 12" (a BG Stats play), "game 7" (a CSV's)
 
 
 @dataclass
@@ -119,15 +109,6 @@ def _metadata(meta: Any, now: float) -> tuple[float | None, float, int | None]:
     return started, finished, actions
 
 
-def _names(names: Any, players: int) -> list[str]:
-    """A record's `"names"` by the names' rule, as the rule keeps them; ImportRefused naming the
-    player, the name and why."""
-    try:
-        return check_names(names, players)
-    except NameRefused as exc:
-        raise ImportRefused(str(exc)) from None
-
-
 def _prepare_one(record: Any, now: float) -> Prepared | None:
     from companion.games import GAMES
 
@@ -151,9 +132,9 @@ def _prepare_one(record: Any, now: float) -> Prepared | None:
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise ImportRefused(f"its result cannot be read back ({exc})") from None
     if "names" in record:
-        result["names"] = _names(record["names"], len(facts["totals"]))
+        result["names"] = checked_names(record["names"], len(facts["totals"]))
     elif facts.get("names") is not None:  # a game's own names (a Valley of the Mammoths log's): the same rule
-        _names(facts["names"], len(facts["totals"]))
+        checked_names(facts["names"], len(facts["totals"]))
     if actions is not None:
         result["actions_played"] = actions
     if started is None:  # dated now: it ends when it starts
@@ -190,7 +171,6 @@ def fingerprint(kind: str, result: Any, loose: bool = False) -> str | None:
     (what a BG Stats file or a CSV keeps of a play can differ: an anonymous seat, a game without
     points). None when the result cannot be read (a damaged row is never taken for a game)."""
     from companion.games import GAMES
-    from companion.history.plays import result_facts, seat_names
 
     entry = GAMES.get(kind)
     if not isinstance(result, dict) or entry is None or entry.history is None or result.get("abandoned") \
@@ -234,8 +214,6 @@ def _already(game: Prepared, by_print: dict[str, list[tuple[str, float]]]) -> bo
     """Whether `game` is in the history: the same play (a record's exact fingerprint, at the same start
     when it gave one), or for a game that came with its scores only, a game of its kind with as many
     seats starting within the same second (BG Stats and the CSV keep times to the second)."""
-    from companion.history.plays import SCORES_ONLY
-
     if SCORES_ONLY in game.result:
         mark = fingerprint(game.kind, game.result, loose=True)
         return any(k == game.kind and abs(s - game.started) < 1.0 for k, s in by_print.get(mark or "", []))
@@ -294,42 +272,18 @@ def _write(state_dir: str | Path, ready: list[tuple[int, Prepared]], notes: list
     return report
 
 
-def scores_game(kind: str, started: float, finished: float, result: dict[str, Any], label: str) -> Prepared:
-    """A game that came with its scores only (a BG Stats play, a CSV export's game), checked as a record
-    is: its times (`import_times_problem`), its names (the names' rule), its facts; ImportRefused
-    ("play 12: ...") when one is not right."""
-    from companion.games import GAMES
-    from companion.history.plays import scores_facts
-
-    problem = import_times_problem(started, finished)
-    if problem is not None:
-        raise ImportRefused(f"{label}: {problem}")
-    try:
-        facts = scores_facts(result)
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ImportRefused(f"{label}: {exc}") from None
-    try:
-        result["names"] = _names(result["names"], len(facts["totals"]))
-    except ImportRefused as exc:
-        raise ImportRefused(f"{label}: {exc}") from None
-    assert kind in GAMES
-    return Prepared(kind, started, finished, result, label=label)
-
-
 def read_file(path: str | Path, now: float | None = None) -> tuple[list[tuple[int, Prepared]], list[str]]:
     """The checked finished games of file `path` and notes: the companion's records (one or a JSON list),
     a BG Stats backup or play file, or the companion's CSV export (companion.history.foreign); anything
     else is ImportRefused saying what the file is."""
-    from companion.history import foreign
-
     try:
         found = foreign.sniff(str(path))
     except OSError as exc:
         raise ImportRefused(f"cannot read it: {exc.strerror or exc}") from None
     if found.kind == "bgstats":
-        return foreign.bgstats_games(found.data, scores_game)
+        return foreign.bgstats_games(found.data)
     if found.kind == "csv":
-        return foreign.csv_games(found.rows, scores_game)
+        return foreign.csv_games(found.rows)
     return prepare(found.data if isinstance(found.data, list) else [found.data], now)
 
 
