@@ -15,6 +15,10 @@ A game's own facts (Clans' founders of villages, an extinction) are its `extras`
 history module fills (`facts(result)["extras"]`) and its statistics read (`GameType.statistics`,
 companion.history.stats); nothing here knows what they are.
 
+A lean read (`read_history(full=False)`: the lists and the statistics) asks the journal to leave out
+of each result what its game's history module says a list or a statistic never reads (`HEAVY`, dotted
+keys: Clans' "huts", "record.setup", "record.moves"; `lean_parts`); the journal names no game's parts.
+
 Names: one per seat, the table's names (spec section 8, at most 24 characters) when the
 game had them, else "Player 1" ... "Player N"; a bot seat is "Bot N (level)".
 """
@@ -32,7 +36,7 @@ from companion.table.gametimes import stored_times_problem
 from companion.table.seatnames import default_name, names_problem
 
 __all__ = ["Play", "History", "read_history", "iso_time", "play_from_row", "seat_names", "box_of", "SCORES_ONLY",
-           "result_facts", "scores_facts"]
+           "result_facts", "scores_facts", "lean_parts"]
 
 SCORES_ONLY = "scores_only"  # a result that came with its scores, not its moves (BG Stats, CSV): its source
 
@@ -176,17 +180,31 @@ def play_from_row(row: tuple, entries: dict[str, Any], box: str = "") -> Play:
                 extras=extras, record=facts.get("record"), box=box)
 
 
+def lean_parts() -> dict[str, tuple[str, ...]]:
+    """Per registered game, the parts of its journal result a list or a statistic never reads: its
+    history module's `HEAVY` (dotted keys, "record.moves"; none when it names none)."""
+    from companion.games import GAMES
+
+    out = {}
+    for kind, entry in GAMES.items():
+        module = entry.history_module()
+        heavy = tuple(getattr(module, "HEAVY", ()) or ())
+        if heavy:
+            out[kind] = heavy
+    return out
+
+
 def read_history(state_dir: str | Path, include_abandoned: bool = False, full: bool = True,
                  game_id: int | None = None) -> History:
     """The journal's finished games, oldest first by their start (imported games keep theirs), or
-    JournalUnavailable when there is no journal to read. Without `full`, a Clans play's `record`
-    lacks its setup and moves (statistics and lists need neither; exports do). `game_id`: that
-    game only."""
+    JournalUnavailable when there is no journal to read. Without `full`, each result lacks what its
+    game says a list or a statistic never reads (`lean_parts`: a Clans play's `record` lacks its
+    setup and moves; exports need them). `game_id`: that game only."""
     from companion.games import GAMES
     from companion.journal.reader import JournalReader
 
     reader = JournalReader(state_dir)
-    rows = reader.finished_games(full=full, game_id=game_id)
+    rows = reader.finished_games(game_id=game_id, leave_out=None if full else lean_parts())
     box = box_of(state_dir, reader.box_setting())
     out = History(box=box)
     for row in rows:

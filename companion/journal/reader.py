@@ -21,10 +21,11 @@ daemon's own resume; nothing here raises sqlite3 errors: `JournalUnavailable` sa
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping, Sequence
 from urllib.parse import quote
 
 from companion.journal.store import BOX_SETTING, IN_HISTORY, PLAYED_HERE
@@ -33,10 +34,27 @@ from companion.journal.repair import json_or_none, readable_prefix
 
 JOURNAL_FILE = "journal.sqlite3"
 
-# What a history or a statistic never reads: a finished Clans game's setup, moves and huts, left in
-# SQLite (parsed in C) so that thousands of games read in a fraction of a second (`finished_games`).
-_LEAN_RESULT = ("CASE WHEN json_valid(g.result) THEN json_remove(g.result, '$.huts', '$.record.setup', "
-                "'$.record.moves') ELSE g.result END")
+_PART = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")  # a dotted key: "record.moves"
+
+
+def _lean_result(leave_out: Mapping[str, Sequence[str]]) -> tuple[str, tuple]:
+    """The SQL of a games row's result without the parts `leave_out` names per game kind (removed in
+    SQLite, parsed in C: thousands of games read in a fraction of a second), and its arguments (the
+    kinds and the parts are bound, never written into the statement). ValueError for a part that is
+    not a dotted key."""
+    cases, args = [], []
+    for kind, parts in leave_out.items():
+        parts = (parts,) if isinstance(parts, str) else tuple(parts)
+        bad = [p for p in parts if not isinstance(p, str) or not _PART.fullmatch(p)]
+        if bad or not isinstance(kind, str):
+            raise ValueError(f"parts of a result to leave out are dotted keys (record.moves), not {bad[:1]}")
+        if parts:
+            cases.append(f"WHEN ? THEN json_remove(g.result{', ?' * len(parts)})")
+            args += [kind, *(f"$.{p}" for p in parts)]
+    if not cases:
+        return "g.result", ()
+    return f"CASE WHEN json_valid(g.result) THEN CASE g.kind {' '.join(cases)} ELSE g.result END " \
+           "ELSE g.result END", tuple(args)
 
 
 def _text(raw: bytes) -> str:
@@ -179,16 +197,20 @@ class JournalReader:
         return tuple(self.query(
             f"SELECT count(*), max(finished) FROM games WHERE finished IS NOT NULL AND {IN_HISTORY}")[0])
 
-    def finished_games(self, full: bool = True, game_id: int | None = None) -> list[tuple]:
+    def finished_games(self, game_id: int | None = None,
+                       leave_out: Mapping[str, Sequence[str]] | None = None) -> list[tuple]:
         """The history's finished games, oldest first by their start (imported games keep theirs), as rows
-        (id, kind, started, finished, result text, how many actions). Without `full`, a Clans result lacks
-        its setup, moves and huts (`_LEAN_RESULT`). `game_id`: that game only (if in the history)."""
+        (id, kind, started, finished, result text, how many actions). `game_id`: that game only (if in the
+        history). `leave_out`: per game kind, the parts of its result (dotted keys: "record.moves") the
+        caller never reads, taken out before they leave SQLite; the journal knows no game's result, the
+        caller names them (the history asks each game: companion.history.plays.lean_parts)."""
+        result, args = _lean_result(leave_out or {})
         only = "AND g.id = ? " if game_id is not None else ""
         return self.query(
-            f"SELECT g.id, g.kind, g.started, g.finished, {'g.result' if full else _LEAN_RESULT}, "
+            f"SELECT g.id, g.kind, g.started, g.finished, {result}, "
             "(SELECT count(*) FROM actions a WHERE a.game = g.id) "
             f"FROM games g WHERE g.finished IS NOT NULL AND {IN_HISTORY} {only}ORDER BY g.started, g.id",
-            () if game_id is None else (game_id,))
+            args + (() if game_id is None else (game_id,)))
 
     def in_history(self, game_id: int) -> bool:
         """True while the journal holds `game_id` as a finished game of the history."""

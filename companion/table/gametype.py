@@ -96,7 +96,9 @@ class GameSpeech(Protocol):
 
 
 class GameHistory(Protocol):
-    """A game's history module (`GameType.history`), read by companion.history."""
+    """A game's history module (`GameType.history`), read by companion.history. It may also name
+    `HEAVY`, the parts of its results (dotted keys: "record.moves") that a list or a statistic never
+    reads: a lean read of the history leaves them in the journal (companion.history.plays.lean_parts)."""
 
     def facts(self, result: dict) -> dict[str, Any]:
         """What the history keeps of a finished game's journal result: totals, winners, first_player,

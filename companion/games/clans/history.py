@@ -14,6 +14,11 @@ from typing import Any
 from companion.games.clans.record import Record, RecordError, summary
 from companion.table.seatnames import names_problem
 
+# What a list of the history or a statistic never reads of a result (`facts` works without it): the
+# board's huts at the end, the record's setup and moves. A lean read leaves them in the journal
+# (companion.history.plays.lean_parts); an export of records reads them.
+HEAVY = ("huts", "record.setup", "record.moves")
+
 
 def facts(result: dict) -> dict[str, Any]:
     """What the history keeps of a finished game's result (KeyError/TypeError when it lacks it)."""
