@@ -12,7 +12,10 @@ refused); anything else on a line (bad JSON, nesting too deep for the parser, an
 message) is dropped and logged once per connection; lines are capped so a client cannot grow
 the daemon's memory. A client that says nothing for `SILENT_S` after connecting, or leaves a
 line unfinished that long, is closed; when all `MAX_CLIENTS` places are taken, a new connection
-takes the place of the one quiet the longest, so the page (which reconnects) always gets in.
+takes the place of the one quiet the longest, so the page (which reconnects) always gets in. The
+kernel holds up to `BACKLOG` connections not yet accepted (far more than `MAX_CLIENTS`): a burst of
+connections is accepted and the ones over the limit turned away here, with an orderly close, never
+refused by the kernel (EAGAIN) before this thread could see them.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ log = logging.getLogger(__name__)
 
 MAX_LINE = link.MAX_LINE
 MAX_CLIENTS = 4
+BACKLOG = 64  # connections the kernel queues until they are accepted: room for a burst, not the client limit
 SILENT_S = 5.0  # a connection's first line, and the rest of any line begun, must come within this
 
 
@@ -65,7 +69,7 @@ class KeySocket:
         finally:
             os.umask(old)
         os.chmod(self.path, 0o600)
-        sock.listen(MAX_CLIENTS)
+        sock.listen(BACKLOG)
         self.sock = sock
         threading.Thread(target=self._accept, name="key-socket", daemon=True).start()
         log.info("key socket: listening on %s", self.path)
