@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from companion.update.bundle import BOARD, TEST_KEY
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from companion.update.bundle import BOARD, BundleError, load_key
 
 PARTITION = {"a": 2, "b": 4}
 FAT = Path("/boot/firmware")
@@ -30,9 +32,22 @@ def other(slot: str) -> str:
     return "b" if slot == "a" else "a"
 
 
-def trusted_key() -> Path:
-    """The key bundles must be signed with: the image's own, else the repository's test key."""
-    return TRUSTED_KEY if TRUSTED_KEY.exists() else TEST_KEY
+def trusted_key() -> Path | None:
+    """The public key bundles must be signed with: the one the image was built with (build.sh puts
+    it there); None where there is none (off the image). No key is ever trusted by default."""
+    return TRUSTED_KEY if TRUSTED_KEY.exists() else None
+
+
+def load_trusted(given: Path | None = None, off_image: bool = False) -> Ed25519PublicKey:
+    """The key `given`, else the box's own; BundleError ("nokey") when there is none: a box or a
+    computer that trusts no key of its own refuses every bundle."""
+    path = given or trusted_key()
+    if path is None:
+        raise BundleError("this computer trusts no update key: give the box's public key with --key "
+                          "(clans-companion.update-key.pem, written beside the image)" if off_image else
+                          "this box trusts no update key (its image was built without one): write a new image "
+                          "with Raspberry Pi Imager", "nokey")
+    return load_key(path)
 
 
 def image_values(path: Path = IMAGE_VERSION) -> dict[str, str]:

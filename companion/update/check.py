@@ -22,7 +22,7 @@ from typing import Callable
 
 from companion.update.bootstate import BootState, Try
 from companion.update.box import Box
-from companion.update.status import REASON_TEXT, read_status, write_status
+from companion.update.status import REASON_TEXT, read_status, record_slot, write_status
 
 UNITS = ("companion.service", "companion-web.service")
 MAX_RESTARTS = 3
@@ -81,11 +81,13 @@ def boot_check(box: Box, ready: Callable[[], str | None], reboot: Callable[[], N
             reason = ready()
             if reason is None:
                 state.write_try(Try("ok", t.slot))
+                record_slot(t.slot, state="kept", version=box.version)
                 write_status("installed", version=box.version)
                 say(f"update: system {t.slot} ({box.version}) started well: it stays")
                 return "installed"
             state.write_slot(t.fallback)
             state.write_try(Try("refused", t.slot, fallback=t.fallback, reason=reason))
+            record_slot(t.slot, state="refused", reason=reason)
             say(f"update: system {t.slot} refused: {REASON_TEXT[reason]}; back to system {t.fallback}")
             write_status("refused", reason=reason, message=REASON_TEXT[reason], version=box.version)
             reboot()
@@ -97,6 +99,7 @@ def boot_check(box: Box, ready: Callable[[], str | None], reboot: Callable[[], N
             state.write_try(Try())
             return "failed"
         reason = t.reason if t.state == "refused" else "cut"
+        record_slot(t.slot, state="refused", reason=reason)
         say(f"update: the new system was refused: {REASON_TEXT.get(reason, reason)}; this is system {box.running}")
         write_status("refused", reason=reason, message=REASON_TEXT.get(reason, reason), version=box.version)
         state.write_try(Try())

@@ -7,9 +7,10 @@
     companion update offer [--gone] DEVICE                                 (root, a USB stick: udev)
     companion update status
 
-`verify` exits 0 with one line when the bundle is whole, signed by the trusted key (the box's,
-else the repository's test key), for this board and not older than what runs; else exit 2 and
-one line saying what is wrong. `install --request` takes the bundle named in REQUEST (written
+`verify` exits 0 with one line when the bundle is whole, signed by the trusted key (the box's own,
+or the one `--key` names: off the image there is no default, and none is ever trusted by default),
+for this board and not older than what runs; else exit 2 and one line saying what is wrong. Every
+name printed has what a terminal cannot print escaped. `install --request` takes the bundle named in REQUEST (written
 by the page after an upload, or by the daemon when `#` confirms a USB stick's bundle).
 """
 
@@ -21,11 +22,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.update.box import NoSlot, detect, running_build, trusted_key
-from companion.update.bundle import BundleError, check, key_id, load_key
+from companion.update.box import NoSlot, detect, load_trusted, running_build
+from companion.update.bundle import BundleError, check, key_id, open_file, shown
 from companion.update.check import DEADLINE_S, boot_check, wait_ready
-from companion.update.install import InstallError, install
-from companion.update.status import UPDATE_DIR, read_status, write_status
+from companion.update.install import install
+from companion.update.status import UPDATE_DIR, read_slots, read_status, write_status
 
 EXIT_REFUSED = 2
 REQUEST = "request.json"
@@ -36,33 +37,42 @@ def _say(line: str) -> None:
 
 
 def verify(a: argparse.Namespace) -> int:
-    key_path = a.key or trusted_key()
+    if not a.bundle:
+        print("update: give the bundle's file name (an empty one was given)", file=sys.stderr)
+        return EXIT_REFUSED
     board, built = running_build()
     try:
-        key = load_key(key_path)
+        key = load_trusted(a.key, off_image=True)
         m = check(a.bundle, key, board, built, a.allow_downgrade)
     except BundleError as exc:
-        print(f"{a.bundle}: {exc}", file=sys.stderr)
+        print(f"{shown(a.bundle)}: {exc}", file=sys.stderr)
         return EXIT_REFUSED
-    print(f"{a.bundle}: whole and signed by key {key_id(key)}: version {m.version}, built {m.day()} UTC, for {m.board}")
+    print(f"{shown(a.bundle)}: whole and signed by key {key_id(key)}: version {m.version}, built {m.day()} UTC, "
+          f"for {m.board}")
     return 0
 
 
 def _claim_request(update_dir: Path) -> Path | None:
-    """The bundle a request names; the request is removed first, so a power cut never resumes it."""
+    """The bundle a request names; the request is removed first, so a power cut never resumes it.
+    None when there is none, or it is not a JSON object naming an absolute path."""
     req = update_dir / REQUEST
     try:
-        body = json.loads(req.read_text(encoding="utf-8"))
+        with open_file(req, "the request") as f:
+            text = f.read(4096).decode("utf-8")
         req.unlink()
-    except (OSError, ValueError):
+        body = json.loads(text)
+    except (BundleError, OSError, ValueError, RecursionError):
+        req.unlink(missing_ok=True)
         return None
-    bundle = Path(str(body.get("bundle", "")))
-    return bundle if bundle.is_absolute() else None
+    named = body.get("bundle") if isinstance(body, dict) else None
+    if not isinstance(named, str) or "\0" in named or not named.startswith("/"):
+        return None
+    return Path(named)
 
 
 def do_install(a: argparse.Namespace) -> int:
     update_dir = Path(a.update_dir)
-    bundle = _claim_request(update_dir) if a.request else a.bundle
+    bundle = _claim_request(update_dir) if a.request else Path(a.bundle)
     if bundle is None:
         print("update: no request to install (the page or the USB stick writes one)", file=sys.stderr)
         return EXIT_REFUSED
@@ -71,15 +81,15 @@ def do_install(a: argparse.Namespace) -> int:
     def report(state: str, percent: int) -> None:
         if (state, percent) != last[0]:
             last[0] = (state, percent)
-            write_status(state, update_dir, percent=percent, offered=str(bundle.name))
+            write_status(state, update_dir, percent=percent, offered=shown(bundle.name))
             _say(f"update: {state} {percent}%")
 
     try:
         box = detect()
-        m = install(bundle, box, load_key(trusted_key()), report, a.allow_downgrade)
-    except (BundleError, InstallError, NoSlot) as exc:
-        write_status("failed", update_dir, message=str(exc))
-        print(f"update: {bundle}: {exc}", file=sys.stderr)
+        m = install(bundle, box, load_trusted(), report, a.allow_downgrade)
+    except (BundleError, NoSlot) as exc:
+        write_status("failed", update_dir, message=str(exc), reason=getattr(exc, "code", "noslot"))
+        print(f"update: {shown(bundle)}: {exc}", file=sys.stderr)
         return EXIT_REFUSED
     write_status("restarting", update_dir, percent=100, offered=m.version, version=box.version)
     _say(f"update: version {m.version} written to system {'b' if box.running == 'a' else 'a'}: "
@@ -107,18 +117,20 @@ def do_offer(a: argparse.Namespace) -> int:
         usb.gone(a.device, folder)
         return 0
     board, built = running_build()
+    device = shown(a.device)
     try:
-        body = usb.offer(a.device, folder, load_key(trusted_key()), board, built)
+        body = usb.offer(a.device, folder, load_trusted(), board, built)
     except (OSError, subprocess.CalledProcessError, BundleError) as exc:
-        print(f"update: {a.device}: {exc}", file=sys.stderr)
+        print(f"update: {device}: {exc}", file=sys.stderr)
         return EXIT_REFUSED
-    _say(f"update: {a.device}: " + ("no update bundle" if body is None else
-                                    f"offers {body['version']}" + (f" ({body['problem']})" if body["problem"] else "")))
+    _say(f"update: {device}: " + ("no update bundle" if body is None else
+                                  f"offers {body['version']}" + (f" ({body['problem']})" if body["problem"] else "")))
     return 0
 
 
 def status(a: argparse.Namespace) -> int:
-    print(json.dumps(read_status(Path(a.update_dir)), sort_keys=True))
+    folder = Path(a.update_dir)
+    print(json.dumps({**read_status(folder), "slots": read_slots(folder)}, sort_keys=True))
     return 0
 
 
@@ -126,11 +138,11 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="companion update", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="what", required=True)
     v = sub.add_parser("verify", help="check a bundle: exit 0 when it may be installed, else 2 and why")
-    v.add_argument("bundle", type=Path)
+    v.add_argument("bundle")
     v.add_argument("--key", type=Path, help="the public key (PEM) to trust instead of the box's")
     v.add_argument("--allow-downgrade", action="store_true", help="accept a bundle older than what runs")
     i = sub.add_parser("install", help="write a bundle to the other system slot and restart into it (root)")
-    i.add_argument("bundle", type=Path, nargs="?")
+    i.add_argument("bundle", nargs="?")
     i.add_argument("--request", action="store_true", help="install the bundle the page or the USB stick asked for")
     i.add_argument("--allow-downgrade", action="store_true")
     i.add_argument("--no-reboot", action="store_true", help="write it, do not restart")
@@ -143,6 +155,6 @@ def main(argv: list[str]) -> int:
     for q in (i, s, o):
         q.add_argument("--update-dir", default=str(UPDATE_DIR), help=argparse.SUPPRESS)
     a = p.parse_args(argv)
-    if a.what == "install" and not a.request and a.bundle is None:
+    if a.what == "install" and not a.request and not a.bundle:
         p.error("install: give the BUNDLE (or --request)")
     return {"verify": verify, "install": do_install, "check": do_check, "status": status, "offer": do_offer}[a.what](a)

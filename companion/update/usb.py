@@ -19,10 +19,11 @@ from typing import Callable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from companion.update.bundle import BundleError, Manifest, fits, peek
+from companion.update.bundle import BundleError, Manifest, fits, peek, shown
 
 MOUNTS = Path("/run/companion-usb")
 OFFER = "offer.json"
+MAX_BUNDLES = 50  # judged on one stick: each costs a signature check
 Mount = Callable[[Path, Path], None]
 
 
@@ -43,15 +44,9 @@ def _write_offer(folder: Path, body: dict) -> None:
     tmp.replace(folder / OFFER)
 
 
-def offer(device: Path, folder: Path, key: Ed25519PublicKey, board: str, running_built: int | None,
-          mounts: Path = MOUNTS, mount: Mount = _mount, umount: Callable[[Path], None] = _umount) -> dict | None:
-    """Offer the newest bundle on the stick `device` (offer.json in `folder`); None when it has none."""
-    where = mounts / device.name
-    mount(device, where)
-    found = sorted((p for p in where.iterdir() if p.suffix.lower() == ".bundle" and p.is_file()), key=lambda p: p.name)
-    if not found:
-        umount(where)
-        return None
+def _judge(found: list[Path], key: Ed25519PublicKey, board: str,
+           running_built: int | None) -> tuple[tuple[Manifest, Path] | None, str, bool]:
+    """(the newest good bundle, the first problem, whether one holds what runs), each judged alone."""
     best: tuple[Manifest, Path] | None = None
     problem = ""
     current = False
@@ -59,20 +54,38 @@ def offer(device: Path, folder: Path, key: Ed25519PublicKey, board: str, running
         try:
             manifest = fits(peek(path, key), board, running_built)
         except BundleError as exc:
-            problem = problem or f"{path.name}: {exc}"
+            problem = problem or f"{shown(path.name)}: {exc}"
             continue
         if manifest.built == running_built:
             current = True  # what runs already: a stick left in after its update is not offered again
             continue
         if best is None or manifest.built > best[0].built:
             best = (manifest, path)
-    if best is None and (current or not problem):
-        umount(where)
-        return None
-    body = ({"version": best[0].version, "bundle": str(best[1]), "problem": "", "device": device.name} if best
-            else {"version": "?", "bundle": str(found[0]), "problem": problem, "device": device.name})
-    _write_offer(folder, body)
-    return body
+    return best, problem, current
+
+
+def offer(device: Path, folder: Path, key: Ed25519PublicKey, board: str, running_built: int | None,
+          mounts: Path = MOUNTS, mount: Mount = _mount, umount: Callable[[Path], None] = _umount) -> dict | None:
+    """Offer the newest good bundle on the stick `device` (offer.json in `folder`); None when it has
+    none. Each bundle is judged on its own: a bad one is a problem told, never a stop. The stick stays
+    mounted only while an offer stands."""
+    where = mounts / device.name
+    mount(device, where)
+    offered = False
+    try:
+        found = sorted((p for p in where.iterdir() if p.suffix.lower() == ".bundle" and p.is_file()),
+                       key=lambda p: p.name)[:MAX_BUNDLES]
+        best, problem, current = _judge(found, key, board, running_built)
+        if best is None and (current or not problem):
+            return None
+        body = ({"version": best[0].version, "bundle": str(best[1]), "problem": "", "device": device.name} if best
+                else {"version": "?", "bundle": str(found[0]), "problem": problem, "device": device.name})
+        _write_offer(folder, body)
+        offered = True
+        return body
+    finally:
+        if not offered:
+            umount(where)
 
 
 def gone(device: Path, folder: Path, mounts: Path = MOUNTS, umount: Callable[[Path], None] = _umount) -> None:

@@ -4,8 +4,9 @@
                                a PIN session) a file to send
     GET  /api/update           {"running": ..., "status": {...}}: status.json (companion.update.status)
     POST /api/update           the bundle's bytes (session, CSRF header, Origin; Content-Length) ->
-                               UPDATE_DIR/upload.bundle; its signature is checked at once, then
-                               request.json asks root to install it (companion-update-install.path)
+                               UPDATE_DIR/upload.bundle; its signature, board and age are checked at
+                               once (400 and one line when refused), then request.json asks root to
+                               install it (companion-update-install.path)
 
 The page's process cannot write a system slot: root checks every byte again, writes the other
 slot and restarts (companion update install --request). The upload goes to the data partition,
@@ -27,8 +28,8 @@ from companion.i18n import N_, _
 from companion.table import texts as T
 from companion.table.gameweb import esc, tag
 from companion.update import status as update_status
-from companion.update.box import trusted_key
-from companion.update.bundle import BundleError, load_key, peek
+from companion.update.box import load_trusted, running_build
+from companion.update.bundle import BundleError, fits, peek
 from companion.web import pages
 from companion.web.history_pages import pin_page
 from companion.web.http import change_refused, json_response
@@ -142,7 +143,8 @@ async def post_update(request: web.Request) -> web.Response:
         part = folder / (UPLOAD + ".part")
         try:
             await _receive(request, part, size)
-            manifest = peek(part, load_key(trusted_key()))
+            board, built = running_build()
+            manifest = fits(peek(part, load_trusted()), board, built)
         except (TimeoutError, ValueError, OSError, BundleError) as exc:
             part.unlink(missing_ok=True)
             why = "the upload stalled" if isinstance(exc, TimeoutError) else str(exc)

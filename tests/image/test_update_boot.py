@@ -1,8 +1,14 @@
 """Updates on the SD-card image, booted in QEMU: the bundle beside the image installs through the page
-into system slot b, and the plug is pulled (SIGKILL to QEMU) at five points while it is written and
-while the new slot first starts; after each, the card starts on one of its slots and the game goes
-on. Then a bundle whose system cannot start (the companion's unit broken) comes back to the slot
-that ran, by itself.
+into system slot b, and the plug is pulled (SIGKILL to QEMU) at four points while it is written, while
+the new slot first starts and the moment it is kept; after each, the card starts on one of its slots
+and the game goes on. Then a bundle whose system cannot start (the companion's unit broken) comes
+back to the slot that ran, by itself.
+
+The test is a row of boots of one card, and a boot costs a minute or more: each boot that comes up
+first checks what the boot before it left (the slot, status.json, the game), then takes the next
+step. The plug pulled later in the new slot's first start, while the check waits for the companion,
+takes the same way back (no tries left: the initramfs sends the card back) and is checked on the
+card's files below (test_the_plug_pulled_while_the_check_waits_leaves_a_start_without_tries).
 
 QEMU has no Pi firmware: each boot here does what the firmware does, it starts the kernel and
 initramfs that config.txt (and the slot.txt it includes) names on the card's FAT (Card.kernel_and_
@@ -23,6 +29,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.update.bootstate import BootState, Try, slot_text
+from companion.update.box import Box as SlotBox
+from companion.update.check import boot_check
+from companion.update.status import read_status
 from tests.image.image_machine import Card, Machine
 from tests.image.test_image_boot import BOOT_S, IMAGE_XZ, PIN, ROOT, login, play
 from tests.image.test_image_boot import _skip_reason as image_skip_reason
@@ -42,7 +52,7 @@ def _skip_reason() -> str | None:
     return why
 
 
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+needs_image = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
 
 
 class Box:
@@ -77,6 +87,14 @@ class Box:
             self.ended()
         finally:
             m.stop()
+
+    def pulled_at(self, line: str) -> None:
+        """Boot, and pull the plug the moment `line` is on the console."""
+        m = self.boot()
+        try:
+            m.wait_for(line, BOOT_S)
+        finally:
+            m.kill()
 
     def up(self, played: dict) -> tuple[Machine, dict]:
         """Boot until the page shows the game `played` (its id) with its actions at least; the shell ready."""
@@ -135,10 +153,14 @@ def broken_bundle(tmp: Path) -> Path:
     return out
 
 
+@needs_image
 def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: Path) -> None:
     box = Box(tmp_path)
     times: dict[str, float] = {}
     broken = broken_bundle(tmp_path)  # made first: the host's CPU is QEMU's once it runs
+
+    # A fresh card starts slot a; a game is played through the page, in progress all along.
+    # 1. The plug pulled while the bundle is written: sent through the page, root installs it, 30% written.
     m = box.boot()
     try:
         m.wait_page(BOOT_S)
@@ -146,8 +168,7 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
         assert slot(m) == "a" and m.run("lsblk -bno SIZE /dev/vda4") == str(1536 << 20)
         headers = login(m)
         play(m, headers, "##1#2#", 2)
-        played = play(m, headers, "#######", 3)  # the game in progress, all along
-        # 1. The plug pulled while the bundle is written (the page's upload, root installs it).
+        played = play(m, headers, "#######", 3)
         since = len(m.lines)
         t0 = time.monotonic()
         assert upload(m, headers, BUNDLE)["offered"]
@@ -156,45 +177,34 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
     finally:
         m.kill()
 
+    # 2. The plug pulled at the end of the write, with the command a builder types over SSH (here in
+    # the serial console's root shell).
     m, state = box.up(played)
     try:
-        assert slot(m) == "a" and status(m)["state"] == "failed" and "cut off" in status(m)["message"]
-        # 2. Again, with the command a builder types over SSH (here in the serial console's root shell):
-        # the plug pulled at the end of the write.
+        assert slot(m) == "a" and status(m)["state"] == "failed" and "cut off" in status(m)["message"], "after 1"
         since = len(m.lines)
         m.send("companion update install /var/lib/companion/update/upload.bundle\n")
         m.wait_for(r"update: writing 9[5-9]%", BOOT_S, since)
     finally:
         m.kill()
 
-    for point, line in (("initramfs", r"companion-slot: first start of system b"),
-                        ("companion starting", r"update: first start of system b: waiting")):
-        m, state = box.up(played)
-        try:
-            assert slot(m) == "a", point
-            since = len(m.lines)
-            t0 = time.monotonic()
-            m.run(REQUEST)
-            m.wait_for(r"update: version \S+ written to system b: restarting", BOOT_S, since)
-            times["install"] = time.monotonic() - t0
-            box.ended()
-        finally:
-            m.stop()
-        # 3 and 4. The plug pulled during the new slot's first start ...
-        m = box.boot()
-        try:
-            m.wait_for(line, BOOT_S)
-        finally:
-            m.kill()
-        # ... so its next start has no tries left: the initramfs sends the card back to slot a.
-        box.restarts_after(r"companion-slot: system b did not finish its last start: back to system a")
-        m, state = box.up(played)
-        try:
-            assert slot(m) == "a" and status(m)["state"] == "refused" and status(m)["reason"] == "start", point
-        finally:
-            m.kill()
+    # 3. The plug pulled in the new slot's first start, in its initramfs (the start is counted): the
+    # next start has no tries left, and the initramfs sends the card back to slot a.
+    m, state = box.up(played)
+    try:
+        assert slot(m) == "a" and status(m)["state"] == "failed" and "cut off" in status(m)["message"], "after 2"
+        since = len(m.lines)
+        t0 = time.monotonic()
+        m.run(REQUEST)
+        m.wait_for(r"update: version \S+ written to system b: restarting", BOOT_S, since)
+        times["install"] = time.monotonic() - t0
+        box.ended()
+    finally:
+        m.stop()
+    box.pulled_at(r"companion-slot: first start of system b")
+    box.restarts_after(r"companion-slot: system b did not finish its last start: back to system a")
 
-    # 5. From a USB stick: the OLED asks, # (here from the page's keys) installs it; the plug is pulled
+    # 4. From a USB stick: the OLED asks, # (here from the page's keys) installs it; the plug is pulled
     # the moment the new slot is kept.
     stick = tmp_path / "stick.img"
     subprocess.run(["mkfs.vfat", "-C", str(stick), str(BUNDLE.stat().st_size // 1024 + 65536)], check=True,
@@ -208,6 +218,7 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
                  "-device", "usb-storage,drive=stick")
     m, state = box.up(played)
     try:
+        assert slot(m) == "a" and status(m)["state"] == "refused" and status(m)["reason"] == "start", "after 3"
         m.wait_for(r"update: /dev/sda: offers \S+", BOOT_S)
         asked = m.run("timeout 600 sh -c 'until journalctl -b -u companion --no-pager | grep -q \"asking whether\"; "
                       "do sleep 1; done' && echo asked", timeout=BOOT_S)
@@ -221,17 +232,15 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
     finally:
         m.stop()
     box.extra = ()
-    m = box.boot()
-    try:
-        m.wait_for(r"update: system b \(\S+\) started well: it stays", BOOT_S)
-        times["restart into the new system"] = time.monotonic() - t0
-    finally:
-        m.kill()
+    box.pulled_at(r"update: system b \(\S+\) started well: it stays")
+    times["restart into the new system"] = time.monotonic() - t0
+
+    # 5. A system that cannot start (the companion's unit broken), sent through the page: written to
+    # slot a, started once, refused, and the card is back on slot b by itself.
     m, state = box.up(played)
     try:
-        assert slot(m) == "b" and status(m)["state"] == "installed"
+        assert slot(m) == "b" and status(m)["state"] == "installed", "after 4"
         headers = login(m)
-        # A system that cannot start: written to slot a, started once, refused, and the card is back on b.
         since = len(m.lines)
         upload(m, headers, broken)
         m.wait_for(r"update: version \S+ written to system a: restarting", BOOT_S, since)
@@ -243,7 +252,7 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
     m, state = box.up(played)
     try:
         times["fall back"] = time.monotonic() - t0
-        assert slot(m) == "b" and status(m)["reason"] == "unit"
+        assert slot(m) == "b" and status(m)["reason"] == "unit", "after 5"
         assert state["state"] == played["state"], "the game on the data partition was never touched"
     finally:
         m.kill()
@@ -251,3 +260,32 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
     print("\n".join(lines))
     if OUT.is_dir():
         (OUT / "update-times.txt").write_text("\n".join(lines) + "\n")
+
+
+def test_the_plug_pulled_while_the_check_waits_leaves_a_start_without_tries(tmp_path: Path, monkeypatch) -> None:
+    """The new slot's first start, on the card's files: the initramfs counted it (no tries left), the
+    companion starts and `companion update check` waits for it; a plug pulled then must leave the
+    card as the initramfs left it, so that the next start goes back to the old slot (step 3 above
+    boots that way back). A check that kept the slot before the companion and the page were up
+    would keep a system that never started."""
+    fat = tmp_path / "fat"
+    fat.mkdir()
+    (fat / "slot.txt").write_text(slot_text("b"))
+    card = BootState(fat)
+    card.write_try(Try("try", "b", 0, "a"))
+    monkeypatch.setattr("companion.update.status.UPDATE_DIR", tmp_path / "update")
+    box = SlotBox(fat, "b", {"a": tmp_path / "slot-a", "b": tmp_path / "slot-b"}, version="2.0")
+
+    class PluggedOut(BaseException):
+        pass
+
+    left = []
+
+    def waiting() -> str | None:  # the check waits for the companion: what the card holds now
+        left.append((card.read_slot(), card.read_try(), read_status()["state"]))
+        raise PluggedOut
+
+    with pytest.raises(PluggedOut):
+        boot_check(box, waiting, lambda: pytest.fail("no restart while it waits"))
+    assert left == [("b", Try("try", "b", 0, "a"), "trying")]
+    assert card.read_slot() == "b" and card.read_try() == Try("try", "b", 0, "a")

@@ -15,10 +15,10 @@ from companion.kiosk.update_watch import UpdateWatch
 from companion.update import usb
 from companion.update.bundle import load_key
 from companion.update.status import write_status
-from tests.update.bundles import REPO, make, needs_openssl, other_key
+from tests.update.bundles import TEST_PUBLIC, make, needs_openssl, other_key
 from tests.web.webtools import table
 
-KEY = load_key(REPO / "companion" / "update" / "test-update-key.pub.pem")
+KEY = load_key(TEST_PUBLIC)
 
 
 def test_hash_installs_the_offer_and_star_keeps_what_runs(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-TEST_KEY = REPO / "tools" / "image" / "keys" / "test-update-key.pem"
+TEST_KEY = Path(__file__).with_name("keys") / "test-update-key.pem"
+TEST_PUBLIC = TEST_KEY.with_name("test-update-key.pub.pem")
 _spec = importlib.util.spec_from_file_location("image_bundle", REPO / "tools" / "image" / "bundle.py")
 maker = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(maker)

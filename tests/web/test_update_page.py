@@ -10,7 +10,7 @@ import random
 import pytest
 
 from companion.update.status import write_status
-from tests.update.bundles import make, needs_openssl, other_key
+from tests.update.bundles import TEST_PUBLIC, make, needs_openssl, other_key
 from tests.web.webtools import app_for, client, run, table
 
 pytestmark = needs_openssl
@@ -22,6 +22,7 @@ def update_dir(tmp_path, monkeypatch):
     folder = tmp_path / "update"
     folder.mkdir()
     monkeypatch.setattr("companion.update.status.UPDATE_DIR", folder)
+    monkeypatch.setattr("companion.update.box.TRUSTED_KEY", TEST_PUBLIC)
     return folder
 
 
