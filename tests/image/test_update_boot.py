@@ -36,10 +36,18 @@ from companion.update.status import read_status
 from tests.image.image_machine import Card, Machine
 from tests.image.test_image_boot import BOOT_S, IMAGE_XZ, PIN, ROOT, login, play
 from tests.image.test_image_boot import _skip_reason as image_skip_reason
-from tests.update.bundles import TEST_KEY, maker, resigned
+from tests.update.bundles import maker, resigned
 
 BUNDLE = IMAGE_XZ.with_name("clans-companion.bundle")
 OUT = ROOT / "build" / "image"
+
+
+def build_key() -> Path:
+    """The private key the build signed with (build.sh names it in signed-with.txt): the one key the
+    image trusts, so the bundles this test makes are signed with it too."""
+    text = (IMAGE_XZ.parent / "signed-with.txt").read_text(encoding="utf-8")
+    return Path(text.strip().partition("UPDATE_KEY=")[2])
+
 CARD = f"page_pin = {PIN}\r\nlanguage = en\r\n"
 REQUEST = "echo '{\"bundle\": \"/var/lib/companion/update/upload.bundle\"}' > /var/lib/companion/update/request.json"
 
@@ -148,7 +156,7 @@ def broken_bundle(tmp: Path) -> Path:
                                          check=True).stdout)
     out = tmp / "broken.bundle"
     maker.write_bundle(system, tmp / "boot" / "vmlinuz", tmp / "boot" / "initrd.img", manifest["version"] + "-broken",
-                       manifest["built"], TEST_KEY, out)
+                       manifest["built"], build_key(), out)
     system.unlink()
     return out
 
@@ -210,7 +218,7 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
     subprocess.run(["mkfs.vfat", "-C", str(stick), str(BUNDLE.stat().st_size // 1024 + 65536)], check=True,
                    capture_output=True)
     # a newer build than the one that runs (a stick holding what runs is not offered): the same system
-    newer = resigned(BUNDLE, tmp_path / "newer.bundle", built=int(json.loads(subprocess.run(
+    newer = resigned(BUNDLE, tmp_path / "newer.bundle", key=build_key(), built=int(json.loads(subprocess.run(
         ["tar", "-xOf", str(BUNDLE), "manifest.json"], capture_output=True, check=True).stdout)["built"]) + 60)
     subprocess.run(["mcopy", "-i", str(stick), str(newer), "::/clans-companion.bundle"], check=True)
     newer.unlink()

@@ -15,7 +15,9 @@
 # or `xz -dc ... | sudo dd of=/dev/sdX bs=4M` writes), clans-companion.manifest.txt (every Debian
 # and Python package in it, with versions and PyPI's hashes), clans-companion.bundle (the same
 # system as a signed update, for boxes running an earlier image: UPDATE_KEY=PRIVATE.pem signs it,
-# else the repository's test key), SHA256SUMS (of the three),
+# else this machine's own key, made at the first build in ~/.config/clans-companion/update-key.pem),
+# clans-companion.update-key.pem (its public half, the one key the image trusts), signed-with.txt
+# (which private key signed), SHA256SUMS (of the four),
 # build-times.txt, and boot/ (the kernel, initrd and cmdline.txt, for booting the image in QEMU:
 # tests/image).
 # Needs root, binfmt_misc and the Debian registry; installs mmdebstrap, arch-test, qemu-user-static,
@@ -122,12 +124,28 @@ git -C "$src" diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
 built=$(date +%s)
 printf 'IMAGE_VERSION=%s\nIMAGE_DATE=%s\nIMAGE_DEBIAN=%s\nIMAGE_BUILT=%s\nIMAGE_BOARD=rpi-arm64\n' "$pkg_version-$commit" \
   "$(date -u +%Y-%m-%d)" "$suite" "$built" > "$root/usr/share/companion-box/image-version"
-# The key update bundles must be signed with (companion/update): the public half of UPDATE_KEY.
-update_key=${UPDATE_KEY:-$here/keys/test-update-key.pem}
-[ -r "$update_key" ] || die "UPDATE_KEY $update_key cannot be read"
-[ -n "${UPDATE_KEY:-}" ] || say "signing with the repository's TEST key (tools/image/keys): a box for a family is built with UPDATE_KEY=your-key.pem"
-openssl pkey -in "$update_key" -pubout -out "$root/usr/share/companion-box/update-key.pem" 2>/dev/null \
+# The key update bundles must be signed with (companion/update): the image trusts only its public
+# half. UPDATE_KEY=PRIVATE.pem, else this machine's own key, made at the first build and reused by
+# every later one (outside the repository: a key in a checkout is a key anyone can copy).
+test_pub=$(openssl pkey -in "$src/tests/update/keys/test-update-key.pem" -pubout 2>/dev/null || true)
+if [ -n "${UPDATE_KEY:-}" ]; then
+  update_key=$UPDATE_KEY
+  [ -r "$update_key" ] || die "UPDATE_KEY $update_key cannot be read"
+else
+  key_dir=${COMPANION_KEY_DIR:-${HOME:-/root}/.config/clans-companion}
+  update_key=$key_dir/update-key.pem
+  if [ ! -e "$update_key" ]; then
+    mkdir -p "$key_dir" && chmod 700 "$key_dir"
+    (umask 077 && openssl genpkey -algorithm ed25519 -out "$update_key.tmp" 2>/dev/null && mv "$update_key.tmp" "$update_key") \
+      || die "cannot make an update key in $key_dir (set UPDATE_KEY=PRIVATE.pem)"
+    say "made this machine's update key $update_key: keep a copy somewhere safe; boxes built with it take only bundles it signs"
+  fi
+  say "signing with this machine's update key $update_key (UPDATE_KEY=PRIVATE.pem signs with another)"
+fi
+pub=$(openssl pkey -in "$update_key" -pubout 2>/dev/null) \
   || die "UPDATE_KEY $update_key is not a private key openssl reads (make one: openssl genpkey -algorithm ed25519 -out key.pem)"
+[ "$pub" != "$test_pub" ] || die "UPDATE_KEY $update_key is the repository's TEST key, whose private half anyone has: use a key of your own"
+printf '%s\n' "$pub" > "$root/usr/share/companion-box/update-key.pem"
 # Mount points: the root is read-only at boot, so systemd could not make them then.
 mkdir -p "$root/root/companion-src" "$root/etc/companion" "$root/data" "$root/var/lib/companion"
 tar -C "$src" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='./*.egg-info' \
@@ -226,7 +244,11 @@ lap bundle
 # Beside the image: what is in it (every Debian package and Python package, with PyPI's hashes)
 # and the SHA-256 of what a user flashes (`sha256sum -c SHA256SUMS` in OUT_DIR checks both).
 cp "$work/manifest.txt" "$out/$name.manifest.txt"
-(cd "$out" && sha256sum "$name.img.xz" "$name.bundle" "$name.manifest.txt" > SHA256SUMS)
+# The public half of the signing key, for `companion update verify --key` on another computer, and
+# which key signed (tests/image signs its own bundles with it).
+printf '%s\n' "$pub" > "$out/$name.update-key.pem"
+printf 'UPDATE_KEY=%s\n' "$update_key" > "$out/signed-with.txt"
+(cd "$out" && sha256sum "$name.img.xz" "$name.bundle" "$name.manifest.txt" "$name.update-key.pem" > SHA256SUMS)
 rm -rf "$work"
 raw=$(stat -c %s "$img") packed=$(stat -c %s "$img.xz")
 bundle=$(stat -c %s "$out/$name.bundle")
