@@ -10,6 +10,8 @@ import queue
 import time
 from pathlib import Path
 
+import pytest
+
 from companion.hw.keyevents import UpdateNews, UpdateOffer
 from companion.kiosk.update_watch import UpdateWatch
 from companion.update import usb
@@ -92,3 +94,34 @@ def test_offer_picks_the_newest_signed_bundle_on_the_stick(tmp_path: Path) -> No
     make(tmp_path, "other.bundle", key=other_key(tmp_path)).replace(stick / "other.bundle")
     body = usb.offer(Path("/dev/sda1"), folder, KEY, "rpi-arm64", None, tmp_path / "mounts", mount, umount)
     assert body["problem"].startswith("other.bundle: it is signed by another key")
+
+
+@needs_openssl
+def test_each_bundle_on_a_stick_is_judged_alone(tmp_path: Path, monkeypatch) -> None:
+    """A lying bundle (its unsigned manifest says "built": 1e999) beside a good one: the good one is
+    offered; a stick whose reading fails anyway is unmounted, never left mounted."""
+    stick = tmp_path / "mounts" / "sda1"
+    stick.mkdir(parents=True)
+    folder = tmp_path / "update"
+    made = []
+    mount = lambda device, where: made.append(("mount", device.name))  # noqa: E731
+    umount = lambda where: made.append(("umount", where.name))  # noqa: E731
+    good = make(tmp_path, "b.bundle", built=1_800_000_000, version="2.0").read_bytes()
+    lying = bytearray(good)
+    at = lying.index(b'"built": ') + 9
+    lying[at:at + 10] = b"1e999     "
+    (stick / "a-lying.bundle").write_bytes(bytes(lying))
+    (stick / "b.bundle").write_bytes(good)
+    (stick / "c.bundle").mkdir()  # a folder named like a bundle is not one
+    body = usb.offer(Path("/dev/sda1"), folder, KEY, "rpi-arm64", 1_700_000_000, tmp_path / "mounts", mount, umount)
+    assert body == {"version": "2.0", "bundle": str(stick / "b.bundle"), "problem": "", "device": "sda1"}
+    assert made == [("mount", "sda1")], "mounted while its offer stands"
+    made.clear()
+
+    def broken(path, key):
+        raise MemoryError  # whatever a reader could still raise: the stick is not left mounted
+
+    monkeypatch.setattr(usb, "peek", broken)
+    with pytest.raises(MemoryError):
+        usb.offer(Path("/dev/sda1"), folder, KEY, "rpi-arm64", None, tmp_path / "mounts", mount, umount)
+    assert made == [("mount", "sda1"), ("umount", "sda1")]

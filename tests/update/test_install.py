@@ -172,3 +172,37 @@ def test_wait_ready_gives_up_on_a_failing_unit_and_on_the_deadline() -> None:
                       clock, lambda s: None) == "unit"
     assert wait_ready(lambda u: ("failed", 0), lambda: False, 60, clock, lambda s: None) == "unit"
     assert wait_ready(lambda u: ("active", 0), lambda: False, 60, clock, lambda s: None) == "ready"
+
+
+@pytest.mark.parametrize("request_text", ["[1]", '{"bundle": 7}', '{"bundle": "relative.bundle"}', "{", "\x00" * 10,
+                                          '{"bundle": "/x\\u0000y"}', "[" * 50_000])
+def test_a_request_that_names_no_bundle_is_one_line(tmp_path: Path, capsys, request_text: str) -> None:
+    from companion.cli import main
+
+    folder = tmp_path / "update"
+    folder.mkdir()
+    (folder / "request.json").write_text(request_text)
+    status = main(["update", "install", "--request", "--update-dir", str(folder)])
+    out = capsys.readouterr()
+    assert status == 2 and len(out.err.strip().splitlines()) == 1 and "no request" in out.err, out
+    assert not (folder / "request.json").exists(), "a request is used once, whatever it holds"
+
+
+def test_each_slot_keeps_its_version_and_bundle_hash(card: Box, tmp_path: Path, capsys) -> None:
+    import hashlib
+    import json
+
+    from companion.cli import main
+    from companion.update.status import read_slots
+
+    bundle = make(tmp_path)
+    install(bundle, card, KEY)
+    slots = read_slots()
+    assert slots["b"]["version"] == "1.0-test" and slots["b"]["state"] == "written"
+    assert slots["b"]["bundle_sha256"] == hashlib.sha256(bundle.read_bytes()).hexdigest(), "the file's own sha256sum"
+    card.running = "b"
+    boot_check(card, lambda: None, lambda: pytest.fail("no reboot"))
+    assert read_slots()["b"]["state"] == "kept" and read_slots()["b"]["bundle_sha256"]
+    capsys.readouterr()
+    main(["update", "status", "--update-dir", str(tmp_path / "update")])
+    assert json.loads(capsys.readouterr().out)["slots"]["b"]["state"] == "kept"

@@ -71,12 +71,16 @@ def test_without_the_pin_or_with_a_bad_bundle_nothing_is_asked_for(tmp_path, upd
     flipped[600] ^= 0x40  # inside the manifest
     # (a bundle cut inside its payload passes this first look; root's check of every byte refuses it:
     # tests/update)
+    lying = bytearray(good)
+    lying[lying.index(b'"built": ') + 9:lying.index(b'"built": ') + 19] = b"1e999     "  # unsigned, and a lie
     bad = [make(tmp_path, "other.bundle", key=other_key(tmp_path)).read_bytes(), good[:300],
-           bytes(flipped), rnd.randbytes(5000), b"x"]
+           bytes(flipped), rnd.randbytes(5000), b"x", bytes(lying),
+           make(tmp_path, "board.bundle", board="x86-64").read_bytes()]
     answers, _, _ = send(tmp_path / "state", bad)
     assert [s for s, _ in answers] == [400] * len(bad), answers
     assert all(a["error"].startswith("not installed:") and "\n" not in a["error"] for _, a in answers)
     assert "another key" in answers[0][1]["error"]
+    assert "another board" in answers[-1][1]["error"], "refused on the page, not only later by root"
     assert sorted(p.name for p in update_dir.iterdir()) == [], "nothing is left behind, nothing is asked for"
 
 
