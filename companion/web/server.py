@@ -150,8 +150,10 @@ async def serve(app: Any, bind: str, port: int, ready: asyncio.Event | None = No
     from companion.web.http import STATE
 
     more_files()
+    from companion.web.lograte import ServerLog
+
     runner = web.AppRunner(app, handler_cancellation=True, keepalive_timeout=IDLE_S, lingering_time=LINGER_S,
-                           access_log=None)
+                           access_log=None, logger=ServerLog(log))
     await runner.setup()
     server = runner.server
     app[STATE]["connections"].install(server)
