@@ -53,6 +53,10 @@ need sfdisk fdisk
 need mkfs.ext4 e2fsprogs
 need xz xz-utils
 need openssl openssl
+# The key update bundles must be signed with (companion/update), chosen before anything is built:
+# UPDATE_KEY, else this machine's own key (tools/image/signing-key.sh says which, and why).
+update_key=$("$here/signing-key.sh") || exit 2
+pub=$(openssl pkey -in "$update_key" -pubout)
 [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
 [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 \
   || die "cannot register qemu-aarch64 with binfmt_misc (a container without it cannot run arm64 programs)"
@@ -124,27 +128,7 @@ git -C "$src" diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
 built=$(date +%s)
 printf 'IMAGE_VERSION=%s\nIMAGE_DATE=%s\nIMAGE_DEBIAN=%s\nIMAGE_BUILT=%s\nIMAGE_BOARD=rpi-arm64\n' "$pkg_version-$commit" \
   "$(date -u +%Y-%m-%d)" "$suite" "$built" > "$root/usr/share/companion-box/image-version"
-# The key update bundles must be signed with (companion/update): the image trusts only its public
-# half. UPDATE_KEY=PRIVATE.pem, else this machine's own key, made at the first build and reused by
-# every later one (outside the repository: a key in a checkout is a key anyone can copy).
-test_pub=$(openssl pkey -in "$src/tests/update/keys/test-update-key.pem" -pubout 2>/dev/null || true)
-if [ -n "${UPDATE_KEY:-}" ]; then
-  update_key=$UPDATE_KEY
-  [ -r "$update_key" ] || die "UPDATE_KEY $update_key cannot be read"
-else
-  key_dir=${COMPANION_KEY_DIR:-${HOME:-/root}/.config/clans-companion}
-  update_key=$key_dir/update-key.pem
-  if [ ! -e "$update_key" ]; then
-    mkdir -p "$key_dir" && chmod 700 "$key_dir"
-    (umask 077 && openssl genpkey -algorithm ed25519 -out "$update_key.tmp" 2>/dev/null && mv "$update_key.tmp" "$update_key") \
-      || die "cannot make an update key in $key_dir (set UPDATE_KEY=PRIVATE.pem)"
-    say "made this machine's update key $update_key: keep a copy somewhere safe; boxes built with it take only bundles it signs"
-  fi
-  say "signing with this machine's update key $update_key (UPDATE_KEY=PRIVATE.pem signs with another)"
-fi
-pub=$(openssl pkey -in "$update_key" -pubout 2>/dev/null) \
-  || die "UPDATE_KEY $update_key is not a private key openssl reads (make one: openssl genpkey -algorithm ed25519 -out key.pem)"
-[ "$pub" != "$test_pub" ] || die "UPDATE_KEY $update_key is the repository's TEST key, whose private half anyone has: use a key of your own"
+# The one key the image trusts: the public half of the key chosen at the start.
 printf '%s\n' "$pub" > "$root/usr/share/companion-box/update-key.pem"
 # Mount points: the root is read-only at boot, so systemd could not make them then.
 mkdir -p "$root/root/companion-src" "$root/etc/companion" "$root/data" "$root/var/lib/companion"
