@@ -12,7 +12,8 @@ the gallery markers with a table per language (English open, the others folded),
 images linked relative to FILE's folder.
 
 Runs the real daemon (`companion run` on luma's dummy display) with key scripts:
-the new-game questions and setup walkthrough, a whole random game with detours
+the new-game questions and setup walkthrough (its last page, the clan cards, in a run of its own at the
+end), a whole random game with detours
 through the menu, an illegal move and an undo, the village-order question (from the
 spec's order-matters example) and the reveal; a game with a bot seat (the private
 deal of colors, the bot's proposal, a hint); then Valley of the Mammoths: its
@@ -151,7 +152,7 @@ def play_all(seed: int, lang: str, seen: list | None = None) -> tuple[dict, list
         def run(argv: list[str], keys: str) -> None:
             collect([*argv, *lang_arg], keys, tmp, shots, order, seen)
 
-        run(["--seed", str(seed)], "3#0##" + "#" * 13)
+        run(["--seed", str(seed)], "3#0##" + "#" * 12)  # the questions, then the walkthrough to region 12
         run(["--players", "3", "--seed", str(seed)], clans)
         rec = Record.load(EXAMPLES / "order-matters.record.json")
         idx = next(i for i, m in enumerate(rec.moves) if m.order == (37, 29))
@@ -164,6 +165,8 @@ def play_all(seed: int, lang: str, seen: list | None = None) -> tuple[dict, list
         run(["--game", "mammut", "--seed", str(seed)], mammut)
         # the language list, then the menu in the language picked (this run's own)
         run(["--seed", str(seed)], f"D8#{i18n.LANGUAGES.index(lang) + 1}#D")
+        # the walkthrough's last page, the clan cards (last here: the older frames keep their numbers)
+        run(["--seed", str(seed)], "3#0##" + "#" * 13)
     i18n.set_language("en")
     return shots, order
 

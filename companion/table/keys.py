@@ -57,6 +57,21 @@ def select(key: str, selected: int, n: int, wrap: bool = True) -> int | None:
     return None
 
 
+def select_number(key: str, selected: int, n: int, typed: str = "", wrap: bool = True) -> tuple[int | None, str]:
+    """`select` for a list that may hold 10 rows or more, where digits make numbers: (the highlighted row
+    or None, as `select` gives it; the digits typed so far). A digit goes on the number typed so far while
+    that is a row ("1" then "1": row 11 of 14), else starts a new one ("1" then "5" of 14: row 5); the
+    number is kept only while a longer one could still be a row, so "2" of 14 (or any digit of a list of
+    9 rows or fewer, as `select`) jumps at once and the next digit starts afresh. Any other key forgets it."""
+    if len(key) != 1 or key not in DIGITS:
+        return select(key, selected, n, wrap), ""
+    for number in (typed + key, key):
+        row = int(number)
+        if 1 <= row <= n:
+            return row - 1, number if row * 10 <= n else ""
+    return None, ""
+
+
 def tokens_from_bytes(data: bytes | bytearray | Iterable[int],
                       unknown: set[int] | MutableSequence[int] | None = None) -> Iterator[str]:
     """Keypad bytes -> key tokens. Unknown bytes are skipped and added to `unknown` (a set or a list)."""

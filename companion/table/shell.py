@@ -11,7 +11,8 @@ imports no game). It owns
   for the phones, after a yes/no question, shown big until a key; a NewPin effect has the
   daemon write it where the page reads it, and the page ends the old PIN's sessions) and,
   last (D then A reaches it), Phone view (the address of the table's web page and its QR
-  code, from `set_phone_url`, shown until a key);
+  code, from `set_phone_url`, shown until a key); an item is picked by A/B or by its number,
+  10 and up by two digits (`keys.select_number`: "1" then "1" is item 11);
 - the brightness (1..5), the sound settings (companion.table.sound) and the language,
   which survive a game switch and a restart; a REPEAT key (a long press of MENU) says
   the last announcement again, whatever shows;
@@ -78,6 +79,7 @@ class Shell:
         self.shutting_down = False
         self.question: str | None = None  # menu | brightness | sound | language | shutdown | switch | newpin
         self.menu_sel = 0
+        self.menu_typed = ""  # the digits of an item's number typed so far ("1" of 14 items waits: 1 or 10-14)
         self.bright_sel = 0
         self.lang_sel = 0
         self.remove_sel = 0  # the History's list of games to take one out (C): the highlighted row
@@ -143,7 +145,7 @@ class Shell:
         """The D menu, over whatever shows (also from the failure screen: companion.kiosk.recovery)."""
         self.notice.clear()
         self.phone_shown, self.pin_shown = False, None
-        self.question, self.menu_sel = "menu", 0
+        self.question, self.menu_sel, self.menu_typed = "menu", 0, ""
         self._sticks = self.memory.sticks() if self.memory is not None else []
 
     def _menu(self) -> list[tuple[str, Any]]:
@@ -167,7 +169,7 @@ class Shell:
 
     def _key_menu(self, key: str) -> None:
         items = self._menu()
-        moved = K.select(key, self.menu_sel, len(items))
+        moved, self.menu_typed = K.select_number(key, self.menu_sel, len(items), self.menu_typed)
         if moved is not None:
             self.menu_sel = moved
         elif key in (K.BACK, K.MENU):

@@ -115,7 +115,7 @@ def test_same_keys_twice_same_record(tmp_path):
 
 def test_new_game_questions_from_the_key_script(tmp_path):
     keys = tmp_path / "k"
-    keys.write_text("3#2##" + "#" * 13)
+    keys.write_text("3#2##" + "#" * 14)
     out = tmp_path / "out.json"
     run(["--display", "dummy", "--seed", "5", "--keys", str(keys), "--record-out", str(out)])
     rec = Record.load(out)

@@ -18,7 +18,7 @@ def test_gallery_writes_every_key_screen(tmp_path):
     names = {p.stem.split("-", 1)[1] for p in tmp_path.glob("*.png")}
     for screen in ("players", "setup-region", "entry", "illegal", "result", "undo", "village", "order", "reveal",
                    "final", "menu", "huts", "bots", "deal", "bot-move", "hint", "new-tribes", "phase-animals",
-                   "phase-survival", "books"):
+                   "phase-survival", "books", "clan-cards"):
         assert screen in names, f"the gallery lacks {screen}"
     frame = Image.open(next(tmp_path.glob("*-entry.png")))
     assert frame.size == (128, 64) and frame.getbbox() is not None  # drawn, not blank

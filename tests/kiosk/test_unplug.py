@@ -134,7 +134,7 @@ def test_unplug_and_replug_keypad_and_oled_while_the_daemon_runs(tmp_path, monke
 
     # The same game, played beside the daemon: what it must show and journal.
     twin = Controller.quick_start(2, random.Random(1), walkthrough=True)  # at a table: the walkthrough first
-    steps = ["#" * 13] + full_game_script(2, 1)[0].split()
+    steps = ["#" * 14] + full_game_script(2, 1)[0].split()
     journaled = [0]
 
     def count_persisted() -> None:

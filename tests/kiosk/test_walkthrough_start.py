@@ -41,9 +41,10 @@ def walk_to_play(d: daemon.Daemon) -> list[str]:
 def test_players_at_the_table_shows_the_walkthrough(at_table):
     d = at_table("--players", "3", "--seed", "4")
     assert d.shell.game.mode() == "setup" and d.shell.screen().name == "setup"
-    assert d.shell.screen().pages == 13  # region by region, then play
+    assert d.shell.screen().pages == 14  # region by region, the clan cards, then play
     names = walk_to_play(d)
-    assert sum(n.startswith("setup") for n in names) == 13 and d.shell.game.mode() == "move"
+    assert sum(n.startswith("setup") for n in names) == 13 and names[-1] == "clan-cards"
+    assert d.shell.game.mode() == "move"
 
 
 def test_players_with_bots_at_the_table_deals_then_shows_the_walkthrough(at_table):
@@ -51,7 +52,8 @@ def test_players_with_bots_at_the_table_deals_then_shows_the_walkthrough(at_tabl
     names = walk_to_play(d)
     # the deal first, then the walkthrough
     assert "setup" in names and names.index("setup") > 0 and not names[0].startswith("setup")
-    assert sum(n.startswith("setup") for n in names) == 13 and d.shell.game.mode() in ("move", "bot")
+    assert sum(n.startswith("setup") for n in names) == 13 and names[-1] == "clan-cards"
+    assert d.shell.game.mode() in ("move", "bot")
 
 
 def test_a_key_script_with_players_still_plays_at_once(tmp_path):

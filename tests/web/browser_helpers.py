@@ -103,8 +103,8 @@ class Table:
 
     def clans_start(self) -> dict:
         """Past the private deal of colors to the person's first move: "#" shows P1 its color, "#" ready,
-        then the setup walkthrough a table shows whichever way a game starts (13 pages, "#" each)."""
-        self.keys("##" + "#" * 13)
+        then the setup walkthrough a table shows whichever way a game starts (14 pages, "#" each)."""
+        self.keys("##" + "#" * 14)
         return self.wait_state("the first move", lambda s: s["mode"] == "move")
 
     def game(self) -> Any:

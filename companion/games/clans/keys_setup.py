@@ -1,4 +1,5 @@
-"""Keys of the new-game questions: players, "Who starts?", "Bots?", the deal of colors, the walkthrough.
+"""Keys of the new-game questions: players, "Who starts?", "Bots?", the deal of colors, the walkthrough
+(who starts, the huts region by region, then the clan cards: # on that last page starts play).
 
 Plain functions of a `Session` and a key, composed by the controller. "Bots?": a digit
 toggles a seat between person and bot, # on Start confirms (Start is highlighted, so a
@@ -15,7 +16,7 @@ from typing import Any
 from companion.games.clans import texts_setup as TS
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import random_setup
-from companion.games.clans.session import Session
+from companion.games.clans.session import CARDS_PAGE, Session
 from companion.i18n import _
 from companion.table import keys as K
 
@@ -109,7 +110,8 @@ def new_game(s: Session, first: int | None, bots: list[int] | None = None) -> No
 
 
 def key_setup(s: Session, key: str) -> None:
-    """The deal (only # goes on), then the walkthrough region by region; # on the last page: play."""
+    """The deal (only # goes on), then the walkthrough region by region and the clan cards; # on the
+    last page: play."""
     ui = s.ui
     if s.dealing():
         if key == K.OK:
@@ -118,7 +120,7 @@ def key_setup(s: Session, key: str) -> None:
                 s.do({"a": "ready"})
         return
     if key in (K.OK, K.DOWN):
-        if ui.setup_page >= 12:
+        if ui.setup_page >= CARDS_PAGE:
             if key == K.OK:
                 s.do({"a": "ready"})
         else:

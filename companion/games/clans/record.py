@@ -214,7 +214,8 @@ def one_of(data: Any, game_id: int | None) -> Any:
     known = sorted(n for n in numbers if type(n) is int)
     shown = ", ".join(str(n) for n in known[:12]) + (", ..." if len(known) > 12 else "")
     if game_id is None:
-        raise RecordError(f"this file holds {len(data)} games: add --game-id N to replay one "
+        games = "1 game" if len(data) == 1 else f"{len(data)} games"
+        raise RecordError(f"this file holds {games}: add --game-id N to replay one "
                           f"(N one of {shown})" if data else "this file holds an empty list, no game record")
     if game_id not in numbers:
         raise RecordError(f"--game-id {game_id}: no game of this file has that id (its games: {shown or 'none'})")

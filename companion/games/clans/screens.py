@@ -15,7 +15,8 @@ from companion.games.clans import texts as T
 from companion.games.clans import texts_setup as TS
 from companion.games.clans.actions import TableState
 from companion.games.clans.board import COLORS
-from companion.games.clans.session import HUTS, NEW_QUESTION, UNDO_QUESTION, Ui, dealing, ui_mode
+from companion.games.clans.session import CARDS_PAGE, HUTS, NEW_QUESTION, SETUP_PAGES, UNDO_QUESTION, Ui, dealing, \
+    ui_mode
 from companion.i18n import _
 from companion.table.info import InfoPager
 from companion.table.screen import (BODY_ROWS, ENTRY, MENU, TEXT, Screen, confirm_screen, paginate, text_screen,
@@ -79,10 +80,13 @@ def setup_screen(state: TableState, ui: Ui) -> Screen:
     page = ui.setup_page
     if page == 0:
         lines = wrap([TS.setup_starts(game.first_player, state.drawn), _(TS.SETUP_HOW), _(TS.SETUP_NEXT)])
-        return Screen(TEXT, "setup", TS.setup_title(game.players), tuple(lines[:BODY_ROWS]), 0, 13)
+        return Screen(TEXT, "setup", TS.setup_title(game.players), tuple(lines[:BODY_ROWS]), 0, SETUP_PAGES)
+    if page >= CARDS_PAGE:  # the secret colors: the table deals the clan cards (with bots the box dealt them)
+        return Screen(TEXT, "clan-cards", _(TS.CARDS_TITLE), tuple(wrap(TS.cards_paragraphs(bool(state.bots)))),
+                      page, SETUP_PAGES)
     members = game.board.region_members(page)
     return Screen(TEXT, "setup-region", TS.region_title(page, members[0], members[-1]),
-                  TS.setup_lines(game, page), page, 13)
+                  TS.setup_lines(game, page), page, SETUP_PAGES)
 
 
 def move_screen(state: TableState, ui: Ui) -> Screen:
@@ -115,7 +119,8 @@ def order_screen(state: TableState, ui: Ui) -> Screen:
     answered = len(state.picks)
     rows = BODY_ROWS - 1  # the entry line
     choices = wrap([T.order_choices(remaining)])
-    lines = wrap(T.order_rows(game, len(remaining), answered))[:max(0, rows - len(choices))] + choices
+    room = max(0, rows - len(choices))
+    lines = wrap(T.order_rows(game, len(remaining), answered, room))[:room] + choices
     title = ui.note or T.order_title(game.to_move, len(game.villages) + answered + 1)
     return Screen(TEXT, "order", title, tuple(lines[:rows]), entry=T.entry(ui.buf))
 

@@ -29,6 +29,11 @@ UNDO_QUESTION = "undo?"
 NEW_QUESTION = "new?"
 HUTS = "huts"
 
+# The setup walkthrough's pages: who starts, the 12 regions' huts, then the clan cards (R1, then the
+# rulebooks' deal of the secret colors; with bots the box dealt them and the cards stay in the game's box)
+CARDS_PAGE = 13
+SETUP_PAGES = CARDS_PAGE + 1
+
 
 @dataclass
 class Ui:

@@ -33,20 +33,22 @@ def _a(event: str, **fields: object) -> Announce:
 
 # ----- the announcements (values) -------------------------------------------------------------
 def outcome(game: Game, out: Outcome) -> list[Announce]:
-    """A played move, in the order the table acts: huts moved, each village, chips run out, the epoch."""
+    """A played move, in the order the table acts: huts moved, each village (a new epoch just before
+    the first village scored under it, or after the last when the next village will be), chips run out."""
     m = out.move
     said = [_a("move", seat=out.player, frm=m.frm, to=m.to, huts=sum(out.moved.values()))]
-    for v in out.villages:
+    for v in T.founding_steps(out, game.is_over):
+        if isinstance(v, int):
+            ep = game.board.epoch(v)
+            said += [beep("epoch", "clans"), _a("epoch", epoch=v, favorable=ep.favorable, bonus=ep.bonus,
+                                                hostile=ep.hostile)]
+            continue
         said += [beep("village", "clans"), _a("village", territory=v.territory, epoch=v.epoch, chip=v.chip,
                                      terrain=game.board.territories[v.territory].terrain, bonus=v.bonus,
                                      removed=list(v.removed), left=v.huts - sum(v.removed.values()),
                                      destroyed=v.destroyed, value=v.value, colors=list(v.colors))]
     if out.not_founded:
         said.append(_a("not-founded", territories=list(out.not_founded)))
-    if out.epoch_changed and not game.is_over:
-        ep = game.board.epoch(out.epoch_after)
-        said += [beep("epoch", "clans"), _a("epoch", epoch=out.epoch_after, favorable=ep.favorable, bonus=ep.bonus,
-                                   hostile=ep.hostile)]
     return said
 
 
@@ -116,7 +118,7 @@ def _village(f: dict) -> list[str]:
                 colors=spoken_list(color(c) for c in f["removed"])))
     if f["destroyed"]:
         if f["left"]:
-            out.append(ngettext("Hostile terrain: remove the {n} hut. Nobody scores.",
+            out.append(ngettext("Hostile terrain: remove the hut. Nobody scores.",
                                 "Hostile terrain: remove all {n} huts. Nobody scores.", f["left"]).format(n=f["left"]))
         else:
             out.append(_("Hostile terrain: nobody scores."))

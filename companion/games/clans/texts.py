@@ -85,7 +85,7 @@ def village_paragraphs(game: Game, v: Village) -> list[str]:
                 colors=colors_text(removed), territory=t))
     if v.destroyed:
         if left:
-            out.append(ngettext("Hostile {terrain} in epoch {epoch}: destroyed. Remove all {n} hut from {territory}. "
+            out.append(ngettext("Hostile {terrain} in epoch {epoch}: destroyed. Remove the hut from {territory}. "
                                 "Nobody scores.",
                                 "Hostile {terrain} in epoch {epoch}: destroyed. Remove all {n} huts from {territory}. "
                                 "Nobody scores.", left).format(terrain=where, epoch=ROMAN[v.epoch], n=left,
@@ -105,22 +105,37 @@ def village_paragraphs(game: Game, v: Village) -> list[str]:
     return out
 
 
+def founding_steps(outcome: Outcome, over: bool) -> list[Village | int]:
+    """A move's villages in founding order, each epoch that begins (its number) told where it begins:
+    just before the first village scored under it (R5: the village after an epoch's last chip belongs
+    to the next epoch), or after the last village when the next one will be in it (not once `over`)."""
+    steps: list[Village | int] = []
+    epoch = outcome.epoch_before
+    for v in outcome.villages:
+        if v.epoch != epoch:
+            steps.append(v.epoch)
+            epoch = v.epoch
+        steps.append(v)
+    if not over and outcome.epoch_after != epoch:
+        steps.append(outcome.epoch_after)
+    return steps
+
+
 def outcome_paragraphs(game: Game, outcome: Outcome, bots: Collection[int] = ()) -> list[str]:
-    """Everything the table must do after a move, in order; when a bot moves next, # shows its move."""
+    """Everything the table must do after a move, in order (a new epoch before the first village scored
+    under it); when a bot moves next, # shows its move."""
     m = outcome.move
     n = sum(outcome.moved.values())
     out = [ngettext("Move {n} hut {frm} -> {to} ({huts}).", "Move {n} huts {frm} -> {to} ({huts}).", n).format(
         n=n, frm=m.frm, to=m.to, huts=huts_text(outcome.moved))]
-    for v in outcome.villages:
-        out += village_paragraphs(game, v)
+    for step in founding_steps(outcome, game.is_over):
+        out += [epoch_text(game, step)] if isinstance(step, int) else village_paragraphs(game, step)
     if outcome.not_founded:
         out.append(_("Not founded (no chip left): {territories}.").format(
             territories=", ".join(map(str, outcome.not_founded))))
     if game.is_over:
         out.append(end_reason(game))
     else:
-        if outcome.epoch_changed:
-            out.append(epoch_text(game, outcome.epoch_after))
         if game.to_move in bots:
             # NOTE: max 21 characters; the next seat is a bot: # shows its move
             out.append(_("#: {player} (bot) plays.").format(player=player(game.to_move)))
@@ -182,20 +197,38 @@ def position_row(first: Position | None, last: Position | None = None) -> str:
                                                            bonus=first.bonus, terrain=terrain(first.favorable))
 
 
-def order_rows(game: Game, count: int, answered: int = 0) -> list[str]:
+def favorable_row(pos: Position) -> str | None:
+    """The line under a place's row of the order question: its epoch's favorable terrain and bonus
+    (None where its row says all: the 12th village's +5, an epoch where nothing is destroyed)."""
+    if pos.last or pos.hostile is None or pos.favorable == "all":
+        return None
+    # NOTE: max 23 characters; the line under "8-9: III X forest": epoch III's favorable terrain scores +3
+    return "  " + _("+{bonus} {terrain}").format(bonus=pos.bonus, terrain=terrain(pos.favorable))
+
+
+def order_rows(game: Game, count: int, answered: int = 0, room: int | None = None) -> list[str]:
     """What each remaining place of the founding order means, in order (the first is the village named
-    now): its chip, its epoch and what is destroyed there, the 12th village's +5, or not founded.
-    Places treated alike (same epoch, or all not founded) share one row."""
+    now): its chip, its epoch and what is destroyed there, the 12th village's +5, or not founded; under
+    it, the epoch's favorable terrain and bonus. Places treated alike (same epoch, or all not founded)
+    share one row. In `room` lines at most, when there is room for it: every place keeps its row, and
+    the favorable lines go under the first places as far as they fit."""
     positions = founding_positions(game, count, answered)
-    rows: list[str] = []
+    groups: list[list[str]] = []
     i = 0
     while i < len(positions):
         j = i
         while j + 1 < len(positions) and _treatment(positions[j + 1]) == _treatment(positions[i]):
             j += 1
-        rows.append(position_row(positions[i], positions[j]))
+        pos = positions[i]
+        below = None if pos is None else favorable_row(pos)
+        groups.append([position_row(pos, positions[j])] + ([below] if below else []))
         i = j + 1
-    return rows
+    shown = [group[:1] for group in groups]
+    used = len(groups)
+    for k, group in enumerate(groups):
+        if len(group) > 1 and (room is None or used + len(group) - 1 <= room):
+            shown[k], used = group, used + len(group) - 1
+    return [row for group in shown for row in group]
 
 
 def _treatment(pos: Position | None) -> tuple | None:

@@ -36,6 +36,16 @@ DEAL_HIDE = N_("# hides it.")
 SETUP_HOW = N_("Put 1 hut on each territory as shown, region by region.")
 # NOTE: max 21 characters
 SETUP_NEXT = N_("# = next")
+# NOTE: max 19 characters; title of the walkthrough's last page (the rulebooks' secret clan cards)
+CARDS_TITLE = N_("Clan cards")
+# NOTE: the walkthrough's last page, people only: the rulebooks' deal (with "# = play": 7 lines of 25 at most)
+CARDS_DEAL = N_("Shuffle the clan cards and deal each player 1 face down: their secret color.")
+# NOTE: the unused clan cards go back in the game's box, face down (the rulebooks)
+CARDS_REST = N_("Put the rest back unseen.")
+# NOTE: the last page with bots: the box dealt the colors, the cards are not used (7 lines of 25 at most)
+CARDS_KEPT = N_("Leave the clan cards in the game box: the companion dealt the colors.")
+# NOTE: max 25 characters; the walkthrough's last page: # starts the game
+SETUP_PLAY = N_("# = play")
 
 
 def first_choice(p: int) -> str:
@@ -88,6 +98,14 @@ def setup_starts(p: int, drawn: bool) -> str:
     if drawn:
         return _("{player} starts (drawn).").format(player=player(p))
     return _("{player} starts (chosen).").format(player=player(p))
+
+
+def cards_paragraphs(bots: bool) -> list[str]:
+    """The walkthrough's last page: the table deals the secret clan cards (R1 and the rulebooks), or,
+    when bots play, leaves them in the game's box (the box dealt every seat's color before the huts)."""
+    if bots:
+        return [_(CARDS_KEPT), _(SETUP_PLAY)]
+    return [_(CARDS_DEAL), _(CARDS_REST), _(SETUP_PLAY)]
 
 
 def region_title(region: int, first: int, last: int) -> str:

@@ -90,6 +90,9 @@ def test_bots_question_with_digits_then_the_deal():
         feed(c, "#")
     assert c.screen().name == "setup"  # then the walkthrough, as without bots
     feed(c, "#" * 13)
+    assert c.screen().name == "clan-cards" and "Leave the clan cards" in " ".join(c.screen().lines)
+    assert not c.state.ready
+    feed(c, "#")
     effects = c.pop_effects()
     assert c.state.ready and actions_of(effects) == [{"a": "ready"}]
     bot_turn = c.game.to_move in (1, 3)
@@ -467,7 +470,7 @@ def storm_then_rebuild(seed: int, keys: list[str]) -> tuple[Controller, list[dic
     shell = shell_of(c, random.Random(seed))
     answers = random_answers(random.Random(seed))  # a random bot and random hints, as the daemon runs them
     journal: list[dict] = []
-    for k in list("3#0#2") + ["#"] * 18 + keys:  # bots: P2; Start, the deal of P1 and P3, the walkthrough
+    for k in list("3#0#2") + ["#"] * 19 + keys:  # bots: P2; Start, the deal of P1 and P3, the walkthrough
         if shell.kind != "clans":
             break  # the table plays another game now: this one is left as it was
         shell.handle(k, 0.0)

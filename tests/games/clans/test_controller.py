@@ -60,6 +60,8 @@ def test_new_game_questions_then_setup_walkthrough():
     assert c.screen().title.startswith("Region 1")
     feed(c, "#" * 11)
     assert c.screen().title.startswith("Region 12")
+    feed(c, "#")  # the clan cards: the table deals them
+    assert c.screen().name == "clan-cards" and c.mode() == "setup"
     feed(c, "#")
     assert c.mode() == "move" and quiet(c.pop_effects()) == [Persist("clans", ({"a": "ready"},), False)]
 
@@ -448,7 +450,7 @@ def test_key_storm_never_crashes_and_journal_rebuilds_state(seed, keys):
     s = shell_of(c, random.Random(seed))
     journal: list[dict] = []
     levels: list[int] = []
-    for k in ["3", "#", "#", "#"] + ["#"] * 13 + keys:
+    for k in ["3", "#", "#", "#"] + ["#"] * 14 + keys:
         if s.kind != "clans":
             break  # the table plays Mammut now: this game is left as it was
         s.handle(k, 1.0)
@@ -476,7 +478,7 @@ def test_storm_on_a_loaded_game_rebuilds(seed, keys):
 
 
 def test_same_keys_same_actions():
-    keys = "3#0##" + "#" * 13 + "1#2#ABB#B#C#D4#"
+    keys = "3#0##" + "#" * 14 + "1#2#ABB#B#C#D4#"
     a, b = Controller(random.Random(11)), Controller(random.Random(11))
     feed(shell_of(a), keys)
     feed(shell_of(b), keys)

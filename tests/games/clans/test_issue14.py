@@ -43,18 +43,21 @@ def test_founding_positions_come_from_the_engine():
 
 def test_order_rows_ten_villages():
     assert position(10).isolated_by(36, 35) == [35, 37, 40, 55]
-    assert T.order_rows(position(10), 4) == ["11: IV X steppe", "12: +5 any terrain", "then: not founded"]
+    assert T.order_rows(position(10), 4) == ["11: IV X steppe", "  +4 grassland", "12: +5 any terrain",
+                                             "then: not founded"]
 
 
 def test_order_rows_nine_villages_on_every_question():
     g = position(9)
-    assert T.order_rows(g, 4) == ["10-11: IV X steppe", "12: +5 any terrain", "then: not founded"]
-    assert T.order_rows(g, 3, answered=1) == ["11: IV X steppe", "12: +5 any terrain", "then: not founded"]
+    assert T.order_rows(g, 4) == ["10-11: IV X steppe", "  +4 grassland", "12: +5 any terrain", "then: not founded"]
+    assert T.order_rows(g, 3, answered=1) == ["11: IV X steppe", "  +4 grassland", "12: +5 any terrain",
+                                              "then: not founded"]
     assert T.order_rows(g, 2, answered=2) == ["12: +5 any terrain", "then: not founded"]
 
 
 def test_order_rows_six_villages():
-    assert T.order_rows(position(6), 4) == ["7: II X grassland", "8-9: III X forest", "10: IV X steppe"]
+    assert T.order_rows(position(6), 4) == ["7: II X grassland", "  +2 mountain", "8-9: III X forest", "  +3 steppe",
+                                            "10: IV X steppe", "  +4 grassland"]
 
 
 def test_order_question_through_the_keys_shows_each_place_and_the_choices():
@@ -62,12 +65,13 @@ def test_order_question_through_the_keys_shows_each_place_and_the_choices():
     feed(c, "36#35#")
     s = c.screen()
     assert s.name == "order" and s.title == "P1: village for chip 10?"
-    assert s.lines == ("10-11: IV X steppe", "12: +5 any terrain", "then: not founded", "Choose: 35 37 40 55")
+    assert s.lines == ("10-11: IV X steppe", "  +4 grassland", "12: +5 any terrain", "then: not founded",
+                       "Choose: 35 37 40 55")
     feed(c, "40#")
     s = c.screen()
     assert s.title == "P1: village for chip 11?" and s.lines[-1] == "Choose: 35 37 55"
     feed(c, "37#")
-    assert c.screen().lines == ("12: +5 any terrain", "then: not founded", "Choose: 35 55")
+    assert c.screen().lines == ("12: +5 any terrain", "then: not founded", "Choose: 35 55")  # no favorable line
     feed(c, "55#")  # the rest is not founded: no more question
     assert c.mode() != "order" and [v.territory for v in c.game.villages[9:]] == [40, 37, 55]
     assert c.game.moves[-1].order == (40, 37, 55, 35)

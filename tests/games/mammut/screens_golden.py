@@ -101,6 +101,12 @@ Issue 40 re-recorded every stream but resurrection-12 (`--rerecord` with every n
 shell's menu gained "About" (item 9, after Shut down: the box's versions), so every menu
 screen lists it and a storm's 9 in the menu now opens About; Sound, Say again and Phone view
 moved down one.
+
+Issue 53 re-recorded storm-1, storm-3, storm-6 and weighted-2 (`--rerecord` with those names):
+the menu's items 10-12 are picked by their two digits, so a storm's 1 then 2 in the menu now
+highlights item 12 (Phone view) where it highlighted 2, and 1 then 0 item 10; those are the
+steps where the four streams first differ (storm-1 at key 72, storm-3 at 12, storm-6 at 13,
+weighted-2 at 1390), every step before them is unchanged, and the storms' later keys follow.
 """
 
 from __future__ import annotations
