@@ -191,6 +191,32 @@ _REFUSED = {
     # NOTE: the OLED: why an update was refused (the box went back to the system it ran)
     "cut": N_("the power went off before the new system started"),
 }
+_NOT_INSTALLED = {  # companion.update.status.INSTALL_REASONS: why an install wrote nothing that starts
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "unreadable": N_("the file could not be read"),
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "short": N_("the file is cut short"),
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "bundle": N_("the file is not an update"),
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "manifest": N_("the update is for a newer companion"),
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "key": N_("it is not signed with this box's key"),
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "nokey": N_("this box trusts no update key"),
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "changed": N_("the file changed or is damaged"),
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "board": N_("it is for another kind of box"),
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "older": N_("it is older than what the box runs"),
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "nofit": N_("the new system does not fit the card"),
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "noslot": N_("this card has no second system slot"),
+    # NOTE: the OLED and the page: why an update file was not installed (nothing changed)
+    "busy": N_("an update is already being tried"),
+}
 
 
 def update_news(state: str, reason: str, version: str) -> str:
@@ -200,6 +226,9 @@ def update_news(state: str, reason: str, version: str) -> str:
     if state == "refused":
         why = _(_REFUSED[reason]) if reason in _REFUSED else reason
         return _("The update was refused ({why}): the box runs as before. Nothing was lost.").format(why=why)
+    if reason in _NOT_INSTALLED:
+        return _("The update was not installed ({why}): the box runs as before. Nothing was lost.").format(
+            why=_(_NOT_INSTALLED[reason]))
     return _("The update stopped before it was written whole: nothing changed. Install it again.")
 
 

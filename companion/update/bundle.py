@@ -196,7 +196,7 @@ class Reading:
     def __init__(self, f: BinaryIO, progress: Progress | None = None) -> None:
         total = os.fstat(f.fileno()).st_size
         if total == 0:
-            raise BundleError("it is empty (0 bytes): copy the bundle again", "cut")
+            raise BundleError("it is empty (0 bytes): copy the bundle again", "short")
         tick = (lambda done: progress(done, max(total, done))) if progress else None
         self.stream = TarStream(f, tick)
         self.manifest: Manifest | None = None
@@ -205,14 +205,14 @@ class Reading:
         try:
             return self.stream.next()
         except Cut:
-            raise BundleError(_CUT, "cut") from None
+            raise BundleError(_CUT, "short") from None
         except TarError as exc:
             raise BundleError(f"it is not an update bundle ({exc})", "bundle") from None
 
     def _small(self, want: str, limit: int) -> bytes:
         member = self._next()
         if member is None:
-            raise BundleError("it is cut short before its signature: copy or download the bundle again", "cut")
+            raise BundleError("it is cut short before its signature: copy or download the bundle again", "short")
         if member.name != want or member.size > limit:
             raise BundleError("it does not start with a signed manifest: not an update bundle", "bundle")
         return b"".join(self._pieces(member))
@@ -221,7 +221,7 @@ class Reading:
         try:
             yield from self.stream.data(member)
         except Cut:
-            raise BundleError(_CUT, "cut") from None
+            raise BundleError(_CUT, "short") from None
 
     def read_manifest(self, key: Ed25519PublicKey) -> Manifest:
         """The manifest, its signature checked over its raw bytes before a byte of it is parsed."""
@@ -246,7 +246,7 @@ class Reading:
         for name in PAYLOAD:
             member = self._next()
             if member is None:
-                raise BundleError("it is cut short (a part is missing): copy or download the bundle again", "cut")
+                raise BundleError("it is cut short (a part is missing): copy or download the bundle again", "short")
             if member.name != name:
                 raise BundleError(f"it holds {shown(member.name)} where its manifest names {name}: refused", "bundle")
             spec = self.manifest.files[name]

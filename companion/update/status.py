@@ -25,7 +25,7 @@ REASON_TEXT = {
     "cut": "the power went off before the new system started",
 }
 # Why an install refused a bundle before switching (companion.update.bundle.BundleError.code).
-INSTALL_REASONS = ("unreadable", "cut", "bundle", "manifest", "key", "nokey", "changed", "board", "older",
+INSTALL_REASONS = ("unreadable", "short", "bundle", "manifest", "key", "nokey", "changed", "board", "older",
                    "nofit", "noslot", "busy")
 
 

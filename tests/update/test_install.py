@@ -206,3 +206,33 @@ def test_each_slot_keeps_its_version_and_bundle_hash(card: Box, tmp_path: Path, 
     capsys.readouterr()
     main(["update", "status", "--update-dir", str(tmp_path / "update")])
     assert json.loads(capsys.readouterr().out)["slots"]["b"]["state"] == "kept"
+
+
+@pytest.mark.parametrize("code", ["it", "es", "fr", "de"])
+def test_a_refusal_keeps_its_reason_for_the_page_and_the_oled(card: Box, tmp_path: Path, monkeypatch, capsys,
+                                                              code: str) -> None:
+    """`companion update install` of a bundle signed by another key: exit 2, status.json says `failed`
+    with the reason code `key`, which the page and the OLED say in the table's language."""
+    from companion import i18n
+    from companion.cli import main
+    from companion.table import texts as T
+    from tests.update.bundles import other_key
+
+    monkeypatch.setattr("companion.update.cli.detect", lambda: card)
+    monkeypatch.setattr("companion.update.box.TRUSTED_KEY", TEST_PUBLIC)
+    folder = tmp_path / "update"
+    bad = make(tmp_path, key=other_key(tmp_path))
+    assert main(["update", "install", str(bad), "--no-reboot", "--update-dir", str(folder)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    status = read_status(folder)
+    assert status["state"] == "failed" and status["reason"] == "key"
+    english = T.update_news(status["state"], status["reason"], "")
+    assert english == ("The update was not installed (it is not signed with this box's key): the box runs as before. "
+                       "Nothing was lost.")
+    try:
+        i18n.set_language(code)
+        said = T.update_news(status["state"], status["reason"], "")
+    finally:
+        i18n.set_language("en")
+    assert said != english and "signed" not in said, f"{code}: {said}"
+    assert starts(card) == "a" and BootState(card.fat).read_try() == Try()
