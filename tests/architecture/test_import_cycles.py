@@ -9,10 +9,9 @@ foreign` is an import of the module `foreign`, not of the package.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
-from tests.architecture.test_import_floors import PACKAGE, ROOT, module_name
+from tests.architecture.test_import_floors import PACKAGE, ROOT, import_statements, module_name
 
 
 def _module_of(path: Path) -> str:
@@ -30,20 +29,8 @@ def imported_modules(source: str, me: str, is_package: bool = False) -> set[str]
     import of the module P.m when there is one, else of P."""
     package = me.split(".") if is_package else me.split(".")[:-1]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.split(".")[0] == "companion")
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[:len(package) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            if module.split(".")[0] != "companion":
-                continue
-            for alias in node.names:
-                sub = f"{module}.{alias.name}"
-                found.add(sub if _is_module(sub) else module)
+    for _line, module, names in import_statements(source, package):
+        found.update({f"{module}.{n}" if _is_module(f"{module}.{n}") else module for n in names} or {module})
     found.discard(me)
     return found
 

@@ -46,27 +46,35 @@ def is_module(name: str) -> bool:
     return (PACKAGE / f"{name}.py").is_file() or (PACKAGE / name / "__init__.py").is_file()
 
 
-def imports_of(path: Path) -> list[tuple[int, str]]:
-    """(line, module) for every import of companion.* in `path`, relative ones resolved."""
-    here = module_name(path).split(".")
-    package = here if path.name == "__init__.py" else here[:-1]
+def import_statements(source: str, package: list[str]) -> list[tuple[int, str, list[str]]]:
+    """(line, module, the names a `from` import takes, [] for `import m`) for every import of
+    companion.* in `source`, anywhere in it; relative ones resolved against `package` (the parts of
+    the importing module's package)."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            found += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] == "companion"]
+            found += [(node.lineno, a.name, []) for a in node.names if a.name.split(".")[0] == "companion"]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package[:len(package) - node.level + 1]
                 module = ".".join(base + ([node.module] if node.module else []))
             else:
                 module = node.module or ""
-            if module.split(".")[0] != "companion":
-                continue
-            if module == "companion":  # `from companion import i18n` (a module), `__version__` (the package's)
-                found += [(node.lineno, f"companion.{a.name}" if is_module(a.name) else "companion.__init__")
-                          for a in node.names]
-            else:
-                found.append((node.lineno, module))
+            if module.split(".")[0] == "companion":
+                found.append((node.lineno, module, [a.name for a in node.names]))
+    return found
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    """(line, module) for every import of companion.* in `path`, relative ones resolved."""
+    here = module_name(path).split(".")
+    package = here if path.name == "__init__.py" else here[:-1]
+    found = []
+    for line, module, names in import_statements(path.read_text(encoding="utf-8"), package):
+        if module == "companion" and names:  # `from companion import i18n` (a module), `__version__` (the package's)
+            found += [(line, f"companion.{name}" if is_module(name) else "companion.__init__") for name in names]
+        else:
+            found.append((line, module))
     return found
 
 

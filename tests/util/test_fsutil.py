@@ -3,6 +3,7 @@ its creation on, and a failed write leaves nothing behind."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 
@@ -14,6 +15,19 @@ from companion.util.fsutil import atomic_write_bytes, atomic_write_text
 
 def only(directory) -> list[str]:
     return sorted(p.name for p in directory.iterdir())
+
+
+@contextlib.contextmanager
+def umask(mask: int):
+    old = os.umask(mask)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def mode_of(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
 
 
 def test_atomic_write_text_writes_utf8_and_replaces_the_old_file(tmp_path):
@@ -43,25 +57,17 @@ def test_the_new_file_is_a_new_inode_never_the_old_one_written_over(tmp_path):
 
 
 def test_mode_is_the_files_from_its_creation_whatever_the_umask(tmp_path):
-    old = os.umask(0)
-    try:
+    with umask(0):
         atomic_write_text(tmp_path / "pin", "1234", mode=0o600)
         atomic_write_text(tmp_path / "open", "x")
-    finally:
-        os.umask(old)
-    assert stat.S_IMODE(os.stat(tmp_path / "pin").st_mode) == 0o600
-    assert stat.S_IMODE(os.stat(tmp_path / "open").st_mode) == 0o666  # umask 0: the default's
+    assert (mode_of(tmp_path / "pin"), mode_of(tmp_path / "open")) == (0o600, 0o666)  # no mode: umask 0's
 
 
 def test_mode_is_given_whole_even_where_the_umask_would_take_bits_away(tmp_path):
-    old = os.umask(0o077)
-    try:
+    with umask(0o077):
         atomic_write_text(tmp_path / "unit", "x", mode=0o644)
         atomic_write_text(tmp_path / "mine", "x")
-    finally:
-        os.umask(old)
-    assert stat.S_IMODE(os.stat(tmp_path / "unit").st_mode) == 0o644
-    assert stat.S_IMODE(os.stat(tmp_path / "mine").st_mode) == 0o600  # no mode: the umask's
+    assert (mode_of(tmp_path / "unit"), mode_of(tmp_path / "mine")) == (0o644, 0o600)  # no mode: the umask's
 
 
 def test_a_leftover_temp_file_is_never_reused(tmp_path):
@@ -74,7 +80,7 @@ def test_a_leftover_temp_file_is_never_reused(tmp_path):
         atomic_write_text(path, "1234", mode=0o600)
         assert os.fstat(held.fileno()).st_nlink == 0  # that file is gone, a new one took the name
         assert os.fstat(held.fileno()).st_ino != os.stat(path).st_ino and held.read() == "stale"
-    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600 and path.read_text() == "1234"
+    assert mode_of(path) == 0o600 and path.read_text() == "1234"
     assert only(tmp_path) == ["pin"]
 
 
