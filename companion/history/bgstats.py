@@ -9,12 +9,17 @@ top-level `about`, `players`, `locations`, `games`, `plays`, `userInfo`; every o
 `uuid`, an integer `id` the plays refer to (`gameRefId`, `locationRefId`, `playerRefId`)
 and a `modificationDate`, dates the box's local time "YYYY-MM-DD HH:MM:SS".
 
-* Players: one per distinct name, exactly as kept ("Anna" and "anna" are two), its `uuid` a
-  uuid5 of the box's id and the exact name (unique per name and per box; stable, so a second
-  file from the box names the same players). Seats that are no one person (a guest "Guest 2",
-  a default "Player 2", a bot "Bot 3 (mcts)": `seatnames.is_placeholder`) all go to ONE
-  anonymous player (`isAnonymous` true, "Anonymous player"), as real files do, one
-  `playerScores` entry per seat.
+* Players: one per person, by the table's one names' rule (`seatnames.same_key`, the rule that
+  refuses "Anna" and "ANNA" side by side at one table: "Anna" in one game and "anna" in the next
+  are one player, as in the statistics, companion.history.stats), named by their most recent
+  spelling in the file's plays; its `uuid` a uuid5 of the box's id and the person's key (unique per
+  person and per box; stable, so a second file from the box names the same players whatever the
+  spelling). Seats that are no one person (a guest "Guest 2", a default "Player 2", a bot "Bot 3
+  (mcts)": `seatnames.is_placeholder`) all go to ONE anonymous player (`isAnonymous` true,
+  "Anonymous player"), as real files do, one `playerScores` entry per seat; such a seat's
+  `metaData` (a JSON text, as real files give some seats: `{"scoreUuid": ...}`) keeps the table's
+  name for it, `{"companionSeat": "Bot 3 (mcts)"}` (SEAT_META), so that `companion import` of the
+  file gives the seat back as the table named it (companion.history.foreign).
 * `userInfo.meRefId`: the player who sends the file. The sender is the table, so the file
   lists it as a player of its own, SENDER (25 characters: no player's name can be it), in no
   play; the matching screen lets the user match it to themselves.
@@ -28,7 +33,7 @@ and a `modificationDate`, dates the box's local time "YYYY-MM-DD HH:MM:SS".
 The link is BG Stats' documented deep link (bgstatsapp.com, "push plays to BG Stats from
 other apps"): `https://app.bgstatsapp.com/createPlay.html?data=<URL-encoded JSON>`, one play,
 `sourceName`/`sourcePlayId` so tapping it twice updates rather than doubles the play, and a
-`sourcePlayerId` per distinct name (the player's uuid). Its `playDate` is UTC.
+`sourcePlayerId` per person (the player's uuid, `player_uuid`). Its `playDate` is UTC.
 """
 
 from __future__ import annotations
@@ -42,16 +47,18 @@ from typing import Any, Iterable, Mapping
 
 from companion.history.gamefacts import game_info
 from companion.history.plays import Play
+from companion.history.stats import person, spellings
 from companion.util.safe_text import json_text, no_surrogates
-from companion.table.seatnames import is_placeholder
 
-__all__ = ["SOURCE_NAME", "LOCATION", "SENDER", "ANONYMOUS", "bgstats_document", "bgstats_json", "create_play_link",
-           "ranks", "slug", "game_info", "play_date", "player_uuid", "is_anonymous", "start_positions"]
+__all__ = ["SOURCE_NAME", "LOCATION", "SENDER", "ANONYMOUS", "SEAT_META", "bgstats_document", "bgstats_json",
+           "create_play_link", "ranks", "slug", "game_info", "play_date", "player_uuid", "is_anonymous",
+           "start_positions"]
 
 SOURCE_NAME = "Clans companion"
 LOCATION = "Clans companion"
 SENDER = "The Clans companion table"  # longer than any name (24): never a player's
 ANONYMOUS = "Anonymous player"  # BG Stats' own name for its anonymous player
+SEAT_META = "companionSeat"  # an anonymous seat's metaData key: the table's name for the seat ("Bot 3 (mcts)")
 LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 _NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/clans-companion/bgstats")
 ABOUT = ("This is a Play file that can be read by Board Game Stats, written by the Clans companion. "
@@ -80,13 +87,16 @@ def _box_namespace(box: str) -> uuid.UUID:
 
 
 def player_uuid(box: str, name: str) -> str:
-    """The player's uuid: a uuid5 of the box's id and the exact name (every code point counts)."""
-    return str(uuid.uuid5(_box_namespace(box), "player:" + name.encode("utf-8", "surrogatepass").hex()))
+    """The player's uuid: a uuid5 of the box's id and the person's key (`seatnames.same_key`: "Anna" and
+    "ANNA" have one uuid; otherwise every code point counts)."""
+    key = person(name)
+    key = name if key is None else key
+    return str(uuid.uuid5(_box_namespace(box), "player:" + key.encode("utf-8", "surrogatepass").hex()))
 
 
 def is_anonymous(name: str) -> bool:
-    """A seat that is no one person: a guest, a default "Player N", a bot."""
-    return is_placeholder(name)
+    """A seat that is no one person: a guest, a default "Player N", a bot (`stats.person` is None)."""
+    return person(name) is None
 
 
 def ranks(play: Play, highest_wins: bool = True) -> list[int]:
@@ -130,11 +140,12 @@ def _game(kind: str, gid: int, stamp: str, ids: Mapping[str, int] | None) -> dic
 
 
 class _Players:
-    """The file's players: the sender first, then each distinct name as met, the anonymous one when needed."""
+    """The file's players: the sender first, then each person as met (named by `spelled`: their most recent
+    spelling), the anonymous one when needed."""
 
-    def __init__(self, box: str, stamp: str) -> None:
-        self.box, self.stamp = box, stamp
-        self.by_name: dict[str, dict[str, Any]] = {}
+    def __init__(self, box: str, stamp: str, spelled: Mapping[str, str]) -> None:
+        self.box, self.stamp, self.spelled = box, stamp, spelled
+        self.by_name: dict[str, dict[str, Any]] = {}  # by person (`person`)
         self.anonymous: dict[str, Any] | None = None
         self.sender = self._entry(str(uuid.uuid5(_box_namespace(box), "sender")), SENDER, False)
 
@@ -144,13 +155,14 @@ class _Players:
                 "metaData": json.dumps({"isNpc": 0})}
 
     def ref(self, name: str) -> int:
-        if is_anonymous(name):
+        key = person(name)
+        if key is None:
             if self.anonymous is None:
                 self.anonymous = self._entry(str(uuid.uuid5(_box_namespace(self.box), "anonymous")), ANONYMOUS, True)
             return self.anonymous["id"]
-        if name not in self.by_name:
-            self.by_name[name] = self._entry(player_uuid(self.box, name), name, False)
-        return self.by_name[name]["id"]
+        if key not in self.by_name:
+            self.by_name[key] = self._entry(player_uuid(self.box, name), self.spelled.get(key, name), False)
+        return self.by_name[key]["id"]
 
     def listed(self) -> list[dict[str, Any]]:
         out = [self.sender, *self.by_name.values(), *([self.anonymous] if self.anonymous else [])]
@@ -159,11 +171,16 @@ class _Players:
 
 def _scores(play: Play, info: dict[str, Any], players: _Players) -> list[dict[str, Any]]:
     places, roles, order = ranks(play, info["highestWins"]), _roles(play), start_positions(play)
-    return [{"score": None if info["noPoints"] else str(play.totals[i]), "winner": i in play.winners,
-             "newPlayer": False, "startPlayer": play.first_player == i, "playerRefId": players.ref(name),
-             "role": roles[i], "rank": places[i], "seatOrder": i + 1,
-             "startPosition": "" if order[i] is None else str(order[i])}
-            for i, name in enumerate(play.players)]
+    out = []
+    for i, name in enumerate(play.players):
+        score = {"score": None if info["noPoints"] else str(play.totals[i]), "winner": i in play.winners,
+                 "newPlayer": False, "startPlayer": play.first_player == i, "playerRefId": players.ref(name),
+                 "role": roles[i], "rank": places[i], "seatOrder": i + 1,
+                 "startPosition": "" if order[i] is None else str(order[i])}
+        if is_anonymous(name):  # the table's name for the seat, for `companion import` of this file
+            score["metaData"] = json_text({SEAT_META: name}, separators=(",", ":"))
+        out.append(score)
+    return out
 
 
 def bgstats_document(plays: Iterable[Play], location: str = LOCATION, now: float | None = None,
@@ -173,7 +190,7 @@ def bgstats_document(plays: Iterable[Play], location: str = LOCATION, now: float
     plays = [p for p in plays if not p.abandoned]
     box = box if box is not None else next((p.box for p in plays if p.box), "")
     stamp = play_date(now if now is not None else dt.datetime.now().timestamp())
-    players = _Players(box, stamp)
+    players = _Players(box, stamp, spellings(plays))
     games: dict[str, dict[str, Any]] = {}
     out_plays = []
     place = {"uuid": str(uuid.uuid5(_box_namespace(box), "location:" + no_surrogates(location))), "id": 1,

@@ -9,7 +9,9 @@ file is ("this is a CSV file but not the companion's export ...").
 
 A BG Stats file's plays are matched to our games by the game's BoardGameGeek id (`bggId`) or its
 name (case aside); each play of ours becomes a game with its players (a BG Stats anonymous player
-is the table's "Guest N"), seats (`seatOrder`, else the file's order), scores (`score` as text;
+is the table's "Guest N", or the table's own name for the seat when the file keeps it: our export
+writes it in the seat's `metaData`, `{"companionSeat": "Bot 3 (mcts)"}`, so "Player 2" and the bots
+come back as they were, `_no_one`), seats (`seatOrder`, else the file's order), scores (`score` as text;
 "10+7" is added up), winners, first player (`startPlayer`, else `startPosition` "1"), colours
 (`role`, when every seat has its own) and date (`playDate`, the phone's local time, plus
 `durationMin`). Plays of other games are counted in a note. The CSV's rows are grouped by their
@@ -25,13 +27,16 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import json
 import os
 import re
 import stat
 from typing import Any
 
+from companion.history.bgstats import SEAT_META
 from companion.history.export import CSV_COLUMNS
 from companion.history.incoming import SCORES_ONLY, ImportRefused, Prepared, scores_game, scores_result
+from companion.table.seatnames import NameRefused, check_name, default_name, guest_name, is_placeholder
 from companion.util.bounded import BoundedInputError, load_json
 
 __all__ = ["MAX_FOREIGN", "SCORES_ONLY", "Sniffed", "sniff", "bgstats_games", "csv_games", "scores_result"]
@@ -172,6 +177,24 @@ def _colors(roles: list[Any]) -> list[str] | None:
     return None
 
 
+def _no_one(score: dict[str, Any], seat: int) -> str:
+    """The name of seat `seat` (0-based) whose player is no one person (BG Stats' anonymous player): the
+    table's own name for it when the seat's `metaData` keeps one the table gives that seat ("Player 2",
+    "Guest 2", "Bot 2 (mcts)" at seat 2: what our export writes, `bgstats.SEAT_META`), else "Guest N"."""
+    meta = score.get("metaData")
+    try:
+        named = json.loads(meta).get(SEAT_META) if isinstance(meta, str) and len(meta) <= 200 else None
+    except (ValueError, AttributeError):
+        named = None
+    if isinstance(named, str) and is_placeholder(named) and \
+            (named in (default_name(seat), guest_name(seat)) or named.startswith(f"Bot {seat + 1} (")):
+        try:
+            return check_name(named)
+        except NameRefused:
+            pass
+    return guest_name(seat)
+
+
 def bgstats_games(data: dict[str, Any]) -> tuple[list[tuple[int, Prepared]], list[str]]:
     """The plays of our games in a BG Stats file, each checked (`scores_game`) with its 1-based play
     number, and notes (plays of other games, plays that cannot be read)."""
@@ -209,7 +232,7 @@ def bgstats_games(data: dict[str, Any]) -> tuple[list[tuple[int, Prepared]], lis
             for i, seat in enumerate(seats):
                 person = people.get(seat.get("playerRefId"), {})
                 name = person.get("name")
-                names.append(f"Guest {i + 1}" if person.get("isAnonymous") or not isinstance(name, str) else name)
+                names.append(_no_one(seat, i) if person.get("isAnonymous") or not isinstance(name, str) else name)
             points = not GAMES[kind].no_points
             totals = [_score(s.get("score")) for s in seats]
             if points and None in totals:

@@ -1,10 +1,16 @@
 """Statistics over the table's finished games: per player, per game and player count, head-to-head, colours.
 
 Pure functions over a list of `Play` (no I/O). Only finished games count: an abandoned
-`Play` given to any function here is left out. Players are known by name; a guest
-("Guest 2") is not one person, so guest names are left out of every per-player
-statistic (their seats still count as seats of the game, e.g. for seat win rates and
-colour averages). Points (average and best total) come only from games whose history
+`Play` given to any function here is left out.
+
+Players are people, known by the table's one names' rule: two names the rule takes for one
+person's ("Anna", "ANNA", "anna ": `seatnames.same_key`, the rule that refuses them side by side
+at one table) are one player, whatever games they were written in, shown by their most recent
+spelling (`spellings`). The seats the table names itself (a guest "Guest 2", a default "Player 2",
+a bot "Bot 2 (mcts)": `seatnames.is_placeholder`) are no one person: they are anonymous here, left
+out of every per-player figure (players, nemesis, head-to-head, the page's plot), while their seats
+still count as seats of the game (seat and first player win rates, the winners' average, colour
+averages). Points (average and best total) come only from games whose history
 plug-in says they have points (`NO_POINTS` False): a Valley of the Mammoths "total" is
 the camps held, not points.
 
@@ -28,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from companion.history.gamefacts import game_name
 from companion.history.plays import Play, iso_time
 from companion.i18n import _
-from companion.table.seatnames import is_guest  # a guest's seat is not one person: never in per-player figures
+from companion.table.seatnames import is_placeholder, same_key  # who a seat is: the table's one names' rule
 
 log = logging.getLogger(__name__)
 _FAILED: set[tuple[str, str]] = set()  # the statistics whose failure was logged (once each per process)
@@ -36,8 +42,9 @@ _FAILED: set[tuple[str, str]] = set()  # the statistics whose failure was logged
 if TYPE_CHECKING:
     from companion.table.gametype import Statistic
 
-__all__ = ["is_guest", "counted", "player_stats", "game_stats", "head_to_head", "head_to_heads", "color_averages",
-           "table_stats", "stats_pages", "has_points", "statistics", "LINE", "PAGE_LINES"]
+__all__ = ["person", "spellings", "people_seats", "counted", "player_stats", "game_stats", "head_to_head",
+           "head_to_heads", "color_averages", "table_stats", "stats_pages", "has_points", "statistics", "LINE",
+           "PAGE_LINES"]
 
 LINE = 21  # characters on one OLED line
 PAGE_LINES = 6  # body lines on one OLED page (under its title)
@@ -93,12 +100,34 @@ def _avg(values: list[int] | list[float]) -> float | None:
     return round(sum(values) / len(values), 2) if values else None
 
 
-def _seats(play: Play) -> dict[str, list[int]]:
-    """Each (non-guest) name of a play and its seats (a name twice at one table is one player)."""
+@lru_cache(maxsize=4096)
+def person(name: str) -> str | None:
+    """Who a seat's name is: the names' rule's key (`seatnames.same_key`: "Anna" and "ANNA" are one),
+    or None for a seat that is no one person (`seatnames.is_placeholder`: "Guest 2", "Player 2",
+    "Bot 2 (mcts)")."""
+    return None if is_placeholder(name) else same_key(name)
+
+
+def spellings(plays: Iterable[Play]) -> dict[str, str]:
+    """Each person (`person`) and the spelling they are shown by: the one of the last counted game
+    (by its start, then game id) they played."""
+    out: dict[str, str] = {}
+    for play in counted(plays):
+        for name in play.players:
+            key = person(name)
+            if key is not None:
+                out[key] = name
+    return out
+
+
+def people_seats(play: Play, spelled: dict[str, str]) -> dict[str, list[int]]:
+    """Each person of a play (shown as `spelled`, from `spellings`) and their seats (one person twice at
+    one table, as a journal from before the names' rule may hold, is one player); anonymous seats left out."""
     out: dict[str, list[int]] = {}
     for seat, name in enumerate(play.players):
-        if not is_guest(name):
-            out.setdefault(name, []).append(seat)
+        key = person(name)
+        if key is not None:
+            out.setdefault(spelled.get(key, name), []).append(seat)
     return out
 
 
@@ -119,18 +148,20 @@ def _longest_streak(results: list[bool]) -> int:
 
 
 def player_stats(plays: Iterable[Play]) -> dict[str, dict[str, Any]]:
-    """Per player name (guests left out), sorted by name: games, wins, win_rate, average_total, best_total,
-    last_played, longest_streak, nemesis, by_game, then every game's statistics per player (`statistics`).
+    """Per person (one player per `person`, shown by their most recent spelling; anonymous seats left
+    out), sorted by name: games, wins, win_rate, average_total, best_total, last_played, longest_streak,
+    nemesis, by_game, then every game's statistics per player (`statistics`).
 
     A shared win is a win. `average_total`/`best_total` are over points games only (None when
-    none); `by_game[kind]` has them only when `kind` has points. `nemesis` is the name that most
+    none); `by_game[kind]` has them only when `kind` has points. `nemesis` is the person who most
     often won a game this player played and did not win (ties: alphabetical first; None if none).
     """
     games = counted(plays)
     own = statistics("player")
+    spelled = spellings(games)
     per: dict[str, list[tuple[Play, list[int]]]] = {}
     for play in games:
-        for name, seats in _seats(play).items():
+        for name, seats in people_seats(play, spelled).items():
             per.setdefault(name, []).append((play, seats))
     out: dict[str, dict[str, Any]] = {}
     for name in sorted(per):
@@ -141,9 +172,9 @@ def player_stats(plays: Iterable[Play]) -> dict[str, dict[str, Any]]:
         for (play, seats), won in zip(mine, results):
             if won:
                 continue
-            for winner in sorted({play.players[w] for w in play.winners}):
-                if winner != name and not is_guest(winner):
-                    beaten_by[winner] = beaten_by.get(winner, 0) + 1
+            winners = {spelled[key] for key in (person(play.players[w]) for w in play.winners) if key is not None}
+            for winner in sorted(winners - {name}):
+                beaten_by[winner] = beaten_by.get(winner, 0) + 1
         nemesis = min(beaten_by, key=lambda n: (-beaten_by[n], n)) if beaten_by else None
         by_game: dict[str, dict[str, Any]] = {}
         for kind in sorted({p.game for p, _s in mine}):
@@ -204,14 +235,20 @@ def game_stats(plays: Iterable[Play]) -> dict[str, dict[str, dict[str, Any]]]:
 
 
 def head_to_head(plays: Iterable[Play], a: str, b: str) -> dict[str, int]:
-    """`a` against `b` over the games both played: {"games", a: games a won and b did not, b: the
-    reverse, "ties": games both won}; the rest of "games" went to someone else."""
+    """`a` against `b` (people: any spelling of theirs, `person`) over the games both played: {"games",
+    a: games a won and b did not, b: the reverse, "ties": games both won}; the rest of "games" went
+    to someone else. A seat that is no one person plays no head-to-head."""
     out = {"games": 0, a: 0, b: 0, "ties": 0}
+    key_a, key_b = person(a), person(b)
+    if key_a is None or key_b is None or key_a == key_b:
+        return out
     for play in counted(plays):
-        seats = _seats(play)
-        if a == b or a not in seats or b not in seats:
+        seats: dict[str | None, list[int]] = {}
+        for seat, name in enumerate(play.players):
+            seats.setdefault(person(name), []).append(seat)
+        if key_a not in seats or key_b not in seats:
             continue
-        won_a, won_b = _won(play, seats[a]), _won(play, seats[b])
+        won_a, won_b = _won(play, seats[key_a]), _won(play, seats[key_b])
         out["games"] += 1
         if won_a and won_b:
             out["ties"] += 1
@@ -223,11 +260,14 @@ def head_to_head(plays: Iterable[Play], a: str, b: str) -> dict[str, int]:
 
 
 def head_to_heads(plays: Iterable[Play]) -> dict[str, dict[str, int]]:
-    """`head_to_head` for every pair of (non-guest) names who played together, keyed "A|B" with A < B;
-    one pass over the games (a club's thousands of games and dozens of pairs stay well under a second)."""
+    """`head_to_head` for every pair of people who played together (shown by their most recent spelling),
+    keyed "A|B" with A < B; one pass over the games (a club's thousands of games and dozens of pairs stay
+    well under a second)."""
     pairs: dict[tuple[str, str], dict[str, int]] = {}
-    for play in counted(plays):
-        seats = _seats(play)
+    games = counted(plays)
+    spelled = spellings(games)
+    for play in games:
+        seats = people_seats(play, spelled)
         names = sorted(seats)
         won = {n: _won(play, seats[n]) for n in names}
         for i, a in enumerate(names):

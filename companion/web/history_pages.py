@@ -321,12 +321,11 @@ def totals_plot(plays: list[Play]) -> str:
     """Each player's totals over time as inline SVG (presentation attributes only: the CSP allows it),
     with an HTML legend; "" when no game has points."""
     games = [p for p in stats.counted(plays) if stats.has_points(p.game)]
+    spelled = stats.spellings(plays)  # one line per person, by their most recent spelling; no anonymous seat
     series: dict[str, list[tuple[int, int]]] = {}
     for i, play in enumerate(games):
-        for seat, name in enumerate(play.players):
-            mine = series.setdefault(name, []) if not stats.is_guest(name) else None
-            if mine is not None and not (mine and mine[-1][0] == i):  # a name twice at a table: one point
-                mine.append((i, play.totals[seat]))
+        for name, seats in stats.people_seats(play, spelled).items():
+            series.setdefault(name, []).append((i, max(play.totals[s] for s in seats)))  # one point a game
     if not series:
         return ""
     w, h, left, right, top, bottom = 640, 320, 56, 16, 14, 44

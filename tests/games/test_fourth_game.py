@@ -15,6 +15,7 @@ import pytest
 from companion import games
 from companion.kiosk.announce import buzzer_patterns
 from tests.games.test_third_game import cli, run
+from tests.history.test_import import BASE, write
 from tests.web.test_roster_names import fetch
 from tests.web.webtools import app_for, run as run_web
 
@@ -40,11 +41,21 @@ def test_it_plays_journals_beeps_and_shows_in_the_history_stats_and_page(dice, t
     assert (dice.min_players, dice.max_players, dice.player_counts) == (2, 3, (2, 3))
 
 
+def named_games(tmp_path: Path, state: Path, *rolls: list[int]) -> None:
+    """Dice games played by one person, "Dee", brought in as records (`companion import`): the table's
+    own seat "Player 1" is no one person, never a row of the statistics (a game's statistics per
+    player are a person's)."""
+    records = [{"game": "dice", "adds": adds, "names": ["Dee"],
+                "companion": {"game": "dice", "started": BASE + 600 * i, "finished": BASE + 600 * i + 60}}
+               for i, adds in enumerate(rolls)]
+    cli("import", str(write(tmp_path / "dice.json", records)), "--state-dir", str(state))
+
+
 def test_its_statistics_show_in_companion_stats_and_on_the_page(dice, tmp_path):
     state = tmp_path / "state"
-    run(tmp_path, "#9#9#2#", "--game", "dice", "--state-dir", str(state))
-    run(tmp_path, "D1##9#8#1#2#", "--game", "dice", "--state-dir", str(state))  # the menu's new game: 4 rolls
+    named_games(tmp_path, state, [9, 9, 2], [9, 8, 1, 2])  # 3 rolls, then 4
     [(name, player)] = json.loads(cli("stats", "--state-dir", str(state), "--json")).items()
+    assert name == "Dee"
     assert list(player)[-3:] == ["villages_founded", "extinctions", "rolls"]  # every game's, the registry's order
     assert (player["rolls"], player["villages_founded"], player["extinctions"]) == (7, 0, 0)
     tables = json.loads(cli("stats", "--state-dir", str(state), "--tables", "--json"))
@@ -101,7 +112,7 @@ def test_a_statistic_that_raises_or_gives_no_number_is_none_and_the_rest_stands(
     from companion.table.gametype import Statistic
 
     state = tmp_path / "state"
-    run(tmp_path, "#9#9#2#", "--game", "dice", "--state-dir", str(state))
+    named_games(tmp_path, state, [9, 9, 2])
     bad = (Statistic("broken", "player", "dice_game.history:broken", column="broken", title="Broken"),
            Statistic("odd", "game", "dice_game.history:odd", column="odd", title="Odd"))
     games.GAMES["dice"] = dataclasses.replace(dice, statistics=dice.statistics + bad)

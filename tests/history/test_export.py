@@ -406,10 +406,12 @@ def bgstats_doc(state: Path) -> dict:
     return json.loads(text)
 
 
-def test_distinct_names_are_distinct_players_and_seats_of_no_one_are_anonymous(tmp_path):
-    """Issue 33, part 3: "Anna"/"anna" and "Jo-Ann"/"Jo Ann" are four players (four uuids, four ids,
-    four sourcePlayerIds); guests, default seats and bots all point at one anonymous player. ("Anna" and
-    "anna" sit in two games: one game's seats never share a name, case aside: issue 41.)"""
+def test_one_person_is_one_player_and_seats_of_no_one_are_anonymous(tmp_path):
+    """Issue 53, item 12 (it was issue 33, part 3): "Anna" and "anna" are one person by the table's names'
+    rule (`seatnames.same_key`, as in the statistics), one player named by the latest spelling; "Jo-Ann"
+    and "Jo Ann" are two (a hyphen is no space). Guests, default seats and bots all point at one
+    anonymous player, each seat's own name kept in its metaData, in the layout of the real files'
+    seats that have one."""
     state = tmp_path / "state"
     records = [clans_record(71, 4, ["Anna", "Ben", "Jo-Ann", "Jo Ann"]),
                clans_record(72, 4, ["Anna", "Guest 2", "Bot 3 (mcts)", "Player 4"]),
@@ -420,13 +422,20 @@ def test_distinct_names_are_distinct_players_and_seats_of_no_one_are_anonymous(t
     doc = bgstats_doc(state)
     by_id = {p["id"]: p for p in doc["players"]}
     named = [p for p in doc["players"] if not p["isAnonymous"] and p["name"] != bgstats.SENDER]
-    assert sorted(p["name"] for p in named) == sorted(["Anna", "anna", "Ben", "Jo-Ann", "Jo Ann"])
+    assert sorted(p["name"] for p in named) == sorted(["anna", "Ben", "Jo-Ann", "Jo Ann"])
     assert len({p["uuid"] for p in doc["players"]}) == len({p["id"] for p in doc["players"]}) == len(doc["players"])
     (anonymous,) = [p for p in doc["players"] if p["isAnonymous"]]
     assert anonymous["name"] == "Anonymous player"
     seats = [[by_id[s["playerRefId"]]["name"] for s in p["playerScores"]] for p in doc["plays"]]
-    assert seats == [["Anna", "Ben", "Jo-Ann", "Jo Ann"], ["Anna"] + ["Anonymous player"] * 3,
+    assert seats == [["anna", "Ben", "Jo-Ann", "Jo Ann"], ["anna"] + ["Anonymous player"] * 3,
                      ["Anonymous player", "Anonymous player", "anna"]]
+    real_named, _kim, real_anonymous = REAL_PLAY_FILE["plays"][0]["playerScores"]
+    for play in doc["plays"]:
+        for score in play["playerScores"]:
+            anon = by_id[score["playerRefId"]]["isAnonymous"]
+            same_layout(score, real_anonymous if anon else real_named, "playerScores")
+    assert [json.loads(s["metaData"]) for s in doc["plays"][1]["playerScores"][1:]] == \
+        [{"companionSeat": "Guest 2"}, {"companionSeat": "Bot 3 (mcts)"}, {"companionSeat": "Player 4"}]
     for play in read_history(state).finished:
         data = json.loads(urllib.parse.unquote(bgstats.create_play_link(play)[len(bgstats.LINK):]))
         ids = [p["sourcePlayerId"] for p in data["players"]]

@@ -37,8 +37,9 @@ def test_the_abandoned_game_never_counts(tmp_path):
     assert stats.game_stats(every.plays)["clans"]["2"]["games"] == 3  # games 1, 6, 11 (not 4)
 
 
-def test_names_guests_are_left_out_bots_and_default_names_kept(players):
-    assert list(players) == ["Anna", "Bot 3 (mcts)", "Bruno", "Carla", "Dario", "Player 1", "Player 2"]
+def test_the_seats_the_table_names_itself_are_no_one(players):
+    """Guests, bots and default names ("Guest 2", "Bot 3 (mcts)", "Player 1") are anonymous: no row."""
+    assert list(players) == ["Anna", "Bruno", "Carla", "Dario"]
 
 
 def test_anna(players):
@@ -71,7 +72,7 @@ def test_bruno(players):
     assert b["by_game"]["clans"] == {"games": 5, "wins": 1, "win_rate": 0.2, "average_total": 34.8, "best_total": 45}
 
 
-def test_carla_dario_bots_and_default_names(players):
+def test_carla_and_dario(players):
     c, d = players["Carla"], players["Dario"]
     # Carla: 2 W (shared), 3 L (a guest won), 10 W (shared), 11 W
     assert (c["games"], c["wins"], c["win_rate"]) == (4, 3, 0.75)
@@ -84,11 +85,6 @@ def test_carla_dario_bots_and_default_names(players):
     assert (d["average_total"], d["best_total"]) == (29.0, 30)  # (30 + 28) / 2
     assert d["nemesis"] == "Carla"  # Carla 2, Anna 1, Bruno 1
     assert (d["villages_founded"], d["extinctions"]) == (2, 1)
-    bot = players["Bot 3 (mcts)"]
-    assert (bot["games"], bot["wins"], bot["average_total"], bot["best_total"], bot["nemesis"]) == (1, 0, 40.0, 40,
-                                                                                                    "Anna")
-    assert players["Player 1"]["nemesis"] == "Player 2"
-    assert (players["Player 2"]["wins"], players["Player 2"]["win_rate"]) == (1, 1.0)
 
 
 def test_last_played_is_iso_with_offset(players):
@@ -122,20 +118,20 @@ def test_per_game_and_player_count(hist):
 
 def test_head_to_head(hist):
     h = stats.head_to_heads(hist.finished)
-    assert h == {
-        "Anna|Bot 3 (mcts)": {"games": 1, "Anna": 1, "Bot 3 (mcts)": 0, "ties": 0},  # game 5
+    assert h == {  # the bot of game 5 and the default names of game 6 are no one: no pairs of theirs
         # 1 Anna, 2 Bruno, 3 neither (guest), 5 Anna, 7 Bruno, 10 Anna
         "Anna|Bruno": {"games": 6, "Anna": 3, "Bruno": 2, "ties": 0},
         "Anna|Carla": {"games": 3, "Anna": 0, "Carla": 1, "ties": 1},  # 2 Carla, 3 neither, 10 both
         "Anna|Dario": {"games": 3, "Anna": 1, "Dario": 0, "ties": 0},  # 7 neither, 8 extinct, 10 Anna
-        "Bot 3 (mcts)|Bruno": {"games": 1, "Bot 3 (mcts)": 0, "Bruno": 0, "ties": 0},  # game 5: Anna won
         "Bruno|Carla": {"games": 3, "Bruno": 0, "Carla": 1, "ties": 1},  # 2 both, 3 neither, 10 Carla
         "Bruno|Dario": {"games": 2, "Bruno": 1, "Dario": 0, "ties": 0},  # 7 Bruno, 10 neither
         "Carla|Dario": {"games": 2, "Carla": 2, "Dario": 0, "ties": 0},  # 10, 11
-        "Player 1|Player 2": {"games": 1, "Player 1": 0, "Player 2": 1, "ties": 0},  # game 6
     }
     assert stats.head_to_head(hist.finished, "Carla", "Anna") == {"games": 3, "Carla": 1, "Anna": 0, "ties": 1}
     assert stats.head_to_head(hist.finished, "Anna", "Guest 2") == {"games": 0, "Anna": 0, "Guest 2": 0, "ties": 0}
+    assert stats.head_to_head(hist.finished, "Player 1", "Player 2") == {"games": 0, "Player 1": 0, "Player 2": 0,
+                                                                         "ties": 0}
+    assert stats.head_to_head(hist.finished, "carla", "ANNA") == {"games": 3, "carla": 1, "ANNA": 0, "ties": 1}
 
 
 def test_colour_averages(hist):
@@ -163,8 +159,8 @@ def test_oled_pages_fit_and_say_the_numbers(hist):
     assert all(len(title) <= 21 and len(lines) <= 6 and all(len(line) <= 21 for line in lines)
                for title, lines in pages)
     titles = [t for t, _ in pages]
-    # most games first: Anna 7, Bruno 6, Carla 4, Dario 4, then the 1-game names alphabetically
-    assert titles == ["Anna", "Bruno", "Carla", "Dario", "Bot 3 (mct", "Player 1", "Player 2", "First player wins"]
+    # most games first: Anna 7, Bruno 6, Carla 4, Dario 4 (the bot and the default names are no one)
+    assert titles == ["Anna", "Bruno", "Carla", "Dario", "First player wins"]
     assert pages[0][1] == ["Games 7 Wins 3", "Win 43%", "Avg 46.4 Best 60", "Best streak 1"]
     # first player wins: Clans 2p 1 of 3, 3p 2 of 2, 4p 2 of 2; mammut has no first player
     assert pages[-1][1] == ["Clans 2p: 33% (3)", "Clans 3p: 100% (2)", "Clans 4p: 100% (2)"]
