@@ -42,6 +42,16 @@ BUNDLE = IMAGE_XZ.with_name("clans-companion.bundle")
 OUT = ROOT / "build" / "image"
 
 
+def sha256_of(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def build_key() -> Path:
     """The private key the build signed with (build.sh names it in signed-with.txt): the one key the
     image trusts, so the bundles this test makes are signed with it too."""
@@ -196,16 +206,26 @@ def test_updates_survive_pulled_plugs_and_a_broken_system_comes_back(tmp_path: P
     finally:
         m.kill()
 
-    # 3. The plug pulled in the new slot's first start, in its initramfs (the start is counted): the
-    # next start has no tries left, and the initramfs sends the card back to slot a.
+    # 3. The bundle swapped while it is written: once root writes it, the page's user (who owns the
+    # upload folder) puts a bundle cut after its signature in its place. The install goes on from the
+    # file it opened and writes exactly what it checked (before, it opened the name again and switched
+    # to a slot it never wrote). Then the plug is pulled in the new slot's first start, in its
+    # initramfs (the start is counted): the next start has no tries left, and the initramfs sends the
+    # card back to slot a.
     m, state = box.up(played)
     try:
         assert slot(m) == "a" and status(m)["state"] == "failed" and "cut off" in status(m)["message"], "after 2"
         since = len(m.lines)
         t0 = time.monotonic()
         m.run(REQUEST)
+        m.wait_for(r"update: writing [1-9]\d?%", BOOT_S, since)
+        folder = "/var/lib/companion/update"
+        m.run(f"head -c 4096 {folder}/upload.bundle > {folder}/swap.tmp && chown companion {folder}/swap.tmp && "
+              f"runuser -u companion -- mv {folder}/swap.tmp {folder}/upload.bundle && echo swapped")
         m.wait_for(r"update: version \S+ written to system b: restarting", BOOT_S, since)
         times["install"] = time.monotonic() - t0
+        written = json.loads(m.run(f"cat {folder}/slots.json; echo"))["b"]
+        assert written["bundle_sha256"] == sha256_of(BUNDLE), "slot b holds exactly the bundle that was checked"
         box.ended()
     finally:
         m.stop()
