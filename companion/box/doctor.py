@@ -433,7 +433,7 @@ def report(results: Sequence[Result], out: Any = None) -> int:
 
 def main_keys(args: argparse.Namespace) -> int:
     """`companion doctor --keys`: exit 0 when every key arrived, 1 otherwise."""
-    from companion.box.keytest import run_key_test
+    from companion.box.keytest import INPUT_ENDED, NO_SOURCE, run_key_test
     from companion.hw.display import open_display
     from companion.hw.platform import is_raspberry_pi
 
@@ -456,6 +456,16 @@ def main_keys(args: argparse.Namespace) -> int:
         test = run_key_test(cfg, sink, timeout=args.timeout, out=sys.stdout)
     finally:
         sink.close()
+    if test.missing and test.ended == NO_SOURCE:
+        print("companion doctor: --keys: no key source: no keypad, buttons or USB keypad could be opened and standard "
+              "input is no terminal: run it in a terminal (ssh -t), or check the inputs with companion doctor",
+              file=sys.stderr)
+        return 2
+    if test.missing and test.ended == INPUT_ENDED:
+        print(f"companion doctor: --keys: standard input ended before every key came (never seen: "
+              f"{' '.join(test.missing)}): run it in a terminal and press them, or pipe them all in "
+              f"(printf '{''.join(test.expected)}' | companion doctor --keys)", file=sys.stderr)
+        return 2
     if test.missing:
         print(Result("fail", "keys", _("never seen: {keys}: check the wiring of those buttons (BCM pin to GND) "
                                        "or the keypad's cable").format(keys=" ".join(test.missing))))

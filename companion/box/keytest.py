@@ -4,7 +4,10 @@ The screen shows the next key to press and how many are done; a key that
 arrives from any configured input (serial keypad, USB keypad, GPIO buttons,
 encoder, or the terminal on a laptop) is ticked off, whatever the order. The
 test ends when every expected key was seen (exit 0) or on timeout (exit 1,
-naming the keys never seen). Keys come in through `KeyTest.put`, the same
+naming the keys never seen). It stops at once when no key can come: no input could be
+opened (`NO_SOURCE`: a Pi without buttons or keypad, standard input no terminal), or the
+only one is standard input that is no terminal and has ended (`INPUT_ENDED`:
+`companion doctor --keys </dev/null`); the doctor says so in one line, exit 2. Keys come in through `KeyTest.put`, the same
 `put(key)` the input adapters call in the daemon, so a test drives it
 headless: feed the keys, read the frames on luma's dummy device.
 """
@@ -23,6 +26,9 @@ from companion.table.keys import KEYPAD, POWER, QUIT, normalize_token
 # what each key is called on a box with buttons (key names before the slash stay as they are)
 # NOTE: max 15 characters each (after "Press ", on a 21-character line)
 KEY_NAMES = {"A": N_("A / UP"), "B": N_("B / DOWN"), "#": N_("# / OK"), "*": N_("* / BACK"), "D": N_("D / MENU")}
+# why the test stopped before its time with keys missing (KeyTest.ended)
+NO_SOURCE = "no key source"
+INPUT_ENDED = "standard input ended"
 
 
 def expected_keys(cfg: Config) -> list[str]:
@@ -56,6 +62,9 @@ class KeyTest:
     keys: "queue.Queue[str]" = field(default_factory=queue.Queue)
     seen: list[str] = field(default_factory=list)
     strays: list[str] = field(default_factory=list)
+    # True once no more keys can come (the only input, a piped standard input, has ended)
+    inputs_gone: Callable[[], bool] | None = None
+    ended: str | None = None  # NO_SOURCE or INPUT_ENDED when it stopped for want of keys
 
     def put(self, key: Any) -> None:
         """What an input adapter calls for each key (an event that is no key, as its name: "noise")."""
@@ -123,9 +132,13 @@ class KeyTest:
             left = deadline - self.clock()
             if left <= 0:
                 break
+            gone = self.inputs_gone is not None and self.inputs_gone()  # its last keys are queued already
             try:
-                raw = self.keys.get(timeout=min(left, 0.5))
+                raw = self.keys.get_nowait() if gone else self.keys.get(timeout=min(left, 0.5))
             except queue.Empty:
+                if gone:
+                    self.ended = INPUT_ENDED
+                    break
                 continue
             if raw == QUIT:
                 break
@@ -154,6 +167,12 @@ def run_key_test(cfg: Config, sink: Any, *, timeout: float = 120.0, emulated: bo
     test = KeyTest(expected_keys(cfg), sink, timeout=timeout, clock=clock, out=out)
     shim = _Inputs(test.put)
     (opener or open_inputs)(shim, cfg, not is_raspberry_pi() if emulated is None else emulated)
+    if not shim.inputs:
+        test.ended = NO_SOURCE
+        return test
+    terminal = shim.terminal
+    if shim.inputs == [terminal] and getattr(terminal, "eof", None) is not None:
+        test.inputs_gone = terminal.eof.is_set
     try:
         for adapter in shim.inputs:
             adapter.start()

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 from companion.box import doctor
@@ -296,3 +299,51 @@ def test_key_test_with_gpio_buttons_through_the_adapters_queue(factory):
     test = run_key_test(cfg, sink, timeout=20, emulated=False, opener=opener)
     assert sorted(test.seen) == sorted("AB#*") and not test.missing
     assert "All keys work." in test.screen().text()
+
+
+# ----- doctor --keys with no key to come (issue 53, item 6) -------------------------------------
+def doctor_keys(tmp_path: Path, stdin: str | None) -> tuple[subprocess.CompletedProcess, float]:
+    """`companion doctor --keys` as a real process on a laptop's config, standard input a pipe
+    holding `stdin` (None: /dev/null); (the process, how long it ran). Its own limit is 120 s."""
+    config = tmp_path / "config.yaml"
+    config.write_text("display: {driver: dummy}\n")
+    start = time.monotonic()
+    res = subprocess.run([sys.executable, "-m", "companion", "doctor", "--keys", "--config", str(config)],
+                         input=stdin, stdin=subprocess.DEVNULL if stdin is None else None,
+                         capture_output=True, text=True, timeout=300, check=False)
+    return res, time.monotonic() - start
+
+
+def test_doctor_keys_stops_at_once_when_standard_input_ends(tmp_path):
+    res, took = doctor_keys(tmp_path, None)
+    assert took < 40, f"it waited {took:.0f} s of its 120 for keys that could never come"
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert res.stderr.startswith("companion doctor: --keys: standard input ended before every key came "
+                                 "(never seen: # * A B D): run it in a terminal"), res.stderr
+    assert "Traceback" not in res.stdout + res.stderr
+
+
+def test_doctor_keys_takes_the_piped_keys_then_stops_at_the_end(tmp_path):
+    res, took = doctor_keys(tmp_path, "#*\n")
+    assert took < 40 and res.returncode == 2
+    assert "ok    # (1/5)" in res.stdout and "ok    * (2/5)" in res.stdout
+    assert "(never seen: A B D)" in res.stderr and res.stderr.count("\n") == 1
+    res, _ = doctor_keys(tmp_path, "#*ABD")
+    assert (res.returncode, res.stderr) == (0, "") and "all 5 keys work" in res.stdout
+
+
+def test_doctor_keys_without_any_key_source_says_so_and_stops(tmp_path, monkeypatch):
+    """A Pi with no buttons, keypad or USB keypad, its standard input no terminal: nothing is opened."""
+    from companion.box.keytest import NO_SOURCE, run_key_test
+    from companion.hw import inputs
+    from tests.support import run_cli
+
+    test = run_key_test(load_config_text("keypad: null"), None, timeout=120, opener=lambda shim, cfg, emulated: None)
+    assert test.ended == NO_SOURCE and test.missing == test.expected
+    monkeypatch.setattr(inputs, "open_inputs", lambda daemon, cfg, emulated: None)
+    (tmp_path / "c.yaml").write_text("display: {driver: dummy}\n")
+    start = time.monotonic()
+    status, out, err = run_cli("doctor", "--keys", "--config", str(tmp_path / "c.yaml"))
+    assert time.monotonic() - start < 40
+    assert (status, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith("companion doctor: --keys: no key source: "), err
