@@ -189,18 +189,22 @@ def _parse_epochs(raw: object) -> tuple[Epoch, ...]:
 
 
 def _yaml_data(path: str | Path) -> object:
-    """A board file's YAML, parsed (BoardError if it is not YAML)."""
-    import yaml  # lazy: only a board file given by name, or the JSON copy's writer, reads YAML
+    """A board file's YAML, parsed with the bounded reader (a regular file of at most 1 MB, UTF-8, no
+    aliases, nested at most 32 deep): BoardError in one line ("board file: not valid YAML: ... at line 4
+    column 54") if it is not; OSError if it cannot be opened. yaml is imported only here: for a board
+    file given by name, or the JSON copy's writer."""
+    from companion.util.bounded import BoundedInputError, load_yaml, read_text
 
-    with open(path, encoding="utf-8") as fh:
-        try:
-            return yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except yaml.YAMLError as exc:
-            raise BoardError(f"board file {path}: not valid YAML: {exc}") from None
+    try:
+        return load_yaml(read_text(str(path)), "board file")
+    except BoundedInputError as exc:
+        message = str(exc).removeprefix(f"{path}: ").removeprefix("board file: ")  # read_text names the path
+        raise BoardError(f"board file: {message}") from None
 
 
 def load_board_file(path: str | Path) -> Board:
-    """A board from a YAML file (a user's board; the shipped one is `load_board`)."""
+    """A board from a YAML file (a user's board; the shipped one is `load_board`): BoardError in one line,
+    starting "board file: ", for any file that is not a board (text, binary, YAML of another shape)."""
     return parse_board(_yaml_data(path))
 
 

@@ -26,6 +26,7 @@ from xml.sax.saxutils import escape
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.games.clans.board import TERRAINS, Board, BoardError, load_board, load_board_file
+from companion.util.bounded import shorten
 
 FORMATS = (".png", ".svg", ".pdf")
 
@@ -360,6 +361,13 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def not_a_board(path: Path, exc: BoardError) -> str:
+    """The one line for a --board file that is no board: why (at most 200 characters) and what to do."""
+    why = shorten(str(exc).removeprefix("board file: "), 200)
+    return (f"companion board: --board {shorten(str(path), 100)}: not a board file ({why}): give a YAML board "
+            "file like the shipped one (companion/games/clans/clans.yaml), or leave out --board for the shipped board")
+
+
 def main(argv: list[str]) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
@@ -375,8 +383,10 @@ def main(argv: list[str]) -> int:
     try:
         board = load_board() if args.board is None else load_board_file(args.board)
     except BoardError as exc:
-        print(f"companion board: {exc}", file=sys.stderr)
-        return 1
+        if args.board is None:
+            raise  # the shipped board: a fault of the program, not of the input
+        print(not_a_board(args.board, exc), file=sys.stderr)
+        return 2
     except OSError as exc:
         parser.error(f"--board {args.board}: {exc.strerror or exc}")
 

@@ -187,3 +187,14 @@ def test_list_prints_one_line_per_territory(capsys: pytest.CaptureFixture[str]) 
     assert lines[0].split() == ["1", "steppe", "region", "1", "neighbors", "2", "3", "4"]
     assert lines[24].split()[:4] == ["25", "forest", "region", "5"]
     assert lines[24].split()[5:] == ["23", "24", "26", "38", "42"]
+
+
+def test_a_file_that_is_no_board_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """`companion board --list --board README.md` printed a two-line YAML error, exit 1 (issue 53, item 7);
+    tests/fuzz/test_hostile_boards.py tries seeded files of every kind."""
+    readme = Path(__file__).resolve().parents[3] / "README.md"
+    assert main(["--list", "--board", str(readme)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"companion board: --board {readme}: not a board file (not valid YAML: "), err
+    assert err.rstrip("\n").endswith("or leave out --board for the shipped board")
