@@ -204,25 +204,28 @@ def _game_id(item: Any) -> Any:
 
 def one_of(data: Any, game_id: int | None) -> Any:
     """Game `game_id` of a list of records (`companion export --format json` writes its `companion.game_id`;
-    a list without them is counted 1, 2, ...), or RecordError saying how to pick one or why none fits."""
+    a list without them is counted 1, 2, ...), the only game of a list of one when `game_id` is None, or
+    RecordError saying how to pick one or why none fits."""
     if not isinstance(data, list):
         raise RecordError("--game-id picks a game of a list of records (companion export --format json); "
                           "this file holds one record: leave --game-id out")
-    ids = [_game_id(item) for item in data]
-    keyed = any(type(i) is int for i in ids)
-    numbers = ids if keyed else list(range(1, len(data) + 1))
-    known = sorted(n for n in numbers if type(n) is int)
-    shown = ", ".join(str(n) for n in known[:12]) + (", ..." if len(known) > 12 else "")
-    if game_id is None:
-        games = "1 game" if len(data) == 1 else f"{len(data)} games"
-        raise RecordError(f"this file holds {games}: add --game-id N to replay one "
-                          f"(N one of {shown})" if data else "this file holds an empty list, no game record")
-    if game_id not in numbers:
-        raise RecordError(f"--game-id {game_id}: no game of this file has that id (its games: {shown or 'none'})")
-    item = data[numbers.index(game_id)]
+    if game_id is None and len(data) == 1:  # an export of one game: that game, as its record alone
+        item, which = data[0], "the only game of this file"
+    else:
+        ids = [_game_id(item) for item in data]
+        keyed = any(type(i) is int for i in ids)
+        numbers = ids if keyed else list(range(1, len(data) + 1))
+        known = sorted(n for n in numbers if type(n) is int)
+        shown = ", ".join(str(n) for n in known[:12]) + (", ..." if len(known) > 12 else "")
+        if game_id is None:
+            raise RecordError(f"this file holds {len(data)} games: add --game-id N to replay one "
+                              f"(N one of {shown})" if data else "this file holds an empty list, no game record")
+        if game_id not in numbers:
+            raise RecordError(f"--game-id {game_id}: no game of this file has that id (its games: {shown or 'none'})")
+        item, which = data[numbers.index(game_id)], f"--game-id {game_id}: game {game_id}"
     kind = (item.get("companion") or {}).get("game") if isinstance(item, dict) else None
     if isinstance(kind, str) and kind != "clans":
-        raise RecordError(f"--game-id {game_id}: game {game_id} is a {kind!r} game: replay reads Clans records")
+        raise RecordError(f"{which} is a {kind!r} game: replay reads Clans records")
     return item
 
 

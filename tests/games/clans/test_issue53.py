@@ -159,8 +159,12 @@ def test_one_hut_destroyed_reads_as_one_hut(lang):
     assert "2" in T.village_paragraphs(game2, game2.outcome().villages[0])[1].replace("from 2", "")
 
 
-def test_a_list_of_one_record_says_one_game(tmp_path):
+def test_a_list_of_one_record_is_that_game(tmp_path):
+    """No longer "this file holds 1 game: add --game-id N": the only game is replayed (item 8;
+    tests/history/test_replay_game_id.py)."""
     path = tmp_path / "one.json"
     path.write_text(json.dumps([example("in-progress").to_dict()]))
-    status, out, err = run_cli("replay", str(path))
-    assert (status, out) == (2, "") and "this file holds 1 game: add --game-id N" in err, err
+    alone = tmp_path / "alone.json"
+    alone.write_text(json.dumps(example("in-progress").to_dict()))
+    assert run_cli("replay", str(path)) == run_cli("replay", str(alone)) != (2, "", "")
+    assert run_cli("replay", str(path))[0] == 0
