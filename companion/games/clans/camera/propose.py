@@ -15,6 +15,11 @@ territory that changed holds what it held (a hut nudged by a sleeve). Anything e
 proposal, with the reason: nothing changed; much of the board changed (a hand over it, the
 light); no territory or two were emptied; the huts went nowhere a legal move allows, or to two
 places; something else changed too. A wrong move proposed is worse than none.
+
+Before any of it, the board is placed (`place`): corners given are taken in the one of their eight
+orders under which the view before the move agrees with the position (companion.games.clans.camera.orient),
+and without corners the board is found from the huts (companion.games.clans.camera.find). A view
+that agrees with the position in no order, or in two, is not read (`no_board`).
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ from typing import Sequence
 
 from PIL import Image
 
+from companion.games.clans.camera.find import hut_fit
 from companion.games.clans.camera.geometry import Point, to_board
+from companion.games.clans.camera.orient import orient
 from companion.games.clans.camera.views import Detail, change, detail, shares
 from companion.games.clans.game import Game
 
@@ -45,26 +52,56 @@ class Proposal:
 
     move: tuple[int, int] | None
     code: str  # "move", "still", "covered", "no_source", "two_sources", "cannot_move", "no_target",
-    #            "two_targets", "other_change"
+    #            "two_targets", "other_change", "no_board"
     reason: str
     changed: list[int] = field(default_factory=list)
     measures: dict[int, tuple[float, float, float]] = field(default_factory=dict)  # t: (moved, before, after)
+    corners: list[Point] | None = None  # the corners the views were made with (None: the board was not placed)
+    found: bool = False  # ... found by the box (no corners were given)
 
     def as_json(self) -> dict:
         """The contract's object (docs/contracts.md, `companion camera propose --json`)."""
+        corners = None if self.corners is None else [round(v, 1) for point in self.corners for v in point]
         return {"move": list(self.move) if self.move else None, "reason": self.reason, "code": self.code,
-                "changed": self.changed}
+                "changed": self.changed, "corners": corners, "found": self.found}
 
 
 def _names(numbers: Sequence[int]) -> str:
     return ", ".join(str(t) for t in numbers)
 
 
+@dataclass(frozen=True)
+class Placed:
+    """Where the board lies in the photographs: `corners` (None: nowhere the box can tell), whether the
+    box found them (`found`), and why."""
+
+    corners: list[Point] | None
+    found: bool
+    reason: str
+
+
+def place(game: Game, photo: Image.Image, empty: Image.Image, corners: Sequence[Point] | None = None) -> Placed:
+    """The board's corners in `photo` (with `game`'s position on it) and `empty` (the empty board, same
+    camera): `corners` in the order that agrees with the position, or found without them. CornersError
+    for corners that make no board in any order; NoLibrary when the board is to be found without OpenCV."""
+    if corners is not None:
+        oriented = orient(game, photo, corners, empty)
+        return Placed(oriented.corners, False, oriented.reason)
+    found = hut_fit(game, photo, empty)
+    return Placed(found.corners, True, found.reason)
+
+
 def propose(game: Game, before: Image.Image, after: Image.Image, empty: Image.Image,
-            corners: Sequence[Point]) -> Proposal:
-    """The one legal move of `game` (the position before it) that the photographs show."""
-    ref, was, now = (detail(to_board(photo, corners)) for photo in (empty, before, after))
-    return judge(game, was, now, ref)
+            corners: Sequence[Point] | None = None) -> Proposal:
+    """The one legal move of `game` (the position before it) that the photographs show; `corners` as
+    given (in any of their eight orders), or None: found in the photographs."""
+    placed = place(game, before, empty, corners)
+    if placed.corners is None:
+        return Proposal(None, "no_board", placed.reason, found=placed.found)
+    ref, was, now = (detail(to_board(photo, placed.corners)) for photo in (empty, before, after))
+    proposal = judge(game, was, now, ref)
+    proposal.corners, proposal.found = placed.corners, placed.found
+    return proposal
 
 
 def judge(game: Game, was: Detail, now: Detail, ref: Detail) -> Proposal:

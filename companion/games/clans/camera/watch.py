@@ -21,9 +21,16 @@ of the game and its phase); out comes at most one `Seen` per still spell and pos
 - After a move (confirmed with `#`, typed or a bot's), each still view is checked against the
   anchor before it until the board agrees: when it shows another legal move, `Seen("mismatch")`
   names it once ("the board shows 12 -> 14"), and the box does not anchor on it.
+- The corners: given (the config's, the page's) they are not used until a still view with huts
+  shows the position under them, in whichever of their eight orders it does
+  (companion.games.clans.camera.orient); without them, or when no order agrees, the board is found
+  (companion.games.clans.camera.find: from the kept view of the empty board, or from the huts
+  against its photograph). Until then nothing is judged (`Seen("unplaced")`, with why); once placed,
+  `placed()` hands the corners and how they were had to the kiosk, once.
 - A moved camera: when the whole picture differs from the empty board's (not a part of it, as
-  huts, a hand or a lamp make it), the board no longer lies where the corners say
-  (`Seen("moved")`, once, until new corners or the board agrees).
+  huts, a hand or a lamp make it), the board no longer lies where the corners say. It is looked
+  for again in the kept view of the empty board; not found, `Seen("moved")` says so (once, until
+  new corners or the board agrees).
 - While a person is to move ("move" phase) a still view that differs from the anchor is judged
   (companion.games.clans.camera.propose): one legal move is `Seen("proposal")`, anything else
   `Seen("unsure")` with the reason.
@@ -38,7 +45,9 @@ from typing import Sequence
 
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
+from companion.games.clans.camera.find import NoLibrary, find_board, match_view
 from companion.games.clans.camera.geometry import BOARD_FRAME, BOARD_VIEW, Point, check_corners, perspective, to_board
+from companion.games.clans.camera.orient import orient
 from companion.games.clans.camera.propose import judge
 from companion.games.clans.camera.views import Detail, change, detail, hut_colours, shares
 from companion.games.clans.game import Game
@@ -71,7 +80,8 @@ class Position:
 @dataclass(frozen=True)
 class Seen:
     """What the watcher saw: `kind` is "empty", "waiting", "anchored", "mismatch", "proposal",
-    "unsure", "no_empty", "moved" (the camera: the board no longer lies where the corners say),
+    "unsure", "no_empty", "unplaced" (no corners agree with the position, and the board was not found:
+    `reason`), "moved" (the camera: the board no longer lies where the corners say, and was not found again),
     "setup-missing" or "setup-colour" (before the first move: `territories` without their hut, or
     with a hut of another colour than the setup's); `ply` the position's; `move` the move shown (mismatch, proposal);
     `territories` those that disagree with the position (waiting)."""
@@ -151,11 +161,12 @@ class Watcher:
 
     def __init__(self, corners: Sequence[Point] | None, empty: Image.Image | None = None,
                  still_s: float = STILL_S) -> None:
-        self.corners = None if corners is None else check_corners(corners)  # None: nothing is judged
+        self.given = None if corners is None else check_corners(corners)  # as given: not yet checked
+        self.corners: list[Point] | None = None  # those in use, in the order that agrees (None: none yet)
         self.still_s = still_s
         self.ref: Detail | None = None  # the empty board's detail, in the board's frame
         self.empty_view: Image.Image | None = None  # ... and its view (RGB, BOARD_VIEW): the camera's pose is gone
-        self.empty_raw: Image.Image | None = None  # a photograph of it waiting for the corners
+        self.empty_raw: Image.Image | None = None  # its photograph, while the camera has not moved since
         if empty is not None:
             self.set_empty(empty)
         self.last: Image.Image | None = None  # the previous frame's still picture
@@ -166,18 +177,18 @@ class Watcher:
         self.anchor_game: Game | None = None
         self.checked: tuple | None = None  # the position whose move the board did not show (said once)
         self.told_moved = False  # "the camera moved" was said (once, until the board agrees again)
+        self.news: tuple[list[Point], str] | None = None  # corners just placed and how, for `placed()`
 
     def set_empty(self, photo: Image.Image) -> None:
         """A photograph of the empty board (the questions', or one kept by an earlier run)."""
-        if self.corners is None:
-            self.empty_raw = photo
-            return
-        self.set_empty_view(to_board(photo, self.corners))
+        if self.corners is not None:
+            self.set_empty_view(to_board(photo, self.corners))
+        self.empty_raw = photo
 
     def set_empty_view(self, view: Image.Image) -> None:
         """The empty board in the board's frame (`kept_empty`), whatever the camera's pose."""
         self.empty_view = view.convert("RGB").resize(BOARD_VIEW)
-        self.ref, self.empty_raw = detail(self.empty_view), None
+        self.ref = detail(self.empty_view)
 
     def load_empty(self, picture: Image.Image) -> None:
         """A kept picture of the empty board: a view (`kept_empty`), or a photograph (an older run's)."""
@@ -188,8 +199,13 @@ class Watcher:
 
     def kept_empty(self) -> Image.Image | None:
         """What to keep of the empty board across restarts: its view in the board's frame, which a
-        moved camera (new corners) still measures against."""
+        moved camera still measures against and is found again by (None: the board is not placed yet)."""
         return self.empty_view
+
+    def placed(self) -> tuple[list[Point], str] | None:
+        """The corners placed since the last call and how ("given", "huts", "view"), else None."""
+        news, self.news = self.news, None
+        return news
 
     @staticmethod
     def corners_problem(corners: Sequence[Point], size: tuple[int, int] | None = None) -> str | None:
@@ -201,12 +217,21 @@ class Watcher:
         return None
 
     def set_corners(self, corners: Sequence[Point]) -> None:
-        """New corners (the camera moved, or a player tapped them): every view is measured anew; the empty
-        board's view, in the board's frame, stays."""
-        self.corners = check_corners(corners)
-        if self.ref is None and self.empty_raw is not None:  # the empty board's photograph, now placed
-            self.set_empty(self.empty_raw)
+        """New corners (a player tapped them): used once a still view agrees with the position under
+        them (in one of their orders); the empty board's view, in the board's frame, stays."""
+        self.given, self.corners = check_corners(corners), None
         self.anchor, self.anchor_game, self.judged, self.told_moved = None, None, None, False
+
+    def use(self, corners: list[Point], how: str) -> None:
+        """Judge with `corners` from now on. Placed against the empty board's photograph ("given",
+        "huts"), its view is made anew; found from its kept view ("view"), the photograph is of
+        another pose and goes."""
+        self.corners, self.news = corners, (corners, how)
+        if how == "view":
+            self.empty_raw = None
+        elif self.empty_raw is not None:
+            self.set_empty_view(to_board(self.empty_raw, corners))
+        self.anchor, self.anchor_game = None, None
 
     def frame(self, photo: Image.Image, now: float, position: Position) -> Seen | None:
         """One frame at time `now` with the table at `position`: what to say, if anything."""
@@ -216,13 +241,55 @@ class Watcher:
             self.still_since, self.judged, self.seen = now, None, None
         self.last = small
         key = position.key()
-        if now - self.still_since < self.still_s or self.judged == key or self.corners is None:
+        if now - self.still_since < self.still_s or self.judged == key:
             return None
         self.judged, self.seen = key, small
         return self.look(photo, position)
 
-    def look(self, photo: Image.Image, position: Position) -> Seen | None:
-        """Judge one still photograph at `position`."""
+    def place(self, photo: Image.Image, game: Game) -> Seen | None:
+        """Corners for `photo` (with `game`'s position on it) when none are in use: the given ones in the
+        order that agrees with the position, else the board found. None: placed; else why not."""
+        raw = self.empty_raw if self.empty_raw is not None and self.empty_raw.size == photo.size else None
+        why = []
+        if self.given is not None:
+            for empty, view in ((raw, None), (None, self.empty_view)):
+                if empty is None and view is None:
+                    continue
+                try:
+                    oriented = orient(game, photo, self.given, empty, view)
+                except ValueError as exc:  # (corners beyond this camera's picture)
+                    why.append(str(exc))
+                    break
+                if oriented.corners is not None:
+                    self.use(oriented.corners, "given" if empty is not None else "view")
+                    return None
+                why.append(oriented.reason)
+        try:
+            found = find_board(game, photo, raw, self.empty_view)
+        except NoLibrary as exc:
+            why.append(str(exc))
+        else:
+            if found.corners is not None:
+                self.use(found.corners, found.how)
+                return None
+            why.append(found.reason)
+        return Seen("unplaced", game.ply, reason="; ".join(why))
+
+    def found_again(self, photo: Image.Image, game: Game) -> bool:
+        """The board looked for in `photo` by the kept view of the empty board (the camera moved)."""
+        if self.empty_view is None:
+            return False
+        try:
+            found = match_view(self.empty_view, photo, game)
+        except NoLibrary:
+            return False
+        if found.corners is None:
+            return False
+        self.use(found.corners, "view")
+        return True
+
+    def look(self, photo: Image.Image, position: Position, again: bool = True) -> Seen | None:
+        """Judge one still photograph at `position` (`again`: a moved camera may be looked for)."""
         game = position.game
         if position.phase == "empty":
             self.set_empty(photo)
@@ -230,19 +297,27 @@ class Watcher:
             return Seen("empty", 0 if game is None else game.ply)
         if game is None:
             return None
-        if self.ref is None:
+        if self.ref is None and self.empty_raw is None:
             return Seen("no_empty", game.ply, reason="no view of the empty board yet")
+        moves = played(game)
+        if self.corners is None:
+            if not moves and position.phase != "move":
+                return None  # the setup is being laid: placed once it is done
+            unplaced = self.place(photo, game)
+            if unplaced is not None:
+                return unplaced
         board = to_board(photo, self.corners)  # type: ignore[arg-type]
         view = detail(board)
         diff = change(view, self.ref)
         if camera_moved(diff):
             self.anchor, self.anchor_game = None, None
+            if again and self.found_again(photo, game):
+                return self.look(photo, position, again=False)
             if self.told_moved:
                 return None
             self.told_moved = True
             return Seen("moved", game.ply, reason="the board no longer lies where the corners say")
         self.told_moved = False
-        moves = played(game)
         if not moves and position.phase != "move":
             return None  # the setup is being laid: judged once it is done
         share = shares(diff, game.board)
@@ -299,7 +374,10 @@ class Watcher:
 
         out = photo.convert("RGB")
         w, h = BOARD_FRAME
-        a, b, c, d, e, f, g, k = perspective([(0, 0), (w, 0), (w, h), (0, h)], self.corners)
+        corners = self.corners or self.given
+        if corners is None:
+            return out
+        a, b, c, d, e, f, g, k = perspective([(0, 0), (w, 0), (w, h), (0, h)], corners)
 
         def at(x: float, y: float) -> tuple[float, float]:
             z = g * x + k * y + 1

@@ -4,6 +4,7 @@ move that the board does not show, and a hand that moves is never judged."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -111,7 +112,7 @@ def test_a_noisy_camera_comes_to_rest_and_still_sees_one_hut_move():
     assert [(s.kind, s.move) for s in shot.feed("move", look="noise")] == [("proposal", (a, b))]
 
 
-def test_a_camera_that_moved_is_named_once_and_a_hand_is_not_taken_for_it():
+def test_a_camera_that_moved_is_found_again_and_named_once_when_it_cannot_be():
     shot = Shoot(6)
     shot.feed("empty", table=None)
     for _ in range(12):  # bare territories: enough to tell a moved camera from a hand
@@ -120,18 +121,27 @@ def test_a_camera_that_moved_is_named_once_and_a_hand_is_not_taken_for_it():
         shot.game.push(a, b)
         shot.table.reconcile(shot.game)
     assert kinds(shot.feed("move")) == ["anchored"]
+    assert shot.watcher.placed()[1] == "given"
     hand = photos.random_hand(shot.rng, shot.camera)
     assert "moved" not in kinds(shot.feed("move", hand=lambda: hand))  # a hand held still over the board
     assert kinds(shot.feed("move")) in ([], ["anchored"])
-    # the stand knocked: the same table from a little further left and turned
+    assert shot.watcher.placed() is None  # (a hand is not a moved camera)
+    # the stand knocked: the same table from a little further left and turned: found again by the kept
+    # view of the empty board, without taps
     shot.camera = photos.random_camera(random.Random(99), (640, 480), flip=False)
-    assert kinds(shot.feed("move")) == ["moved"]
-    assert shot.feed("move") == []  # said once
-    shot.watcher.set_corners(shot.photo()[1])  # tapped again on the page: the empty board's view stays
     assert kinds(shot.feed("move")) == ["anchored"]
+    corners, how = shot.watcher.placed()
+    assert how == "view" and max(math.dist(p, q) for p, q in zip(corners, shot.camera.corners)) < 8
     a, b = shot.game.random_move(shot.rng.random)
     shot.table.move(a, b)
     assert [(s.kind, s.move) for s in shot.feed("move")] == [("proposal", (a, b))]
+    # knocked so far the board is out of view: said once, then quiet
+    aside = shot.camera.background()
+    said = [shot.watcher.frame(aside, shot.now + 0.3 * i, Position(shot.game.copy(), "move")) for i in range(8)]
+    assert [s.kind for s in said if s is not None] == ["moved"]
+    shot.now += 3
+    shot.watcher.set_corners(shot.photo()[1])  # tapped again on the page: the empty board's view stays
+    assert kinds(shot.feed("move")) == ["anchored"]
 
 
 @pytest.mark.parametrize("seed", [11, 12])
@@ -160,3 +170,37 @@ def test_a_right_setup_is_never_questioned():
         shot = Shoot(seed)
         shot.feed("empty", table=None)
         assert kinds(shot.feed("move", look=("clean", "noise", "blur")[seed % 3])) == ["anchored"], seed
+
+
+def test_corners_in_any_order_are_turned_round_and_none_are_needed():
+    """The config's or the page's corners in one of the seven other orders are used the right way round
+    (so the move named is the move made); with none at all, the board is found from the setup's huts."""
+    from companion.games.clans.camera.orient import ORDERS, reorder
+
+    for index, corners in ((3, True), (6, True), (None, False)):
+        shot = Shoot(21 + (index or 0))
+        tapped = shot.photo()[1]
+        shot.watcher = Watcher(reorder(tapped, ORDERS[index]) if corners else None, still_s=1.0)
+        shot.feed("empty", table=None)
+        assert kinds(shot.feed("move")) == ["anchored"], index
+        used, how = shot.watcher.placed()
+        assert how == ("given" if corners else "huts")
+        assert max(math.dist(p, q) for p, q in zip(used, shot.camera.corners)) < (5 if corners else 15), used
+        a, b = shot.game.random_move(shot.rng.random)
+        shot.table.move(a, b)
+        assert [(s.kind, s.move) for s in shot.feed("move")] == [("proposal", (a, b))], index
+
+
+def test_corners_that_agree_in_no_order_are_not_used_and_say_why():
+    shot = Shoot(31)
+    shot.watcher = Watcher([(20, 20), (200, 20), (200, 140), (20, 140)], still_s=1.0)  # a corner of the table
+    shot.feed("empty", table=None)
+    seen = shot.feed("move")
+    assert kinds(seen) == ["anchored"] and shot.watcher.placed()[1] == "huts"  # found instead
+    shot = Shoot(32)
+    shot.watcher = Watcher([(20, 20), (200, 20), (200, 140), (20, 140)], still_s=1.0)
+    shot.feed("empty", table=None, frames=6)
+    shot.watcher.empty_raw = shot.watcher.empty_raw.transpose(0)  # an empty board from another pose: no fit
+    seen = shot.feed("move")
+    assert kinds(seen) == ["unplaced"] and "in any order" in seen[0].reason and "not found" in seen[0].reason
+    assert shot.watcher.placed() is None
