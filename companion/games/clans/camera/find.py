@@ -10,8 +10,9 @@ Two ways, each checked against what the box knows before it is believed:
   each territory's centre lands near. The setup is the best target (60 huts, one a territory),
   but any position with a dozen territories held serves.
 - `match_view`, from the board's own print: the kept view of the empty board (in the board's
-  frame) matched to a new photograph by ORB features and a RANSAC homography: a camera that
-  moved is found again without taps.
+  frame) matched to a new photograph by ORB features and a RANSAC homography, then aligned to a
+  fraction of a pixel (ECC), since the views of two poses are compared at every printed line: a
+  camera that moved is found again without taps.
 
 Either fit is only a candidate: it is taken when the photograph under its corners agrees with the
 position (companion.games.clans.camera.orient.agreement: the huts where the position has them, in
@@ -28,9 +29,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from PIL import Image
+from PIL import Image, ImageFilter
 
-from companion.games.clans.camera.geometry import BOARD_FRAME, BOARD_VIEW, Point, check_corners, to_board
+from companion.games.clans.camera.geometry import BOARD_FRAME, BOARD_VIEW, Point, check_corners, perspective, to_board
 from companion.games.clans.camera.orient import Agreement, agreement
 from companion.games.clans.camera.views import change, clear_change, detail
 from companion.games.clans.game import Game
@@ -49,6 +50,8 @@ SAME_CORNERS = 0.03  # of the board's width: two fits this close are one
 MIN_MATCHES = 30  # features matched consistently: fewer, and the kept view was not found
 ORB_FEATURES = 2000
 RATIO = 0.8  # Lowe's ratio test for a feature's best match
+ECC_STOP = (3, 100, 1e-6)  # the alignment's end: cv2.TERM_CRITERIA_COUNT | EPS, 100 steps, or a change this small
+ECC_MOST = 0.02  # of the board's width: an alignment that moves a corner further is not taken
 
 
 class NoLibrary(RuntimeError):
@@ -256,7 +259,7 @@ def match_view(empty_view: Image.Image, photo: Image.Image, game: Game | None = 
     if H is None or int(inliers.sum()) < MIN_MATCHES:
         return Found(None, "view", "the board was not found: the features matched do not agree on a place")
     sx, sy = empty_view.width / BOARD_FRAME[0], empty_view.height / BOARD_FRAME[1]
-    corners = _corners(np, H @ np.diag([sx, sy, 1.0]))
+    corners = _registered(cv2, np, empty_view, photo, _corners(np, H @ np.diag([sx, sy, 1.0])))
     if game is None:
         try:
             check_corners(corners, photo.size)
@@ -266,6 +269,35 @@ def match_view(empty_view: Image.Image, photo: Image.Image, game: Game | None = 
     view = empty_view if empty_view.size == BOARD_VIEW else empty_view.resize(BOARD_VIEW)
     checked = _checked(game, photo, corners, None, view)
     return _one([(corners, checked)] if checked is not None else [], "view")
+
+
+def _registered(cv2: Any, np: Any, empty_view: Image.Image, photo: Image.Image, corners: list[Point]) -> list[Point]:
+    """`corners` refined so the photograph's view lies on the kept view to a fraction of a pixel (OpenCV's
+    ECC alignment of the two views): features place it to a pixel or two, and at the print's sharp
+    lines and numbers a pixel is a change. The corners unchanged when the alignment does not converge."""
+    try:
+        check_corners(corners, photo.size)
+    except ValueError:
+        return corners
+    kept = empty_view.convert("L").resize(BOARD_VIEW).filter(ImageFilter.GaussianBlur(1))
+    view = to_board(photo, corners).convert("L").filter(ImageFilter.GaussianBlur(1))
+    warp = np.eye(3, dtype=np.float32)
+    try:
+        _score, warp = cv2.findTransformECC(np.asarray(kept, np.float32), np.asarray(view, np.float32), warp,
+                                            cv2.MOTION_HOMOGRAPHY, ECC_STOP, None, 5)
+    except cv2.error:
+        return corners
+    w, h = BOARD_VIEW
+    at = _apply(np, warp.astype(float), [(0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h))])
+    view_to_photo = perspective([(0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h))], corners)
+    a, b, c, d, e, f, g, k = view_to_photo
+    out = []
+    for x, y in at:
+        z = g * x + k * y + 1
+        out.append(((a * x + b * y + c) / z, (d * x + e * y + f) / z))
+    if max(math.dist(p, q) for p, q in zip(out, corners)) > ECC_MOST * _width(corners):
+        return corners  # (not a refinement: it went elsewhere)
+    return out
 
 
 def find_board(game: Game, photo: Image.Image, empty: Image.Image | None = None,
