@@ -295,9 +295,9 @@ if [ $IMAGE = 1 ] && [ -f "$LOCK" ]; then
   say "pip install $SRC into $VENV (its dependencies from the lock)"
   "$VENV/bin/pip" install -q --upgrade --disable-pip-version-check --root-user-action=ignore --no-deps "$BUILD"
 else
-  say "pip install $SRC into $VENV"
+  say "pip install $SRC[webcam] into $VENV (a USB camera's library with it)"
   "$VENV/bin/pip" install -q --upgrade --disable-pip-version-check --root-user-action=ignore \
-    "${PIP_EXTRA[@]}" "$BUILD"
+    "${PIP_EXTRA[@]}" "$BUILD[webcam]"
 fi
 # gpiozero's backend on a Pi (Python 3.13 without python3-lgpio: built from its source)
 [ $PI = 1 ] && ensure_lgpio "$VENV"

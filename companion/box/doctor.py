@@ -25,6 +25,7 @@ import argparse
 import importlib
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -37,11 +38,12 @@ from companion.hw.sinks import writes_frames
 from companion.i18n import N_, _, ngettext
 
 OK, WARN, FAIL = "ok", "warn", "fail"
+CAMERA_WAIT_S = 5.0  # `doctor --camera` waits this long for the camera's first frame
 SERVICE = "companion"
 USER = "companion"
-# group -> what needs it (the unit's SupplementaryGroups= gives gpio i2c dialout input audio)
+# group -> what needs it (the unit's SupplementaryGroups= gives gpio i2c dialout input audio video)
 GROUPS = {"gpio": N_("GPIO buttons"), "i2c": N_("the OLED"), "dialout": N_("a serial keypad"),
-          "input": N_("a USB keypad"), "audio": N_("the voice (speech)")}
+          "input": N_("a USB keypad"), "audio": N_("the voice (speech)"), "video": N_("the camera")}
 # the level word that starts each line of `companion doctor`
 # NOTE: max 4 characters (the lines are aligned)
 LEVELS = {OK: N_("OK"), WARN: N_("WARN"), FAIL: N_("FAIL")}
@@ -384,9 +386,16 @@ def check_camera(p: Probe) -> Result:
     if c.source == "folder":
         there = p.path(c.device).is_dir()
     elif c.source == "v4l2":
-        if not p.importable("cv2"):
-            return Result(FAIL, "camera", _("camera.source v4l2 needs OpenCV: {command}").format(
-                command="pip install '.[camera]'"))
+        if not (p.importable("linuxpy") or p.importable("cv2")):  # companion.hw.camera takes either
+            return Result(FAIL, "camera", _("camera.source v4l2 needs linuxpy: {command}").format(
+                command="pip install '.[webcam]'"))
+        if c.device == "auto":  # the first USB camera udev named, as companion.hw.camera.find_webcam
+            found = _listing(p, "/dev/v4l/by-id", "*-video-index0")
+            if not found:
+                return Result(FAIL, "camera", _("camera.device {device} is not there: plug the camera in "
+                                                "({command})").format(device="auto", command="ls /dev/v4l/by-id"))
+            return Result(OK, "camera", _("{source} {device}; {see}").format(
+                source=c.source, device=f"auto: /dev/v4l/by-id/{found[0]}", see=see))
         there = p.path(c.device).exists() or "%" in c.device
     else:
         if not p.importable("picamera2"):
@@ -492,18 +501,22 @@ def main_camera(args: argparse.Namespace) -> int:
     if c is None:
         return fail(_("the config has no camera section (docs/box.md, the camera)"))
     try:
-        cam = open_camera(c.source, c.device, (c.width, c.height))
+        cam = open_camera(c.source, c.device, (c.width, c.height), c.fps)
         try:
-            frame = cam.grab()
+            frame, give_up = None, time.monotonic() + CAMERA_WAIT_S  # a webcam's first frame takes a moment
+            while frame is None and time.monotonic() < give_up:
+                frame = cam.grab()
         finally:
             cam.close()
     except CameraError as e:
         return fail(str(e))
     if frame is None:
         return fail(_("camera {source} {device}: no frame came").format(source=c.source, device=c.device))
-    corners = [(c.corners[i], c.corners[i + 1]) for i in range(0, 8, 2)]
     picture = frame
-    for game in GAMES.values():
+    if not c.corners:  # tapped on the page (the journal keeps them): the picture as the camera sees it
+        print(_("no corners in the config: the territories are not drawn (tap the corners on the page, /camera)"))
+    corners = [(c.corners[i], c.corners[i + 1]) for i in range(0, len(c.corners), 2)]
+    for game in GAMES.values() if corners else ():
         try:
             watcher = game.make_camera_watcher(corners, 1.0)
         except ValueError as e:

@@ -181,9 +181,13 @@ def camera_device(ctx: Ctx, path: str, v: Any) -> str:
     return v
 
 
+MIN_FPS, MAX_FPS = 0.5, 30.0  # the camera's frames looked at per second
+
+
 def camera_fps(ctx: Ctx, path: str, v: Any) -> float:
-    if not is_num(v) or not 0.5 <= v <= 30:
-        raise ctx.fail(path, _("{value} is not a number of frames a second ({lo}-{hi})").format(value=clip(v), lo=0.5, hi=30))
+    if not is_num(v) or not MIN_FPS <= v <= MAX_FPS:
+        raise ctx.fail(path, _("{value} is not a number of frames a second ({lo}-{hi})").format(
+            value=clip(v), lo=0.5, hi=30))
     return float(v)
 
 

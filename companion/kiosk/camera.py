@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 import time
 from collections import deque
@@ -29,8 +30,13 @@ KEEP_FRAMES = 3
 RETRY_S = 10.0
 TOLD = ("moved", "setup-missing", "setup-colour")  # what the watcher saw that the table hears without a move
 TROUBLE_CHARS = 60  # the OLED's notice names the cause in this much
+PLACED = {"given": "the corners given, in the order that agrees with the position",
+          "huts": "found from the huts", "view": "found again from the empty board's print"}
 FRAME_EVERY_S = 2.0  # the page's picture is this fresh
 FRAME_WIDTH = 1280  # ... and at most this wide (the page's corners are in its pixels: scaled back to the camera's)
+# While the camera watches, a thread that wants the interpreter takes it from another after this long (Python's
+# default is 5 ms): a key waits at most this for the watcher's Python, not 5 ms (companion bench --only latency).
+SWITCH_S = 0.0005
 
 
 class CameraWatch:
@@ -54,6 +60,7 @@ class CameraWatch:
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
+        self._switch = sys.getswitchinterval()  # the interpreter's, given back at close()
         self.camera: Any = None
         self.failed: str | None = None  # the last failure, logged once
         self._load_empty()
@@ -78,6 +85,8 @@ class CameraWatch:
         return why
 
     def start(self) -> None:
+        self._switch = sys.getswitchinterval()
+        sys.setswitchinterval(min(self._switch, SWITCH_S))
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self._thread.start()
 
@@ -85,6 +94,7 @@ class CameraWatch:
         self._closed.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
+            sys.setswitchinterval(self._switch)
         if self.camera is not None:
             try:
                 self.camera.close()
@@ -135,9 +145,20 @@ class CameraWatch:
         if position is None:
             return
         seen = self.watcher.frame(photo, self.clock(), position)
+        placed = self.watcher.placed() if hasattr(self.watcher, "placed") else None
+        if placed is not None:
+            self._placed(*placed)
         if seen is None:
             return
         self._tell(seen, photo)
+
+    def _placed(self, corners: Any, how: str) -> None:
+        """The watcher placed the board: said in the log, and the empty board kept in the board's frame."""
+        log.info("camera: the board placed (%s): corners %s", PLACED.get(how, how),
+                 ", ".join(f"{x:.0f},{y:.0f}" for x, y in corners))
+        kept = self.watcher.kept_empty()
+        if kept is not None:
+            self._keep_empty(kept)
 
     def _tell(self, seen: Any, photo: Any) -> None:
         from companion.hw.keyevents import CameraSaw
@@ -215,8 +236,8 @@ def camera_watch(settings: Any, kind: str, put: Callable[[Any], Any], state_dir:
 
     c = corners or settings.corners
     if not c:
-        log.warning("camera: no corners yet: tap them on the table's page (/camera, with the PIN) "
-                    "or set camera.corners")
+        log.info("camera: no corners given: the board is found from the setup's huts "
+                 "(or tap them on the table's page, /camera, with the PIN)")
     try:
         watcher = find_game(kind).make_camera_watcher(
             [(c[i], c[i + 1]) for i in range(0, len(c), 2)] if c else None, settings.still_s)
@@ -227,5 +248,5 @@ def camera_watch(settings: Any, kind: str, put: Callable[[Any], Any], state_dir:
         log.info("camera: %s has no use for it; it stays off", kind)
         return None
     size = (settings.width, settings.height)
-    return CameraWatch(lambda: open_camera(settings.source, settings.device, size), watcher, put, settings.fps,
-                       state_dir, frame_file=frame_file)
+    return CameraWatch(lambda: open_camera(settings.source, settings.device, size, settings.fps), watcher, put,
+                       settings.fps, state_dir, frame_file=frame_file)

@@ -25,7 +25,8 @@ def pi_tree(root: Path) -> Path:
     (root / "dev/serial/by-id/usb-1a86_USB_Serial-if00-port0").symlink_to("../../ttyUSB0")
     (root / "dev/input/by-id/usb-05a4_9881-event-kbd").symlink_to("../event3")
     (root / "etc/group").write_text("root:x:0:\ndialout:x:20:companion\ngpio:x:997:companion\n"
-                                    "i2c:x:998:companion,pi\ninput:x:105:companion\naudio:x:29:companion\ncompanion:x:996:\n")
+                                    "i2c:x:998:companion,pi\ninput:x:105:companion\naudio:x:29:companion\n"
+                                    "video:x:44:companion\ncompanion:x:996:\n")
     (root / "etc/passwd").write_text("companion:x:996:996::/nonexistent:/usr/sbin/nologin\n")
     return root
 
@@ -111,14 +112,14 @@ def test_groups(tmp_path):
     root = pi_tree(tmp_path)
     assert doctor.check_groups(probe(root)).level == OK
     (root / "etc/group").write_text("dialout:x:20:\ngpio:x:997:companion\ni2c:x:998:companion\ninput:x:105:\n"
-                                    "audio:x:29:companion\n")
+                                    "audio:x:29:companion\nvideo:x:44:companion\n")
     r = doctor.check_groups(probe(root))
     assert r.level == WARN and "dialout" in r.line and "input" in r.line
     assert "sudo usermod -aG dialout,input companion" in r.line
-    (root / "etc/group").write_text("dialout:x:20:\ninput:x:105:\naudio:x:29:\n")
+    (root / "etc/group").write_text("dialout:x:20:\ninput:x:105:\naudio:x:29:\nvideo:x:44:\n")
     r = doctor.check_groups(probe(root))
     assert r.level == FAIL and "gpio, i2c does not exist" in r.line
-    (root / "etc/group").write_text("dialout:x:20:\ngpio:x:997:\ni2c:x:998:\ninput:x:105:\naudio:x:29:\n")
+    (root / "etc/group").write_text("dialout:x:20:\ngpio:x:997:\ni2c:x:998:\ninput:x:105:\naudio:x:29:\nvideo:x:44:\n")
     (root / "etc/passwd").write_text("pi:x:1000:1000::/home/pi:/bin/bash\n")
     r = doctor.check_groups(probe(root))
     assert r.level == FAIL and "install-service" in r.line

@@ -58,3 +58,20 @@ def test_the_oled_says_what_the_camera_lacks_and_play_goes_on(tmp_path):
     assert d.shell.screen().name == "camera" and "?" in d.shell.screen().entry
     d.step("#")
     assert game.ply == 1
+
+
+def test_while_the_camera_watches_a_key_waits_at_most_a_short_switch_for_the_interpreter():
+    """Python hands the interpreter from a busy thread to a waiting one after its switch interval (5 ms by
+    default); while the camera's thread watches, the kiosk's loop waits at most SWITCH_S for it, and
+    the interval is the interpreter's own again once the camera closes."""
+    import sys
+
+    before = sys.getswitchinterval()
+    watch = CameraWatch(lambda: (_ for _ in ()).throw(CameraError("no camera here")), Watcher(), lambda e: None,
+                        fps=1.0)
+    watch.start()
+    try:
+        assert sys.getswitchinterval() <= kcamera.SWITCH_S < before
+    finally:
+        watch.close()
+    assert sys.getswitchinterval() == before

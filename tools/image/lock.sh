@@ -2,7 +2,8 @@
 # lock.sh: writes tools/image/requirements.lock, the exact Python packages of the SD-card image
 # with the SHA-256 of every file PyPI holds for each (pip checks them: --require-hashes).
 #
-#   tools/image/lock.sh        (after a change of pyproject.toml's dependencies; commit the lock)
+#   tools/image/lock.sh        (after a change of pyproject.toml's dependencies or its extra `webcam`;
+#                               commit the lock)
 #
 # One universal lock for Python 3.11 to 3.13 (Bookworm's and Trixie's), every platform's markers
 # kept. lgpio's hashes are there too (its marker: Python < 3.13); on 3.13, where PyPI has no
@@ -18,7 +19,8 @@ cd "$src"
 # The pins of the lock in the repository stay where they are (uv prefers an output file's versions):
 # a new dependency adds its own lines, it does not move every other package.
 grep -v '^#' "$here/requirements.lock" > "$tmp/lock" || true
-"$tmp/venv/bin/uv" pip compile pyproject.toml --universal --python-version 3.11 \
+# The dependencies and the webcam's library (the extra `webcam`): a USB camera works on the card.
+"$tmp/venv/bin/uv" pip compile pyproject.toml --extra webcam --universal --python-version 3.11 \
   --generate-hashes --no-header --quiet -o "$tmp/lock"
 {
   echo "# The SD-card image's Python packages, every file's hash: written by tools/image/lock.sh, read"
