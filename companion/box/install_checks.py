@@ -67,7 +67,7 @@ def unit_path_value(path: str | Path, what: str) -> str:
 
 NOLOGIN_SHELLS = ("/usr/sbin/nologin", "/sbin/nologin", "/bin/false", "/usr/bin/false")
 # Groups the account may be in beyond its own: the unit adds these anyway.
-HARDWARE_GROUPS = ("gpio", "i2c", "dialout", "input", "audio", "spi")
+HARDWARE_GROUPS = ("gpio", "i2c", "dialout", "input", "audio", "video", "spi")
 
 
 def sys_uid_max(login_defs: str | Path = "/etc/login.defs") -> int:

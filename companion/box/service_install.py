@@ -44,7 +44,7 @@ DEFAULT_CONFIG = Path("/etc/companion/config.yaml")
 DEFAULT_POLKIT_DIR = Path("/etc/polkit-1/rules.d")
 POLKIT_RULE_NAME = "50-companion-poweroff.rules"
 # The unit's SupplementaryGroups= (install-service creates the missing ones).
-HARDWARE_GROUPS = ("gpio", "i2c", "dialout", "input", "audio")
+HARDWARE_GROUPS = ("gpio", "i2c", "dialout", "input", "audio", "video")
 
 # Keep identical to systemd/companion.service.
 UNIT_TEMPLATE = """# The Clans companion kiosk: referees the game beside the board.
@@ -80,7 +80,7 @@ User=companion
 Group=companion
 # Raspberry Pi OS has these groups; install-service creates the ones that are
 # missing (plain Debian has no gpio or i2c), else the unit fails with 216/GROUP.
-SupplementaryGroups=gpio i2c dialout input audio
+SupplementaryGroups=gpio i2c dialout input audio video
 
 # Game journal (SQLite); the daemon reads $STATE_DIRECTORY.
 StateDirectory=companion
@@ -112,7 +112,8 @@ CapabilityBoundingSet=
 # kernel has one: 89 i2c-dev (/dev/i2c-*), 166 USB ACM (/dev/ttyACM*, native
 # USB boards), 188 USB serial (/dev/ttyUSB*, CH340/FTDI), 13 input
 # (/dev/input/event*, a USB numeric keypad; read only), 116 ALSA (/dev/snd/*,
-# the voice through a USB speaker, an I2S amplifier or HDMI; audio group). gpiochip has no fixed
+# the voice through a USB speaker, an I2S amplifier or HDMI; audio group), 81 video4linux
+# (/dev/video*, the USB camera above the board; video group). gpiochip has no fixed
 # major; it is built into the Pi kernel, so its name is always there.
 DevicePolicy=closed
 DeviceAllow=char-89 rw
@@ -121,6 +122,7 @@ DeviceAllow=char-166 rw
 DeviceAllow=char-188 rw
 DeviceAllow=char-13 r
 DeviceAllow=char-116 rw
+DeviceAllow=char-81 rw
 ProtectKernelModules=yes
 ProtectKernelLogs=yes
 # /sys read-only: fine for lgpio (character device); the old sysfs GPIO

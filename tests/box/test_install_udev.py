@@ -115,12 +115,12 @@ def test_the_service_user_joins_the_hardware_groups(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(service_install, "_run", ran.append)
     # plain Debian after groupadd: the user (made by useradd) is in none of them
     service_install._ensure_membership(_accounts({g: [] for g in service_install.HARDWARE_GROUPS}))
-    assert ran == [["usermod", "-aG", "gpio,i2c,dialout,input,audio", "companion"]]
+    assert ran == [["usermod", "-aG", "gpio,i2c,dialout,input,audio,video", "companion"]]
     ran.clear()
     # a re-run, or Raspberry Pi OS where some were joined already: only the missing ones
     service_install._ensure_membership(_accounts({"gpio": ["companion"], "i2c": ["companion"],
                                                   "dialout": ["pi", "companion"], "input": ["pi"],
-                                                  "audio": ["companion"]}))
+                                                  "audio": ["companion"], "video": ["companion"]}))
     assert ran == [["usermod", "-aG", "input", "companion"]]
     ran.clear()
     service_install._ensure_membership(_accounts({g: ["companion"] for g in service_install.HARDWARE_GROUPS}))

@@ -92,7 +92,7 @@ def test_required_keys_are_present() -> None:
     }
     for key, value in required.items():
         assert service.get(key) == [value], f"{key}={service.get(key)}"
-    assert set(service["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "dialout", "input", "audio"}
+    assert set(service["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "dialout", "input", "audio", "video"}
     env = set(service["Environment"])
     assert {"LG_WD=%t/companion", "GPIOZERO_PIN_FACTORY=lgpio", "PYTHONUNBUFFERED=1"} <= env
     assert service["ExecStart"] == ["@VENV@/bin/companion run --config @CONFIG@"]
@@ -113,6 +113,7 @@ def test_devices_the_hardware_needs_stay_reachable() -> None:
         "char-188": "rw",       # USB serial: /dev/ttyUSB*, CH340/FTDI keypad boards
         "char-13": "r",         # input: /dev/input/event*, a USB numeric keypad
         "char-116": "rw",       # ALSA: /dev/snd/*, the voice
+        "char-81": "rw",        # video4linux: /dev/video*, the USB camera
     }
 
 
@@ -136,27 +137,27 @@ def test_missing_groups_are_created_on_plain_debian(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(shutil, "which", lambda name: f"/usr/sbin/{name}")
     ran: list[list[str]] = []
     monkeypatch.setattr(service_install, "_run", ran.append)
-    service_install._ensure_groups(_groups({"dialout", "i2c", "input", "audio"}))
+    service_install._ensure_groups(_groups({"dialout", "i2c", "input", "audio", "video"}))
     assert ran == [["groupadd", "--system", "gpio"]]
     ran.clear()
-    service_install._ensure_groups(_groups({"dialout", "i2c", "gpio", "input", "audio"}))  # Raspberry Pi OS
+    service_install._ensure_groups(_groups({"dialout", "i2c", "gpio", "input", "audio", "video"}))  # Raspberry Pi OS
     assert ran == []
 
 
 def test_missing_groups_without_groupadd_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(service_install.InstallError, match="gpio, i2c do not exist"):
-        service_install._ensure_groups(_groups({"dialout", "input", "audio"}))
+        service_install._ensure_groups(_groups({"dialout", "input", "audio", "video"}))
 
 
 def test_enable_creates_the_groups_after_the_user_and_before_starting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ran = pretend_root(monkeypatch, fake_venv(tmp_path), groups=False)
-    monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout", "input", "audio"}))
+    monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout", "input", "audio", "video"}))
     assert main(["--unit-dir", str(tmp_path / "u"), "--config", str(tmp_path / "etc" / "c.yaml")]) == 0
     assert ran == [["groupadd", "--system", "gpio"], ["groupadd", "--system", "i2c"],
-                   ["usermod", "-aG", "dialout,input,audio", "companion"],
+                   ["usermod", "-aG", "dialout,input,audio,video", "companion"],
                    ["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", "companion"]]
 
 
@@ -164,7 +165,8 @@ def test_no_enable_names_the_missing_groups(tmp_path: Path, monkeypatch: pytest.
                                             capsys: pytest.CaptureFixture[str]) -> None:
     venv = fake_venv(tmp_path)
     monkeypatch.setattr(sys, "prefix", str(venv))
-    monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout", "i2c", "input", "audio"}))
+    monkeypatch.setattr(install_checks, "default_accounts", lambda: _groups({"dialout", "i2c", "input", "audio",
+                                                                                         "video"}))
     assert main(["--no-enable", "--unit-dir", str(tmp_path / "u")]) == 0
     assert "sudo groupadd --system gpio" in capsys.readouterr().err
 

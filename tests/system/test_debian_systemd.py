@@ -292,7 +292,7 @@ def test_install_skips_the_firmware_off_a_pi_and_starts_the_unit(box: Box) -> No
     assert not box.sh("test -e /etc/modules-load.d/companion.conf", check=False).returncode == 0
     assert "Reboot" not in out
     # Plain Debian has no gpio group: install-service made it, so no 216/GROUP.
-    assert box.sh("getent group gpio i2c dialout input audio | wc -l").stdout.strip() == "5"
+    assert box.sh("getent group gpio i2c dialout input audio video | wc -l").stdout.strip() == "6"
     groups = box.sh("grep -E '^(Supplementary)?Groups:' /proc/$(systemctl show -P MainPID companion)/status").stdout
     assert groups.strip()
     assert "216/GROUP" not in box.sh("journalctl -u companion --no-pager -o cat").stdout
