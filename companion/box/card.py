@@ -1,8 +1,9 @@
 """The settings card: `companion.txt` on the image's FAT boot partition, read and applied at boot.
 
 A table writes it from any computer (Wi-Fi, host name, language, the page's PIN, time zone,
-an SSH key); `companion-card.service` runs `python -m companion.box.card` as root before the
-network, the kiosk and the page start. Each line is `key = value`; `#` starts a comment line.
+an SSH key, the USB camera above the board: `camera = on`, `camera_device`, written into the
+config's camera section); `companion-card.service` runs `python -m companion.box.card` as root
+before the network, the kiosk and the page start. Each line is `key = value`; `#` starts a comment line.
 A key that is absent (or commented out) leaves what the box has; a key with an empty value
 clears it (no Wi-Fi, no PIN, no SSH key); a key written twice takes its last line (and says
 so). The secrets (the Wi-Fi passphrase, the PIN) are saved on the data partition and then
@@ -47,9 +48,13 @@ from companion.util.fsutil import atomic_write_text
 
 PROBLEMS_FILE = "/run/companion-box/problems.json"
 SECRET_KEYS = ("wifi_password", "page_pin")
-KEYS = ("wifi_country", "wifi_name", "wifi_password", "hostname", "language", "page_pin", "timezone", "ssh_key")
+KEYS = ("wifi_country", "wifi_name", "wifi_password", "hostname", "language", "page_pin", "timezone", "ssh_key",
+        "camera", "camera_device")
 SSH_KEY_TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
                  "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com")
+CAMERA_DEVICE_RE = re.compile(r"^/dev/[A-Za-z0-9_.:+-]+(/[A-Za-z0-9_.:+-]+)*$")
+CAMERA_BLOCK = ("# >>> the USB camera, written from companion.txt (camera, camera_device) at boot; edit it there",
+                "# <<< the USB camera")
 HOSTNAME_RE = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 ZONE_RE = re.compile(r"^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$")
 # In zoneinfo but not a place's zone: the system's own link, the default rules, leap-second tables
@@ -291,10 +296,31 @@ def check_ssh_key(value: str, box: Box) -> str:
     return " ".join(parts[:2] + ([clip(" ".join(parts[2:]), 64)] if len(parts) > 2 else []))
 
 
+def check_camera(value: str, box: Box) -> str:
+    """on or off: the USB camera above the board (a webcam, read through V4L2)."""
+    word = value.lower()
+    if word not in ("on", "off"):
+        raise ValueError(f"{clip(value)!r} is not on or off")
+    return word
+
+
+def check_camera_device(value: str, box: Box) -> str:
+    """auto (the first USB camera udev names) or the camera's device under /dev: /dev/video0,
+    /dev/v4l/by-id/usb-...-video-index0. Only the form is checked: the camera may be plugged in later,
+    and `companion card check` runs on a computer without it (`companion doctor` looks for it)."""
+    if value.lower() == "auto":
+        return "auto"
+    if len(value) > 200 or not CAMERA_DEVICE_RE.match(value) or "/../" in value + "/" or "/./" in value + "/":
+        raise ValueError(f"{clip(value, 40)!r} is not auto or a camera's device (/dev/video0, "
+                         "/dev/v4l/by-id/usb-...-video-index0)")
+    return value
+
+
 CHECKS: dict[str, Callable[[str, Box], str]] = {
     "wifi_country": check_country, "wifi_name": check_ssid, "wifi_password": check_passphrase,
     "hostname": check_hostname, "language": check_language, "page_pin": check_pin,
     "timezone": check_timezone, "ssh_key": check_ssh_key,
+    "camera": check_camera, "camera_device": check_camera_device,
 }
 
 
@@ -360,6 +386,41 @@ def set_config_language(text: str, code: str) -> str:
     line = f"language: {code}"
     new, n = re.subn(r"(?m)^language:.*$", line, text, count=1)
     return new if n else text.rstrip("\n") + ("\n" if text else "") + line + "\n"
+
+
+def camera_section(saved: dict[str, str]) -> list[str]:
+    """The config's camera section for the box's settings: a USB webcam when `camera` is on (its
+    device `camera_device`, else auto; the corners are tapped on the page), else none."""
+    if saved.get("camera") != "on":
+        return ["camera: null"]
+    device = json.dumps(saved.get("camera_device") or "auto")  # a JSON string is a YAML string
+    return ["camera:", "  source: v4l2", f"  device: {device}"]
+
+
+def set_config_camera(text: str, section: list[str]) -> str:
+    """The config file with its top-level camera section replaced by `section`, between the card's
+    markers: the card's own block, or a `camera:` key written by hand (its indented lines with it),
+    else added at the end."""
+    block = [CAMERA_BLOCK[0], *section, CAMERA_BLOCK[1]]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    start = next((i for i, line in enumerate(lines) if line == CAMERA_BLOCK[0] or re.match(r"camera\s*:", line)), None)
+    if start is None:
+        return "\n".join(lines + block) + "\n"
+    if lines[start] == CAMERA_BLOCK[0] and CAMERA_BLOCK[1] in lines[start:]:
+        end = lines.index(CAMERA_BLOCK[1], start) + 1
+    else:  # a camera section written by hand: its key and the indented lines under it
+        end = start + 1
+        while end < len(lines) and (lines[end][:1] in (" ", "\t") or not lines[end].strip()):
+            end += 1
+        while end > start + 1 and not lines[end - 1].strip():
+            end -= 1  # a blank line after the section stays
+        if lines[start] == CAMERA_BLOCK[0] and end < len(lines) and re.match(r"camera\s*:", lines[end]):
+            end += 1  # the card's block that lost its end line: its key too
+            while end < len(lines) and lines[end][:1] in (" ", "\t"):
+                end += 1
+    return "\n".join(lines[:start] + block + lines[end:]) + "\n"
 
 
 def load_saved(box: Box) -> dict[str, str]:
@@ -431,6 +492,11 @@ def apply(saved: dict[str, str], good: dict[str, str], box: Box,
         text = box.config.read_text("utf-8")
         write_private(box.config, set_config_language(text, code or "null"), 0o644)
         done.append(f"language {code or 'from the locale'}")
+    if ("camera" in good or "camera_device" in good) and box.config.exists():
+        text = box.config.read_text("utf-8")
+        write_private(box.config, set_config_camera(text, camera_section(new)), 0o644)
+        done.append(f"camera {new.get('camera_device') or 'auto'} (USB)" if new.get("camera") == "on"
+                    else "camera off")
     if "page_pin" in good:
         pin = box.state / PIN_FILE
         if good["page_pin"]:

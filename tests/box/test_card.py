@@ -103,6 +103,41 @@ def test_an_ssh_key_turns_ssh_on_and_an_empty_one_off(tmp_path):
     assert [p.key for p in problems] == ["ssh_key"] and "does not match its type" in problems[0].message
 
 
+def test_the_camera_keys_write_the_configs_camera_section(tmp_path):
+    from companion.box.config import load_config_text
+
+    box = box_at(tmp_path, "camera = On\n")
+    box.config.write_text("web:\n  enabled: true\ncamera:\n  source: folder\n  device: /tmp/x\n\nlanguage: it\n")
+    problems, _ = run(box)
+    cfg = load_config_text(box.config.read_text())
+    assert problems == [] and (cfg.camera.source, cfg.camera.device) == ("v4l2", "auto"), "a USB webcam, found by udev"
+    assert cfg.language == "it" and cfg.web.enabled and box.config.read_text().count("camera:") == 1
+    box.card.write_text("# camera = on\ncamera_device = /dev/v4l/by-id/usb-046d_C270_A1B2-video-index0\n")
+    run(box)
+    assert load_config_text(box.config.read_text()).camera.device == "/dev/v4l/by-id/usb-046d_C270_A1B2-video-index0"
+    assert json.loads((box.data / "settings.json").read_text())["camera"] == "on", "the saved on stays"
+    box.card.write_text("camera = off\n")
+    run(box)
+    assert load_config_text(box.config.read_text()).camera is None and box.config.read_text().count("camera:") == 1
+    text = box.config.read_text()
+    box.card.write_text("hostname = tavolo\n")
+    run(box)
+    assert box.config.read_text() == text, "a card without the camera's keys leaves the section as it is"
+
+
+@pytest.mark.parametrize("line, words", [
+    ("camera = yes", "'yes' is not on or off"),
+    ("camera_device = /tmp/video0", "is not auto or a camera's device"),
+    ("camera_device = /dev/../etc/shadow", "is not auto or a camera's device"),
+    ("camera_device = /dev/video0 /dev/video1", "is not auto or a camera's device"),
+])
+def test_a_wrong_camera_value_is_one_problem_and_the_section_stays(tmp_path, line, words):
+    box = box_at(tmp_path, line + "\n")
+    problems, _ = run(box)
+    assert [p.key for p in problems] == [line.split()[0]] and words in problems[0].message
+    assert "camera" not in box.config.read_text()
+
+
 def test_scrubbing_overwrites_the_secret_in_place_before_rewriting(tmp_path):
     box = box_at(tmp_path, "wifi_name = x\nwifi_password = hunter2hunter2\n")
     seen: list[tuple[str, bytes]] = []
@@ -276,12 +311,13 @@ def test_card_check_gives_one_line_a_problem_and_exit_1(tmp_path):
 
     card = tmp_path / "mine.txt"
     card.write_text("timezone = posixrules\nhostname = x_y\npage_pin = 12\nwifi_password = abcdefghij\n"
-                    "colour = blue\nwifi_password = abcdefghijk\n")
+                    "colour = blue\nwifi_password = abcdefghijk\ncamera = maybe\n")
     status, out, err = run_cli("card", "check", str(card))
     assert (status, err) == (1, "")
     lines = out.splitlines()
     assert [line.split(":")[0] for line in lines] == ["mine.txt line 5", "mine.txt line 1", "mine.txt line 2",
-                                                      "mine.txt line 3", "mine.txt line 6"]
+                                                      "mine.txt line 3", "mine.txt line 7", "mine.txt line 6"]
+    assert lines[4] == "mine.txt line 7: camera: 'maybe' is not on or off; left as it was"
     assert lines[-1] == "mine.txt line 6: wifi_password: also on line 4: this last one is taken; delete the others"
     big = tmp_path / "big.txt"
     big.write_bytes(b"#" * (C.MAX_CARD_BYTES + 1))
