@@ -3,6 +3,11 @@
 - key -> frame: for each key of scripted whole games, the time from handing the key to
   the controller to a finished 128x64 frame image (journal and bus transfer excluded);
   prints p50/p99/max in milliseconds. Target: p99 <= 5 ms.
+- key -> frame beside a camera (`key_to_frame_camera`, companion.bench.camera): the same keys game
+  by game with the camera off and on, in turn; on, the kiosk's camera thread watches a folder
+  camera fed a changing table at `--camera-fps` (the box's 4 by default): `without_camera`,
+  `with_camera` (p50/p99/max), `p99_ratio` (goal <= 1.2), then the camera alone for
+  `--camera-idle` seconds: `camera_cpu_share` (of one core) and the memory with it on.
 - replay of a long whole game's record (`replay_whole_game`, with the latency; about 50 moves:
   no Clans game reaches 60): reading and checking the file, playing the moves, the summary and
   its text, in this process; median and max ms. Target < 10 ms for 60 moves (the process's
@@ -33,7 +38,10 @@
   tools/arm64-bench.sh runs it on the Pi's CPU.
 - the camera (`--only camera`, companion.bench.camera): the proposal's median time over
   `--camera-runs` moves beside one JPEG decode of the same 1280x960 photograph (`ratio`, which
-  holds on a Pi), how many of the moves it named, and the memory it took.
+  holds on a Pi), how many of the moves it named, and the memory it took; `libraries`: for each
+  webcam library installed (linuxpy on a fake UVC camera, OpenCV), in a fresh process with the
+  kiosk's modules, `--camera-frames` frames grabbed at 4 a second and judged: its import time,
+  the memory before and after it, and the median time to grab one frame and to judge it.
 
 Prints one JSON object.
 """
@@ -42,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -53,7 +62,7 @@ import time
 from companion.bench.path import percentile
 
 
-def key_to_frame(games: int, seed: int) -> dict:
+def key_to_frame(games: int, seed: int, keep: bool = False) -> dict:
     from companion.games.clans.controller import Controller
     from companion.table.render import render
     from companion.games.clans.board import COLORS
@@ -87,7 +96,8 @@ def key_to_frame(games: int, seed: int) -> dict:
         press(c, "AB")
     ms = [t * 1000 for t in times]
     return {"keys": len(ms), "p50_ms": round(percentile(ms, 50), 3), "p99_ms": round(percentile(ms, 99), 3),
-            "max_ms": round(max(ms), 3), "mean_ms": round(statistics.fmean(ms), 3)}
+            "max_ms": round(max(ms), 3), "mean_ms": round(statistics.fmean(ms), 3),
+            **({"times_ms": ms} if keep else {})}
 
 
 def _finished_record(path: str, seed: int = 1) -> None:
@@ -204,6 +214,17 @@ def bot_turns(games: int, seed: int, move_time: float) -> dict:
 def main(argv: list[str]) -> int:
     """`companion bench [--only NAME] ...`: prints the benchmarks' numbers as one JSON object."""
     from companion.argtypes import MAX_COUNT, count, existing_directory, seconds, seed, whole
+    from companion.hw.settings_checks import MAX_FPS, MIN_FPS
+
+    def fps(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not MIN_FPS <= value <= MAX_FPS:  # nan too
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of frames a second ({MIN_FPS:g}-{MAX_FPS:g})")
+        return value
+
     from companion.box.config_base import MAX_BOT_MOVE_TIME
 
     ap = argparse.ArgumentParser(prog="companion bench", description=__doc__,
@@ -220,11 +241,21 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--bot-time", type=seconds(MAX_BOT_MOVE_TIME), default=0.5,
                     help=f"the bot's move time in s, up to {MAX_BOT_MOVE_TIME:g} (default 0.5, the box's)")
     ap.add_argument("--camera-runs", type=count, default=20, help="moves the camera proposes (default 20)")
+    ap.add_argument("--camera-frames", type=count, default=20,
+                    help="camera: the frames each webcam library grabs and the watcher judges (default 20)")
+    ap.add_argument("--camera-fps", type=fps, default=4.0,
+                    help="latency: the frames a second the camera watches at beside the keys (default 4, the box's)")
+    ap.add_argument("--camera-idle", type=seconds(60), default=5.0,
+                    help="latency: seconds the camera watches alone, for its share of a core (default 5)")
     args = ap.parse_args(argv)
     out: dict = {}
     if args.only in (None, "latency"):
         out["key_to_frame"] = key_to_frame(args.games, args.seed)
         out["replay_whole_game"] = replay_whole_game(seed=args.seed)
+        from companion.bench.camera import latency_with_camera
+
+        out["key_to_frame_camera"] = latency_with_camera(key_to_frame, args.games, args.seed, args.camera_fps,
+                                                         idle_s=args.camera_idle)
     if args.only in (None, "path"):
         from companion.bench.path import whole_path
 
@@ -238,6 +269,9 @@ def main(argv: list[str]) -> int:
     if args.only in (None, "camera"):
         from companion.bench.camera import camera_bench
 
+        from companion.bench.camera import libraries
+
         out["camera"] = camera_bench(max(1, args.camera_runs), args.seed)
+        out["camera"]["libraries"] = libraries(max(1, args.camera_frames), args.seed)
     print(json.dumps(out))
     return 0

@@ -26,12 +26,18 @@ def test_the_whole_path_is_measured_stage_by_stage(capsys, tmp_path):
     assert list(tmp_path.iterdir()) == []  # its journals went away with it
 
 
-def test_the_latency_keeps_todays_fields(capsys):
-    assert bench.main(["--only", "latency", "--games", "1"]) == 0
+def test_the_latency_keeps_todays_fields_and_puts_the_camera_beside_them(capsys):
+    assert bench.main(["--only", "latency", "--games", "1", "--camera-fps", "8", "--camera-idle", "0.5"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out["key_to_frame"]) >= {"keys", "p50_ms", "p99_ms", "max_ms", "mean_ms"}
     replay = out["replay_whole_game"]
     assert replay["moves"] >= 45 and 0 < replay["median_ms"] <= replay["max_ms"]
+    camera = out["key_to_frame_camera"]
+    off, on = camera["without_camera"], camera["with_camera"]
+    assert off["keys"] == on["keys"] > 100, "the same keys with the camera off and on"
+    assert camera["p99_ratio"] == pytest.approx(on["p99_ms"] / off["p99_ms"], rel=0.05)
+    assert camera["camera_fps"] == 8 and 0 < camera["camera_cpu_share"] and camera["rss_mb_camera_on"] > 10
+    assert camera["frames_fed"] >= 1
 
 
 def test_the_cold_start_is_measured_next_to_the_bare_interpreter(capsys):
@@ -68,3 +74,14 @@ def test_the_camera_proposal_is_timed_beside_a_jpeg_decode(capsys):
     assert got["ratio"] == pytest.approx(got["proposal_ms_median"] / got["jpeg_decode_ms_median"], rel=0.1)
     assert got["named_the_move"] >= 2  # its own plain photographs: the moves are seen
     assert got["stillness_ms_median"] > 0  # what every frame costs the watcher
+
+
+def test_each_webcam_library_grabs_and_judges_in_a_process_of_its_own(capsys):
+    pytest.importorskip("linuxpy.video", reason="linuxpy (the camera extra) is not installed")
+    assert bench.main(["--only", "camera", "--camera-runs", "1", "--camera-frames", "3"]) == 0
+    libraries = json.loads(capsys.readouterr().out)["camera"]["libraries"]
+    assert "linuxpy" in libraries
+    for name, got in libraries.items():
+        assert got["library"] == name and got["frames"] == 3 and got["import_s"] > 0
+        assert got["rss_mb_kiosk"] < got["rss_mb_library"] <= got["peak_rss_mb"]
+        assert 0 < got["grab_ms_median"] and 0 < got["judge_ms_median"] <= got["grab_and_judge_ms_max"]
