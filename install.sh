@@ -295,9 +295,15 @@ if [ $IMAGE = 1 ] && [ -f "$LOCK" ]; then
   say "pip install $SRC into $VENV (its dependencies from the lock)"
   "$VENV/bin/pip" install -q --upgrade --disable-pip-version-check --root-user-action=ignore --no-deps "$BUILD"
 else
-  say "pip install $SRC[webcam] into $VENV (a USB camera's library with it)"
+  # With the camera's libraries, as the image has them (the extra `camera`): linuxpy reads a USB
+  # webcam, OpenCV and numpy find the board in its pictures. They come only as wheels (a build of
+  # OpenCV from source would take hours on a Pi); where none fits, the webcam's library alone.
+  say "pip install $SRC[camera] into $VENV (a USB camera's libraries with it)"
   "$VENV/bin/pip" install -q --upgrade --disable-pip-version-check --root-user-action=ignore \
-    "${PIP_EXTRA[@]}" "$BUILD[webcam]"
+    --only-binary opencv-python-headless,numpy "${PIP_EXTRA[@]}" "$BUILD[camera]" \
+  || { say "no OpenCV wheel here: the webcam's library alone (the board's corners are tapped on the page)"
+       "$VENV/bin/pip" install -q --upgrade --disable-pip-version-check --root-user-action=ignore \
+         "${PIP_EXTRA[@]}" "$BUILD[webcam]"; }
 fi
 # gpiozero's backend on a Pi (Python 3.13 without python3-lgpio: built from its source)
 [ $PI = 1 ] && ensure_lgpio "$VENV"

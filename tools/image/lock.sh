@@ -2,7 +2,7 @@
 # lock.sh: writes tools/image/requirements.lock, the exact Python packages of the SD-card image
 # with the SHA-256 of every file PyPI holds for each (pip checks them: --require-hashes).
 #
-#   tools/image/lock.sh        (after a change of pyproject.toml's dependencies or its extra `webcam`;
+#   tools/image/lock.sh        (after a change of pyproject.toml's dependencies or its extra `camera`;
 #                               commit the lock)
 #
 # One universal lock for Python 3.11 to 3.13 (Bookworm's and Trixie's), every platform's markers
@@ -19,8 +19,9 @@ cd "$src"
 # The pins of the lock in the repository stay where they are (uv prefers an output file's versions):
 # a new dependency adds its own lines, it does not move every other package.
 grep -v '^#' "$here/requirements.lock" > "$tmp/lock" || true
-# The dependencies and the webcam's library (the extra `webcam`): a USB camera works on the card.
-"$tmp/venv/bin/uv" pip compile pyproject.toml --extra webcam --universal --python-version 3.11 \
+# The dependencies and the extra `camera`: a USB camera works on the card (linuxpy reads it) and the
+# board is found in its pictures (OpenCV and numpy, imported only then).
+"$tmp/venv/bin/uv" pip compile pyproject.toml --extra camera --universal --python-version 3.11 \
   --generate-hashes --no-header --quiet -o "$tmp/lock"
 {
   echo "# The SD-card image's Python packages, every file's hash: written by tools/image/lock.sh, read"
