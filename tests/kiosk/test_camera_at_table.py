@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from companion.games.clans.record import Record
 
@@ -172,7 +173,7 @@ def test_corners_tapped_on_the_page_are_taken_kept_and_outlive_a_restart(box):
     box.configure(None)  # no corners in the config: the page's are awaited
     box.empty.save(box.state / "camera-empty.png")
     box.start("--load", str(RECORD))
-    assert box.logged("camera: no corners yet")
+    assert box.logged("camera: no corners given")
     box.shoot()
     frame = box.tmp / "camera.jpg"  # the page's picture, beside the key socket
     box.wait(frame.exists, "the page's picture")
@@ -186,4 +187,54 @@ def test_corners_tapped_on_the_page_are_taken_kept_and_outlive_a_restart(box):
     box.start()
     box.shoot()
     box.wait(lambda: box.logged(f"camera: anchored at ply {ply}"), "the anchor after a restart")
-    assert not box.logged("camera: no corners yet")
+    assert not box.logged("camera: no corners given")
+
+
+def test_without_corners_the_box_finds_the_board_and_again_when_the_camera_moved(box):
+    ply = box.game.ply
+    box.configure(None)
+    box.empty.save(box.state / "camera-empty.png")  # the questions' photograph of the empty board
+    box.start("--load", str(RECORD))
+    assert box.logged("camera: no corners given")
+    box.shoot()
+    box.wait(lambda: box.logged("camera: the board placed (found from the huts)"), "the board found")
+    box.wait(lambda: box.logged(f"camera: anchored at ply {ply}"), "the anchor")
+    with Image.open(box.state / "camera-empty.png") as kept:
+        assert kept.size == (600, 400)  # kept anew in the board's frame
+    a, b = box.game.random_move(box.rng.random)
+    box.play(a, b)
+    box.shoot()
+    box.wait(lambda: box.logged(f"camera: proposal {a} -> {b} at ply {ply}"), "the proposal")
+    box.wait(lambda: box.heard(f"From {a} to {b}? Hash confirms."), "the proposal said")
+    box.keys("#")
+    box.wait(lambda: box.logged(f"camera: anchored at ply {ply + 1}"), "the anchor after the move")
+    box.stop()
+    # the stand knocked while the box was off: the board found again from the kept view, no taps
+    box.camera = photos.random_camera(random.Random(5), (640, 480), flip=True)
+    for old in box.folder.iterdir():  # (the frames from before: the camera looks from elsewhere now)
+        old.unlink()
+    box.start()
+    box.shoot()
+    box.wait(lambda: box.logged("camera: the board placed (found again from the empty board's print)"),
+             "the board found again")
+    box.wait(lambda: box.logged(f"camera: anchored at ply {ply + 1}"), "the anchor after a restart")
+    c, d = box.game.random_move(box.rng.random)
+    box.play(c, d)
+    box.shoot()
+    box.wait(lambda: box.logged(f"camera: proposal {c} -> {d} at ply {ply + 1}"), "the proposal after it")
+
+
+def test_corners_in_another_order_in_the_config_are_turned_round(box):
+    ply = box.game.ply
+    pairs = [box.corners[i:i + 2] for i in range(0, 8, 2)]
+    box.configure([v for xy in (pairs[1], pairs[0], pairs[3], pairs[2]) for v in xy])  # mirrored
+    box.empty.save(box.state / "camera-empty.png")
+    box.start("--load", str(RECORD))
+    box.shoot()
+    box.wait(lambda: box.logged("camera: the board placed (the corners given"), "the corners turned round")
+    box.wait(lambda: box.logged(f"camera: anchored at ply {ply}"), "the anchor")
+    a, b = box.game.random_move(box.rng.random)
+    box.play(a, b)
+    box.shoot()
+    box.wait(lambda: box.logged(f"camera: proposal {a} -> {b} at ply {ply}"), "the proposal")
+    assert all(f"proposal {a} -> {b}" in line for line in box.lines if "camera: proposal" in line)

@@ -180,6 +180,11 @@ def _width(corners: Sequence[Point]) -> float:
     return (math.dist(corners[0], corners[1]) + math.dist(corners[3], corners[2])) / 2
 
 
+def _same(a: Sequence[Point], b: Sequence[Point]) -> bool:
+    """Two sets of corners within SAME_CORNERS of the board's width of each other: one place."""
+    return max(math.dist(p, q) for p, q in zip(a, b)) <= SAME_CORNERS * _width(b)
+
+
 def _checked(game: Game, photo: Image.Image, corners: list[Point], empty: Image.Image | None,
              empty_view: Image.Image | None) -> Agreement | None:
     """How the photograph under `corners` agrees with the position (None: the corners make no board)."""
@@ -197,7 +202,7 @@ def _one(found: list[tuple[list[Point], Agreement]], how: str) -> Found:
     agree = [(c, a) for c, a in found if a.ok]
     distinct: list[tuple[list[Point], Agreement]] = []
     for c, a in sorted(agree, key=lambda ca: ca[1].badness):
-        if all(max(math.dist(p, q) for p, q in zip(c, d)) > SAME_CORNERS * _width(d) for d, _ in distinct):
+        if not any(_same(c, d) for d, _ in distinct):
             distinct.append((c, a))
     if len(distinct) == 1:
         return Found(distinct[0][0], how, "found from the huts" if how == "huts" else "found from the board's print",
@@ -224,12 +229,16 @@ def hut_fit(game: Game, photo: Image.Image, empty: Image.Image) -> Found:
     centres = np.array([game.board.territories[t].xy for t in held], float)
     weights = np.array([max(1, sum(game.huts(t).values())) for t in held], float)
     fitted_on = np.array([not game.is_village(t) or len(game.occupied()) < FEW_HELD for t in held])
-    found = []
+    found: list[tuple[list[Point], Agreement]] = []
+    tried: list[list[Point]] = []
     for start in _starts(np, pts, area, centres, weights):
         H = _refine(cv2, np, start, pts, area, centres, fitted_on)
         if H is None:
             continue
         corners = _corners(np, H)
+        if any(_same(corners, other) for other in tried):
+            continue  # (two turns that came to one fit: checked once)
+        tried.append(corners)
         checked = _checked(game, photo, corners, empty, None)
         if checked is not None:
             found.append((corners, checked))
