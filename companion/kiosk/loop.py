@@ -149,6 +149,7 @@ class Daemon:
         if isinstance(event, UpdateNews):  # what the last update did, once
             self.shell.tell(T.UPDATE_TITLE, [T.update_news(event.state, event.reason, event.version)], "update-news")
             self.show()
+            log.info("update: told what the last update did (%s)", event.state)
             return True
         if isinstance(event, RemoveGame):  # the page took a game out of the history (with the PIN, confirmed)
             self.remove_game(event.game_id)

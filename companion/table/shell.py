@@ -356,8 +356,10 @@ class Shell:
         return self.question is None and not self.notice.shown and not self.phone_shown and not self.pin_shown
 
     def tell(self, title: str, paragraphs: Sequence[str], name: str) -> None:
-        """A message of the table's over whatever shows; the next key dismisses it."""
-        self.question = None
+        """A message of the table's over whatever shows; the next key dismisses it. A USB stick's
+        update question stays under it: the table answers it once the message is read."""
+        if self.question != "update?":
+            self.question = None
         self.phone_shown, self.pin_shown = False, None
         self.notice.show(title, paragraphs, name)
 

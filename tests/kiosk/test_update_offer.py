@@ -125,3 +125,22 @@ def test_each_bundle_on_a_stick_is_judged_alone(tmp_path: Path, monkeypatch) -> 
     with pytest.raises(MemoryError):
         usb.offer(Path("/dev/sda1"), folder, KEY, "rpi-arm64", None, tmp_path / "mounts", mount, umount)
     assert made == [("mount", "sda1"), ("umount", "sda1")]
+
+
+def test_news_of_the_last_update_does_not_drop_a_sticks_question(tmp_path: Path) -> None:
+    """A box that starts after a refused update with a stick already in: the stick's question and
+    the news come in either order; the news is read first if it came last, and the question is
+    still there to answer (it was dropped: # then only dismissed the news)."""
+    for news_first in (True, False):
+        d = table(tmp_path / f"state{news_first}", "--players", "2", "--seed", "3")
+        offer = UpdateOffer("2.0", "/run/companion-usb/sda1/clans-companion.bundle")
+        news = UpdateNews("refused", "start", "1.0")
+        for event in ((news, offer) if news_first else (offer, news)):
+            d.step(event)
+        if not news_first:
+            assert d.shell.screen().name == "update-news"
+            d.step("#")  # read
+        assert d.shell.screen().name == "update?"
+        d.step("#")
+        assert (tmp_path / f"state{news_first}" / "update" / "request.json").exists()
+        assert d.shell.screen().name == "update-started"
