@@ -120,6 +120,16 @@ class Box:
             s.connect(str(self.tmp / "keys.sock"))
             s.sendall((json.dumps(message) + "\n").encode())
 
+    def move_confirmed(self, ply: int) -> None:
+        """A move made on the table at `ply`: proposed, said, confirmed with #, and the board anchored after it."""
+        a, b = self.game.random_move(self.rng.random)
+        self.play(a, b)
+        self.shoot()
+        self.wait(lambda: self.logged(f"camera: proposal {a} -> {b} at ply {ply}"), "the proposal")
+        self.wait(lambda: self.heard(f"From {a} to {b}? Hash confirms."), "the proposal said")
+        self.keys("#")
+        self.wait(lambda: self.logged(f"camera: anchored at ply {ply + 1}"), "the anchor after the move")
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
@@ -146,15 +156,7 @@ def test_the_box_proposes_the_move_it_sees_and_names_one_it_does_not(box):
     box.shoot()
     box.wait(lambda: box.logged(f"camera: anchored at ply {ply}"), "the anchor")
 
-    a, b = box.game.random_move(box.rng.random)
-    box.play(a, b)
-    box.shoot()
-    box.wait(lambda: box.logged(f"camera: proposal {a} -> {b} at ply {ply}"), "the proposal")
-    box.wait(lambda: box.heard(f"From {a} to {b}? Hash confirms."), "the proposal said")
-    box.keys("#")
-    box.wait(lambda: box.logged(f'"frm": {a}, "to": {b}') or box.logged(f"camera: anchored at ply {ply + 1}"),
-             "the move confirmed")
-    box.wait(lambda: box.logged(f"camera: anchored at ply {ply + 1}"), "the anchor after the move")
+    box.move_confirmed(ply)
 
     # a move typed, and another made on the board
     c = next(t for t in box.game.movable() if len(box.game.targets(t)) >= 2)
@@ -201,13 +203,7 @@ def test_without_corners_the_box_finds_the_board_and_again_when_the_camera_moved
     box.wait(lambda: box.logged(f"camera: anchored at ply {ply}"), "the anchor")
     with Image.open(box.state / "camera-empty.png") as kept:
         assert kept.size == (600, 400)  # kept anew in the board's frame
-    a, b = box.game.random_move(box.rng.random)
-    box.play(a, b)
-    box.shoot()
-    box.wait(lambda: box.logged(f"camera: proposal {a} -> {b} at ply {ply}"), "the proposal")
-    box.wait(lambda: box.heard(f"From {a} to {b}? Hash confirms."), "the proposal said")
-    box.keys("#")
-    box.wait(lambda: box.logged(f"camera: anchored at ply {ply + 1}"), "the anchor after the move")
+    box.move_confirmed(ply)
     box.stop()
     # the stand knocked while the box was off: the board found again from the kept view, no taps
     box.camera = photos.random_camera(random.Random(5), (640, 480), flip=True)
