@@ -160,15 +160,32 @@ class Feeder:
         self.thread.join()
 
 
+class Gated:
+    """A camera that gives frames only while `gate` is set: the bench turns the camera's work on and off
+    without stopping its thread."""
+
+    def __init__(self, camera: object, gate: object) -> None:
+        self.camera, self.gate = camera, gate
+
+    def grab(self) -> object:
+        return self.camera.grab() if self.gate.is_set() else None  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.camera.close()  # type: ignore[attr-defined]
+
+
 def latency_with_camera(key_to_frame: Callable[..., dict], games: int, seed: int, fps: float = 4.0,
-                        still_s: float = 1.0, idle_s: float = 5.0) -> dict:
-    """Key -> frame (`key_to_frame`: companion.bench.run's, one game a call) with the camera off and on, game by game in turn (the same keys,
-    the same machine load): on, the kiosk's camera thread (companion.kiosk.camera.CameraWatch, the
-    Clans watcher, the page's picture written every 2 s) watches a folder camera fed a changing
-    table at `fps`. Then the camera alone for `idle_s`: its share of one core, and this process's
-    memory with the camera on."""
+                        still_s: float = 1.0, idle_s: float = 5.0, block_s: float = 1.0) -> dict:
+    """Key -> frame (`key_to_frame`: companion.bench.run's, one game a call) with the camera off and on:
+    the kiosk's camera thread (companion.kiosk.camera.CameraWatch, the Clans watcher, the page's
+    picture written every 2 s) watches a folder camera fed a changing table at `fps` throughout, and
+    its frames are let through in turn, a block of about `block_s` seconds of whole games on, the same
+    games off (which goes first alternates), `games` blocks each: so a machine's other work falls on
+    both alike. Then the camera alone for `idle_s`: its share of one core, and this process's memory
+    with the camera on."""
     import os
     import tempfile
+    import threading
 
     from companion.bench.path import current_rss_mb, percentile
     from companion.games import find_game
@@ -178,33 +195,33 @@ def latency_with_camera(key_to_frame: Callable[..., dict], games: int, seed: int
 
     shots = table_shots(seed)
     seen: list = []
+    gate = threading.Event()
+    off: list[float] = []
+    on: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = os.path.join(tmp, "camera")
         os.mkdir(folder)
         watcher = find_game("clans").make_camera_watcher(CORNERS, still_s)
         watcher.set_empty(decode(shots[0]).convert("RGB"))
         rss_off = current_rss_mb()
-
-        def camera() -> CameraWatch:
-            watch = CameraWatch(lambda: FolderCamera(folder), watcher, seen.append, fps,
-                                frame_file=os.path.join(tmp, "frame.jpg"))
-            watch.publish(Position(Game.new(3, seed=seed), "move"))
-            return watch
-
-        off: list[float] = []
-        on: list[float] = []
+        watch = CameraWatch(lambda: Gated(FolderCamera(folder), gate), watcher, seen.append, fps,
+                            frame_file=os.path.join(tmp, "frame.jpg"))
+        watch.publish(Position(Game.new(3, seed=seed), "move"))
+        next_seed = seed
         with Feeder(folder, shots, fps) as feeder:
-            for g in range(games):
-                off += key_to_frame(1, seed + g, keep=True)["times_ms"]
-                watch = camera()
-                watch.start()
-                try:
-                    on += key_to_frame(1, seed + g, keep=True)["times_ms"]
-                finally:
-                    watch.close()
-            watch = camera()
             watch.start()
             try:
+                for block in range(games):
+                    seeds, started = [], time.perf_counter()
+                    while not seeds or time.perf_counter() - started < block_s:  # the first run of the pair
+                        seeds.append(next_seed)
+                        next_seed += 1
+                        (gate.set if block % 2 else gate.clear)()
+                        (on if block % 2 else off).extend(key_to_frame(1, seeds[-1], keep=True)["times_ms"])
+                    (gate.clear if block % 2 else gate.set)()
+                    for s in seeds:
+                        (off if block % 2 else on).extend(key_to_frame(1, s, keep=True)["times_ms"])
+                gate.set()
                 wall, cpu = time.perf_counter(), time.process_time()
                 watch._closed.wait(idle_s)
                 share = (time.process_time() - cpu) / (time.perf_counter() - wall)
