@@ -11,6 +11,7 @@ build/image/boot-times.txt, for README's numbers.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -122,6 +123,16 @@ def test_the_image_boots_applies_its_card_and_resumes_after_a_power_cut(tmp_path
         status, body = m.get("/")
         assert b"image 0.1.0-" in body and f"Debian {DEBIAN}".encode() in body, body[-300:]
         assert "ssh_key" in m.run("cat /run/companion-box/problems.json")
+        # The camera's libraries on the card: the webcam's adapter imports, the service may open a webcam,
+        # and photographs of a table made here (its record, the empty board, before and after) name the move.
+        venv = "/opt/companion/venv/bin/python"
+        assert m.run(f"{venv} -c 'import cv2, numpy; from companion.hw.camera import V4L2Camera; "
+                     "import linuxpy.video.device; print(\"webcam\", V4L2Camera.__name__)'", 600) == "webcam V4L2Camera"
+        assert "video" in m.run("id -nG companion").split()
+        shots = json.loads(m.run(f"cd /tmp && {venv} -m companion.bench.camera photos /tmp 3", 900).splitlines()[-1])
+        seen = json.loads(m.run("companion camera propose --record /tmp/record.json --before /tmp/before.jpg --after "
+                                f"/tmp/after.jpg --empty /tmp/empty.jpg --corners {shots['corners']} --json", 900))
+        assert seen["move"] == shots["move"], seen
         assert "no game" in first.get("problem", ""), first
         # A game through the page, with the card's PIN: two players (the setup drawn), then their names.
         headers = login(m)
@@ -179,4 +190,6 @@ def test_the_build_says_which_bytes_it_wrote() -> None:
     assert re.search(r"^linux-image-arm64=\S+ arm64$", manifest, re.M) and re.search(r"^systemd=\S+ arm64$", manifest, re.M)
     assert re.search(r"^aiohttp==\S+( --hash=sha256:[0-9a-f]{64})+$", manifest, re.M), "a locked wheel with its hashes"
     assert re.search(r"^lgpio==0\.2\.2\.0( --hash=sha256:[0-9a-f]{64})+$", manifest, re.M), "lgpio, built from its checked source"
+    for camera in ("linuxpy", "opencv-python-headless", "numpy"):  # a USB webcam, and the board found in its pictures
+        assert re.search(rf"^{camera}==\S+( --hash=sha256:[0-9a-f]{{64}})+$", manifest, re.M), camera
 
