@@ -199,7 +199,7 @@ keypad:                  # optional serial keypad (omit or null if none)
 #     KEY_KPSLASH: D
 # camera:                # optional camera above the board (a game that uses one): it proposes the move it sees
 #   source: v4l2         # v4l2: a USB webcam (pip install '.[camera]') | picamera2: the Pi camera | folder
-#   device: /dev/video0  # v4l2: the webcam; folder: a folder whose newest picture is the frame
+#   device: auto         # v4l2: auto (the first USB camera) or its /dev path; folder: the newest picture in it
 #   width: 1280
 #   height: 960
 #   corners: [212, 96, 1090, 104, 1124, 700, 180, 690]   # where the board file's corners (0,0) (1200,0)

@@ -389,13 +389,13 @@ def check_camera(p: Probe) -> Result:
         if not (p.importable("linuxpy") or p.importable("cv2")):  # companion.hw.camera takes either
             return Result(FAIL, "camera", _("camera.source v4l2 needs linuxpy: {command}").format(
                 command="pip install '.[webcam]'"))
-        if c.device == "auto":  # the first USB camera udev named, as companion.hw.camera.find_webcam
-            found = _listing(p, "/dev/v4l/by-id", "*-video-index0")
-            if not found:
+        if c.device == "auto":  # as companion.hw.camera.find_webcam: the first USB camera udev named, else video0
+            found = [f"/dev/v4l/by-id/{name}" for name in _listing(p, "/dev/v4l/by-id", "*-video-index0")]
+            if not found and not p.path("/dev/video0").exists():
                 return Result(FAIL, "camera", _("camera.device {device} is not there: plug the camera in "
                                                 "({command})").format(device="auto", command="ls /dev/v4l/by-id"))
             return Result(OK, "camera", _("{source} {device}; {see}").format(
-                source=c.source, device=f"auto: /dev/v4l/by-id/{found[0]}", see=see))
+                source=c.source, device=f"auto: {(found or ['/dev/video0'])[0]}", see=see))
         there = p.path(c.device).exists() or "%" in c.device
     else:
         if not p.importable("picamera2"):

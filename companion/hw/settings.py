@@ -112,15 +112,16 @@ class UsbKeypadConfig:
 class CameraConfig:
     """The camera above the board (companion.hw.camera; for a game whose GameType has a camera), as `cfg.camera` (None: none).
 
-    `source`: v4l2 (a USB webcam, OpenCV), picamera2 (the Pi camera) or folder (the newest
-    picture in a folder: a stand-in camera). `device`: the /dev/video* path (v4l2) or the folder.
+    `source`: v4l2 (a USB webcam, read by linuxpy, else OpenCV), picamera2 (the Pi camera) or folder
+    (the newest picture in a folder: a stand-in camera). `device`: v4l2's auto (the first USB camera
+    udev names under /dev/v4l/by-id, else /dev/video0) or a /dev path, or the folder.
     `width` x `height`: the frames asked for. `corners`: where the board's corners (0,0),
     (1200,0), (1200,800), (0,800) of the board file's frame lie in the picture, 8 numbers
     x1, y1 ... x4, y4 in pixels. `fps`: frames looked at per second; `still_s`: how long the
     picture must be still before the box judges it."""
 
     source: str = "v4l2"
-    device: str = "/dev/video0"
+    device: str = "auto"
     width: int = 1280
     height: int = 960
     corners: list[float] = field(default_factory=list)

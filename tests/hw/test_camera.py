@@ -294,9 +294,11 @@ def test_doctor_finds_the_usb_camera_udev_named_and_says_what_is_missing(tmp_pat
     missing = doctor.check_camera(p)
     assert missing.level == doctor.FAIL and "plug the camera in" in missing.line and "/dev/v4l/by-id" in missing.line
     (tmp_path / "dev/v4l/by-id").mkdir(parents=True)
+    (tmp_path / "dev/video0").touch()  # no udev names (a container): the first node, as the adapter takes it
+    assert doctor.check_camera(p).level == doctor.OK and "auto: /dev/video0" in doctor.check_camera(p).line
     (tmp_path / "dev/v4l/by-id/usb-046d_C270_A1B2-video-index0").touch()
     found = doctor.check_camera(p)
-    assert found.level == doctor.OK and "usb-046d_C270_A1B2-video-index0" in found.line
+    assert found.level == doctor.OK and "auto: /dev/v4l/by-id/usb-046d_C270_A1B2-video-index0" in found.line
     opencv = doctor.Probe(config=cfg, root=tmp_path, importable=lambda name: name == "cv2")
     assert doctor.check_camera(opencv).level == doctor.OK
     none = doctor.check_camera(doctor.Probe(config=cfg, root=tmp_path, importable=lambda name: False))
