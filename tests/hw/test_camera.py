@@ -185,6 +185,28 @@ def test_a_webcam_without_mjpeg_gives_yuyv_frames_in_their_colours(webcam):
             assert frame.size == (640, 480) and _near(frame.getpixel((5, 5)), colours[k])
 
 
+def _without_huffman_tables(jpeg: bytes) -> bytes:
+    """The JPEG without its DHT segments, as many UVC cameras send their MJPEG frames (the standard
+    tables are implied)."""
+    out, i = bytearray(jpeg[:2]), 2
+    while jpeg[i + 1] != 0xDA:  # up to the scan
+        length = int.from_bytes(jpeg[i + 2:i + 4], "big")
+        if jpeg[i + 1] != 0xC4:
+            out += jpeg[i:i + 2 + length]
+        i += 2 + length
+    return bytes(out + jpeg[i:])
+
+
+def test_a_uvc_frame_without_its_huffman_tables_is_decoded(webcam):
+    make, clock = webcam
+    with make(frame=lambda k, w, h, f: _without_huffman_tables(_webcam_frame(k, w, h, f))) as cam:
+        assert b"\xff\xc4" not in cam.frame_source(0, 64, 48, "MJPG")
+        camera = open_camera("v4l2", str(cam.path), (1280, 960), 4)
+        clock[0] = 0.21
+        assert _near(camera.grab().getpixel((9, 9)), _colour(1))
+        camera.close()
+
+
 def test_a_broken_frame_is_no_frame(webcam):
     make, clock = webcam
     with make(frame=lambda k, w, h, f: _webcam_frame(k, w, h, f)[:300] if k == 1 else _webcam_frame(k, w, h, f)) as cam:
