@@ -47,6 +47,7 @@ STARTS = 4  # the best turns refined
 MATCH = (55, 50, 45, 40, 40, 40)  # frame px: a blob this near a territory's centre is its huts, per round
 RANSAC_FRAME_PX = 25  # frame px: a centre this far from its huts' blobs is an outlier of the homography
 SAME_CORNERS = 0.03  # of the board's width: two fits this close are one
+LEAST_UNSURE, MOST_UNSURE = 0.01, 0.03  # the corners found from huts are this sure at best, and at worst
 MIN_MATCHES = 30  # features matched consistently: fewer, and the kept view was not found
 ORB_FEATURES = 2000
 RATIO = 0.8  # Lowe's ratio test for a feature's best match
@@ -76,6 +77,7 @@ class Found:
     how: str
     reason: str
     agreement: Agreement | None = None
+    uncertainty: float = 0.0  # how far the corners may be off, a share of the board's width (0: to a pixel)
 
 
 def frame_corners() -> list[Point]:
@@ -146,10 +148,13 @@ def _starts(np: Any, pts: Any, area: Any, centres: Any, weights: Any) -> list[An
     return maps
 
 
-def _refine(cv2: Any, np: Any, H: Any, pts: Any, area: Any, centres: Any, fitted_on: Any) -> Any | None:
+def _refine(cv2: Any, np: Any, H: Any, pts: Any, area: Any, centres: Any,
+            fitted_on: Any) -> tuple[Any, float] | None:
     """The homography (frame -> photo) refined: each centre is paired with the blobs nearest it, and
     the homography fitted to the pairs of the centres `fitted_on` (a village's chip lies beside its
-    centre: its blobs are its own, but not its centre's place), a few rounds (None: too few pairs)."""
+    centre: its blobs are its own, but not its centre's place), a few rounds. With it, how sure its
+    corners are (`uncertainty`); None: too few pairs."""
+    src, dst = [], []
     for reach in MATCH:
         mapped = _apply(np, H, centres)
         local = np.linalg.norm(_apply(np, H, centres + [10.0, 0.0]) - mapped, axis=1) / 10  # photo px per frame px
@@ -169,7 +174,17 @@ def _refine(cv2: Any, np: Any, H: Any, pts: Any, area: Any, centres: Any, fitted
         if fitted is None:
             return None
         H = fitted
-    return H
+    return H, uncertainty(np, H, np.array(src), np.array(dst))
+
+
+def uncertainty(np: Any, H: Any, src: Any, dst: Any) -> float:
+    """How far (a share of the board's width) the corners of a homography fitted to `src` -> `dst` may
+    be off: the pairs' scatter in the board's frame (a hut lies anywhere near its territory's centre),
+    over the square root of their number per the map's 8 unknowns, twice (the corners lie beyond the
+    territories). About 1% for a setup's 60 huts, 2-3% for a late game's few territories."""
+    back = _apply(np, np.linalg.inv(H), dst)
+    scatter = float(np.sqrt(((back - src) ** 2).sum(1).mean()))
+    return min(MOST_UNSURE, max(LEAST_UNSURE, 2 * scatter * math.sqrt(8 / len(src)) / BOARD_FRAME[0]))
 
 
 def _corners(np: Any, H: Any) -> list[Point]:
@@ -197,20 +212,23 @@ def _checked(game: Game, photo: Image.Image, corners: list[Point], empty: Image.
     return agreement(game, view, ref)  # type: ignore[arg-type]
 
 
-def _one(found: list[tuple[list[Point], Agreement]], how: str) -> Found:
+Candidate = tuple[list[Point], Agreement, float]  # corners, how the position agrees, their uncertainty
+
+
+def _one(found: list[Candidate], how: str) -> Found:
     """The one candidate that agrees (candidates within SAME_CORNERS of each other are one)."""
-    agree = [(c, a) for c, a in found if a.ok]
-    distinct: list[tuple[list[Point], Agreement]] = []
-    for c, a in sorted(agree, key=lambda ca: ca[1].badness):
-        if not any(_same(c, d) for d, _ in distinct):
-            distinct.append((c, a))
+    distinct: list[Candidate] = []
+    for candidate in sorted((c for c in found if c[1].ok), key=lambda c: c[1].badness):
+        if not any(_same(candidate[0], other[0]) for other in distinct):
+            distinct.append(candidate)
     if len(distinct) == 1:
-        return Found(distinct[0][0], how, "found from the huts" if how == "huts" else "found from the board's print",
-                     distinct[0][1])
+        corners, agreed, unsure = distinct[0]
+        return Found(corners, how, "found from the huts" if how == "huts" else "found from the board's print",
+                     agreed, unsure)
     if distinct:
         return Found(None, how, "the board fits two ways: tap the corners")
     if found:
-        best = min(found, key=lambda ca: ca[1].badness)[1]
+        best = min(found, key=lambda c: c[1].badness)[1]
         return Found(None, how, f"the board was not found: where it fits best, {best.why()}")
     return Found(None, how, "the board was not found")
 
@@ -229,19 +247,20 @@ def hut_fit(game: Game, photo: Image.Image, empty: Image.Image) -> Found:
     centres = np.array([game.board.territories[t].xy for t in held], float)
     weights = np.array([max(1, sum(game.huts(t).values())) for t in held], float)
     fitted_on = np.array([not game.is_village(t) or len(game.occupied()) < FEW_HELD for t in held])
-    found: list[tuple[list[Point], Agreement]] = []
+    found: list[Candidate] = []
     tried: list[list[Point]] = []
     for start in _starts(np, pts, area, centres, weights):
-        H = _refine(cv2, np, start, pts, area, centres, fitted_on)
-        if H is None:
+        refined = _refine(cv2, np, start, pts, area, centres, fitted_on)
+        if refined is None:
             continue
+        H, unsure = refined
         corners = _corners(np, H)
         if any(_same(corners, other) for other in tried):
             continue  # (two turns that came to one fit: checked once)
         tried.append(corners)
         checked = _checked(game, photo, corners, empty, None)
         if checked is not None:
-            found.append((corners, checked))
+            found.append((corners, checked, unsure))
     return _one(found, "huts")
 
 
@@ -277,7 +296,7 @@ def match_view(empty_view: Image.Image, photo: Image.Image, game: Game | None = 
         return Found(corners, "view", "found from the board's print")
     view = empty_view if empty_view.size == BOARD_VIEW else empty_view.resize(BOARD_VIEW)
     checked = _checked(game, photo, corners, None, view)
-    return _one([(corners, checked)] if checked is not None else [], "view")
+    return _one([(corners, checked, 0.0)] if checked is not None else [], "view")
 
 
 def _registered(cv2: Any, np: Any, empty_view: Image.Image, photo: Image.Image, corners: list[Point]) -> list[Point]:

@@ -68,28 +68,41 @@ def _at(coeffs: Sequence[float], x: float, y: float) -> tuple[float, float]:
     return (a * x + b * y + c) / z, (d * x + e * y + f) / z
 
 
-_REGIONS: dict[tuple[int, int], tuple[Board, dict[int, Region]]] = {}
+_REGIONS: dict[tuple[int, tuple[float, ...]], tuple[Board, dict[int, Region]]] = {}
 
 
-def order_regions(board: Board, index: int) -> dict[int, Region]:
-    """Each territory's region in the view under the corners as given, when the corners are meant in
-    ORDERS[index] (BOARD_VIEW; made once per board and order)."""
-    made = _REGIONS.get((id(board), index))
+def mapped_regions(board: Board, coeffs: Sequence[float]) -> dict[int, Region]:
+    """Each territory's region in a view (BOARD_VIEW), its outline taken through the map `coeffs` of the
+    view onto itself (8 coefficients: the board placed otherwise in it); made once per board and map."""
+    key = (id(board), tuple(round(c, 9) for c in coeffs))
+    made = _REGIONS.get(key)
     if made is None or made[0] is not board:
-        coeffs = order_map(ORDERS[index])
         sx, sy = BOARD_VIEW[0] / BOARD_FRAME[0], BOARD_VIEW[1] / BOARD_FRAME[1]
         out = {}
         for t in board.territories.values():
             poly = [_at(coeffs, x * sx, y * sy) for x, y in t.outline]
             x0, y0 = max(0, int(min(p[0] for p in poly)) - 3), max(0, int(min(p[1] for p in poly)) - 3)
-            x1 = min(BOARD_VIEW[0], int(max(p[0] for p in poly)) + 4)
-            y1 = min(BOARD_VIEW[1], int(max(p[1] for p in poly)) + 4)
-            mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+            x1 = max(x0 + 1, min(BOARD_VIEW[0], int(max(p[0] for p in poly)) + 4))
+            y1 = max(y0 + 1, min(BOARD_VIEW[1], int(max(p[1] for p in poly)) + 4))
+            mask = Image.new("L", (x1 - x0, y1 - y0), 0)
             ImageDraw.Draw(mask).polygon([(x - x0, y - y0) for x, y in poly], fill=255)
             mask = mask.filter(ImageFilter.MinFilter(5))  # 2 px in from the border, as views.regions
             out[t.number] = Region((x0, y0, x1, y1), mask, max(1, mask.histogram()[255]))
-        made = _REGIONS[(id(board), index)] = (board, out)
+        made = _REGIONS[key] = (board, out)
     return made[1]
+
+
+def order_regions(board: Board, index: int) -> dict[int, Region]:
+    """Each territory's region in the view under the corners as given, when the corners are meant in
+    ORDERS[index]."""
+    return mapped_regions(board, order_map(ORDERS[index]))
+
+
+def shares_in(diff: Image.Image, regions: dict[int, Region]) -> dict[int, float]:
+    """Per territory, the share of its region (`regions`) that changed clearly in `diff` (views.shares,
+    for regions of the board placed otherwise)."""
+    clear = clear_change(diff)
+    return {number: ImageStat.Stat(clear.crop(r.box), r.mask).sum[0] / 255 / r.pixels for number, r in regions.items()}
 
 
 @dataclass(frozen=True)

@@ -19,19 +19,22 @@ places; something else changed too. A wrong move proposed is worse than none.
 Before any of it, the board is placed (`place`): corners given are taken in the one of their eight
 orders under which the view before the move agrees with the position (companion.games.clans.camera.orient),
 and without corners the board is found from the huts (companion.games.clans.camera.find). A view
-that agrees with the position in no order, or in two, is not read (`no_board`).
+that agrees with the position in no order, or in two, is not read (`no_board`). Corners found from
+the huts are less sure (1% of the board's width, up to 3% in a late game's few territories): a move
+is proposed with them only when the board placed that far elsewhere names no other move (`unsteady`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Sequence
 
 from PIL import Image
 
 from companion.games.clans.camera.find import hut_fit
-from companion.games.clans.camera.geometry import Point, to_board
-from companion.games.clans.camera.orient import orient
+from companion.games.clans.camera.geometry import BOARD_VIEW, Point, perspective, to_board
+from companion.games.clans.camera.orient import mapped_regions, orient, shares_in
 from companion.games.clans.camera.views import Detail, change, detail, shares
 from companion.games.clans.game import Game
 
@@ -46,13 +49,27 @@ ALONE_GROWTH = 0.5  # ... or grew, and the other grew less than this share of it
 FAINT = 0.015  # a change too faint to count alone (a single hut is about 0.03)
 
 
+@lru_cache(maxsize=8)
+def nearby(unsure: float) -> tuple[list[float], ...]:
+    """The board placed a little elsewhere in the view, as far as its corners may be off (`unsure`, a
+    share of its width): shifted that far each way, and 1.5 times that larger and smaller (maps of
+    the view onto itself)."""
+    w, h = BOARD_VIEW
+    frame = [(0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h))]
+    step = unsure * w
+    moves = [[(x + dx, y + dy) for x, y in frame] for dx, dy in ((step, 0), (-step, 0), (0, step), (0, -step))]
+    sizes = [[((x - w / 2) * f + w / 2, (y - h / 2) * f + h / 2) for x, y in frame]
+             for f in (1 + 1.5 * unsure, 1 - 1.5 * unsure)]
+    return tuple(perspective(frame, moved) for moved in moves + sizes)
+
+
 @dataclass
 class Proposal:
     """The move the views show (None: no proposal), why, and the measures it was read from."""
 
     move: tuple[int, int] | None
     code: str  # "move", "still", "covered", "no_source", "two_sources", "cannot_move", "no_target",
-    #            "two_targets", "other_change", "no_board"
+    #            "two_targets", "other_change", "no_board", "unsteady"
     reason: str
     changed: list[int] = field(default_factory=list)
     measures: dict[int, tuple[float, float, float]] = field(default_factory=dict)  # t: (moved, before, after)
@@ -78,6 +95,7 @@ class Placed:
     corners: list[Point] | None
     found: bool
     reason: str
+    unsure: float = 0.0  # how far the corners may be off, a share of the board's width (0: as given)
 
 
 def place(game: Game, photo: Image.Image, empty: Image.Image, corners: Sequence[Point] | None = None) -> Placed:
@@ -88,7 +106,7 @@ def place(game: Game, photo: Image.Image, empty: Image.Image, corners: Sequence[
         oriented = orient(game, photo, corners, empty)
         return Placed(oriented.corners, False, oriented.reason)
     found = hut_fit(game, photo, empty)
-    return Placed(found.corners, True, found.reason)
+    return Placed(found.corners, True, found.reason, found.uncertainty)
 
 
 def propose(game: Game, before: Image.Image, after: Image.Image, empty: Image.Image,
@@ -99,15 +117,27 @@ def propose(game: Game, before: Image.Image, after: Image.Image, empty: Image.Im
     if placed.corners is None:
         return Proposal(None, "no_board", placed.reason, found=placed.found)
     ref, was, now = (detail(to_board(photo, placed.corners)) for photo in (empty, before, after))
-    proposal = judge(game, was, now, ref)
+    proposal = judge(game, was, now, ref, placed.unsure)
     proposal.corners, proposal.found = placed.corners, placed.found
     return proposal
 
 
-def judge(game: Game, was: Detail, now: Detail, ref: Detail) -> Proposal:
-    """The proposal from the details of the views before and after the move and of the empty board."""
-    return decide(game, shares(change(was, now), game.board), shares(change(was, ref), game.board),
-                  shares(change(now, ref), game.board))
+def judge(game: Game, was: Detail, now: Detail, ref: Detail, unsure: float = 0.0) -> Proposal:
+    """The proposal from the details of the views before and after the move and of the empty board.
+    `unsure`: how far the board's corners may be off (a share of its width; corners found from the huts):
+    a move is proposed only when the board placed that far elsewhere (`nearby`) names no other move."""
+    diffs = (change(was, now), change(was, ref), change(now, ref))
+    found = decide(game, *(shares(diff, game.board) for diff in diffs))
+    if not unsure or found.move is None:
+        return found
+    for coeffs in nearby(round(unsure, 3)):
+        regions = mapped_regions(game.board, coeffs)
+        other = decide(game, *(shares_in(diff, regions) for diff in diffs)).move
+        if other is not None and other != found.move:
+            a, b = found.move
+            return Proposal(None, "unsteady", f"{a} -> {b}, but {other[0]} -> {other[1]} with the board placed a "
+                            f"little elsewhere: its corners are not sure enough", found.changed, found.measures)
+    return found
 
 
 def decide(game: Game, moved: dict[int, float], before: dict[int, float], after: dict[int, float]) -> Proposal:

@@ -178,6 +178,7 @@ class Watcher:
         self.checked: tuple | None = None  # the position whose move the board did not show (said once)
         self.told_moved = False  # "the camera moved" was said (once, until the board agrees again)
         self.news: tuple[list[Point], str] | None = None  # corners just placed and how, for `placed()`
+        self.unsure = 0.0  # how far the corners may be off (found from the huts): no move hangs on their place
 
     def set_empty(self, photo: Image.Image) -> None:
         """A photograph of the empty board (the questions', or one kept by an earlier run)."""
@@ -222,11 +223,11 @@ class Watcher:
         self.given, self.corners = check_corners(corners), None
         self.anchor, self.anchor_game, self.judged, self.told_moved = None, None, None, False
 
-    def use(self, corners: list[Point], how: str) -> None:
+    def use(self, corners: list[Point], how: str, unsure: float = 0.0) -> None:
         """Judge with `corners` from now on. Placed against the empty board's photograph ("given",
         "huts"), its view is made anew; found from its kept view ("view"), the photograph is of
         another pose and goes."""
-        self.corners, self.news = corners, (corners, how)
+        self.corners, self.news, self.unsure = corners, (corners, how), unsure
         if how == "view":
             self.empty_raw = None
         elif self.empty_raw is not None:
@@ -270,7 +271,7 @@ class Watcher:
             why.append(str(exc))
         else:
             if found.corners is not None:
-                self.use(found.corners, found.how)
+                self.use(found.corners, found.how, found.uncertainty)
                 return None
             why.append(found.reason)
         return Seen("unplaced", game.ply, reason="; ".join(why))
@@ -329,7 +330,7 @@ class Watcher:
             return self.reanchor(view, share, game, moves)
         if position.phase != "move":
             return None
-        found = judge(game, self.anchor, view, self.ref)
+        found = judge(game, self.anchor, view, self.ref, self.unsure)
         if found.code == "still":
             return None
         if found.move is not None:
@@ -351,7 +352,7 @@ class Watcher:
         before = self.anchor_game
         if self.anchor is not None and before is not None and played(before) == moves[:-1]:
             # checked at every still view until the board agrees (the pieces may not have moved yet)
-            found = judge(before, self.anchor, view, self.ref)  # type: ignore[arg-type]
+            found = judge(before, self.anchor, view, self.ref, self.unsure)  # type: ignore[arg-type]
             if found.move is not None and found.move != moves[-1]:
                 was = f"{moves[-1][0]} -> {moves[-1][1]} was played"
                 if self.checked == moves:  # said already: not anchored on while it shows

@@ -13,7 +13,8 @@ import pytest
 from companion.games.clans.camera.find import hut_fit, match_view
 from companion.games.clans.camera.geometry import to_board
 from companion.games.clans.camera.orient import ORDERS, orient, reorder
-from companion.games.clans.camera.propose import propose
+from companion.games.clans.camera.propose import judge, propose
+from companion.games.clans.camera.views import detail
 from companion.games.clans.game import Game
 
 from tests.cpu_budget import slowness
@@ -104,6 +105,28 @@ def test_the_board_is_not_found_where_nothing_differs_from_the_empty_board():
     assert found.corners is None and "hardly anything differs" in found.reason
     late = Game.from_position(3, {1: {"red": 3}, 2: {"blue": 2}})
     assert "too few" in hut_fit(late, photo, empty).reason
+
+
+def test_a_move_that_hangs_on_the_boards_exact_place_is_not_proposed_with_corners_found():
+    """Corners 2% off (as corners found from a late game's few huts may be) name the neighbouring target;
+    told how unsure they are, the box names no move rather than that one."""
+    rng, game, pieces, camera, empty, before, tapped = table(122, 12)
+    a = next(t for t in game.movable() if len(game.targets(t)) >= 3)
+    b = game.targets(a)[0]
+    pieces.move(a, b)
+    after, _ = photos.photograph(pieces, camera, photos.random_look(rng, "light"))
+    width = abs(tapped[1][0] - tapped[0][0])
+    off = [(x + 0.02 * width, y - 0.02 * width) for x, y in tapped]
+    for corners, plain_move in ((tapped, (a, b)), (off, None)):
+        ref, was, now = (detail(to_board(p, corners)) for p in (empty, before, after))
+        plain = judge(game, was, now, ref)
+        if plain_move is not None:
+            assert plain.move == plain_move and judge(game, was, now, ref, 0.01).move == (a, b)
+            continue
+        assert plain.move is not None and plain.move != (a, b)  # (what the test is about: a wrong move)
+        steady = judge(game, was, now, ref, 0.01)
+        assert (steady.move, steady.code) == (None, "unsteady"), steady.reason
+        assert f"{plain.move[0]} -> {plain.move[1]}" in steady.reason
 
 
 # ----- seeded samples (slow) ------------------------------------------------------------------------
