@@ -1,8 +1,8 @@
 """A booted copy of the SD-card image in qemu-system-aarch64, driven from outside.
 
-`Card` is a copy of the image (decompressed from the .img.xz as Raspberry Pi Imager would,
-grown to a bigger card) whose FAT partition is read and written with mtools, as any computer
-would write the settings card. `Machine` boots it (`-M virt`, the image's own kernel and
+`Card` is a copy of the image (decompressed from the .img.xz as Raspberry Pi Imager would, once per
+test run: `raw_image`; grown to a bigger card) whose FAT partition is read and written with mtools,
+as any computer would write the settings card. `Machine` boots it (`-M virt`, the image's own kernel and
 initrd from that FAT partition), reads the serial console line by line in a thread, runs
 commands in the root shell the serial console logs into, and forwards a loopback port to the
 page (port 8080 inside). Everything waits for what it reads, with generous deadlines: QEMU's
@@ -12,6 +12,7 @@ instead, from what the card's FAT holds for that board under its config.txt (`bo
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
@@ -19,6 +20,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.request
@@ -33,16 +35,40 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # colours, bracketed paste: not pa
 VIRT_CMDLINE = "root=LABEL=clans-root ro rootwait console=ttyAMA0 net.ifnames=0 fsck.repair=yes"
 
 
+_RAW: dict[Path, Path] = {}
+
+
+def raw_image(image_xz: Path) -> Path:
+    """The image as Raspberry Pi Imager writes it, decompressed from the .img.xz once per test run
+    (xz takes 15 to 45 s a time on this 2-core machine, a sparse copy of its output about 1: every card
+    copies this);
+    a raw image (a developer's quicker loop) is itself. Read it, never write it."""
+    if image_xz.suffix != ".xz":
+        return image_xz
+    raw = _RAW.get(image_xz)
+    if raw is None or not raw.exists():
+        folder = Path(tempfile.mkdtemp(prefix="companion-image-"))
+        atexit.register(shutil.rmtree, folder, True)
+        raw = folder / image_xz.stem
+        with subprocess.Popen(["xz", "-dc", str(image_xz)], stdout=subprocess.PIPE) as xz, open(raw, "wb") as out:
+            assert xz.stdout is not None
+            while block := xz.stdout.read(1 << 20):
+                if block.count(0) == len(block):
+                    out.seek(len(block), os.SEEK_CUR)  # a hole: the zeros of the empty partitions
+                else:
+                    out.write(block)
+            out.truncate()
+        assert xz.returncode == 0, f"xz -dc {image_xz} failed ({xz.returncode})"
+        _RAW[image_xz] = raw
+    return raw
+
+
 class Card:
     """A card holding the image, and its FAT boot partition through mtools."""
 
     def __init__(self, image_xz: Path, path: Path, size: str = "4G") -> None:
         self.path = path
-        if image_xz.suffix != ".xz":  # a raw image (a developer's quicker loop)
-            shutil.copyfile(image_xz, path)
-        else:
-            with open(path, "wb") as out:
-                subprocess.run(["xz", "-dc", str(image_xz)], stdout=out, check=True)
+        subprocess.run(["cp", "--sparse=always", str(raw_image(image_xz)), str(path)], check=True)
         subprocess.run(["truncate", "-s", size, str(path)], check=True)
 
     @classmethod

@@ -29,7 +29,7 @@ from typing import Callable
 import pytest
 
 from tests.image.image_machine import (BOARDS, PI_MODELS, Card, PiMachine, boot_files, firmware_dtb, kernel_format,
-                           model_cmdline)
+                                       model_cmdline, raw_image)
 from tests.image.test_image_boot import IMAGE_XZ, _skip_reason  # the same image, the same reasons to skip
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,9 +57,10 @@ pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason(
 
 
 @pytest.fixture(scope="module")
-def card(tmp_path_factory: pytest.TempPathFactory) -> Card:
-    """A fresh copy of the image (each boot takes its own: a first boot grows the data partition)."""
-    return Card(IMAGE_XZ, tmp_path_factory.mktemp("fat") / "card.img")
+def card() -> Card:
+    """The image as written to a card, only read here (each boot takes a copy of its own: a first boot
+    grows the data partition)."""
+    return Card.existing(raw_image(IMAGE_XZ))
 
 
 def test_the_fat_holds_what_config_txt_names_for_each_pi(card: Card) -> None:
