@@ -44,7 +44,10 @@ FEW_HELD = 16  # with fewer territories with huts than this, the villages' place
 #                lie beside their centres: less exact, but more of them)
 TURN_STEP = 2  # degrees between the turns tried
 STARTS = 4  # the best turns refined
-MATCH = (55, 50, 45, 40, 40, 40)  # frame px: a blob this near a territory's centre is its huts, per round
+REACH = 90  # frame px: the blobs this near where a start puts a centre may be its huts (the first fit's pairs)
+PAIRED = 20  # frame px: ... and a pair this far from the homography's place for it is not one
+RANSAC_ROUNDS = 5000
+MATCH = (50, 45, 40, 40, 40)  # frame px: a blob this near a territory's centre is its huts, per round after
 RANSAC_FRAME_PX = 25  # frame px: a centre this far from its huts' blobs is an outlier of the homography
 SAME_CORNERS = 0.03  # of the board's width: two fits this close are one
 LEAST_UNSURE, MOST_UNSURE = 0.01, 0.03  # the corners found from huts are this sure at best, and at worst
@@ -148,33 +151,73 @@ def _starts(np: Any, pts: Any, area: Any, centres: Any, weights: Any) -> list[An
     return maps
 
 
-def _refine(cv2: Any, np: Any, H: Any, pts: Any, area: Any, centres: Any,
-            fitted_on: Any) -> tuple[Any, float] | None:
-    """The homography (frame -> photo) refined: each centre is paired with the blobs nearest it, and
-    the homography fitted to the pairs of the centres `fitted_on` (a village's chip lies beside its
-    centre: its blobs are its own, but not its centre's place), a few rounds. With it, how sure its
-    corners are (`uncertainty`); None: too few pairs."""
+def _local(np: Any, H: Any, centres: Any) -> tuple[Any, Any]:
+    """The centres mapped by H into the photograph, and how many photo pixels a frame pixel is at each."""
+    mapped = _apply(np, H, centres)
+    return mapped, np.linalg.norm(_apply(np, H, centres + [10.0, 0.0]) - mapped, axis=1) / 10
+
+
+def _paired(np: Any, H: Any, pts: Any, area: Any, centres: Any, fitted_on: Any, reach: float) -> tuple[Any, Any, Any]:
+    """Each centre `fitted_on` paired with the blobs nearest it (within `reach` frame px where H puts it):
+    the centres, their blobs' weighted centre, and which blobs were paired."""
+    mapped, local = _local(np, H, centres)
+    d = np.linalg.norm(pts[:, None, :] - mapped[None, :, :], axis=2)
+    near = d.argmin(1)
+    close = d[np.arange(len(pts)), near] <= reach * local[near]
     src, dst = [], []
+    for j in range(len(centres)):
+        mine = close & (near == j)
+        if fitted_on[j] and mine.any():
+            src.append(centres[j])
+            dst.append((pts[mine] * area[mine, None]).sum(0) / area[mine].sum())
+    return np.array(src), np.array(dst), close
+
+
+def _rounds(cv2: Any, np: Any, H: Any, pts: Any, area: Any, centres: Any, fitted_on: Any) -> Any | None:
+    """H refined by rounds of each centre paired with the blobs nearest it (None: too few pairs)."""
     for reach in MATCH:
-        mapped = _apply(np, H, centres)
-        local = np.linalg.norm(_apply(np, H, centres + [10.0, 0.0]) - mapped, axis=1) / 10  # photo px per frame px
-        d = np.linalg.norm(pts[:, None, :] - mapped[None, :, :], axis=2)
-        near = d.argmin(1)
-        close = d[np.arange(len(pts)), near] <= reach * local[near]
-        src, dst = [], []
-        for j in range(len(centres)):
-            mine = close & (near == j)
-            if fitted_on[j] and mine.any():
-                src.append(centres[j])
-                dst.append((pts[mine] * area[mine, None]).sum(0) / area[mine].sum())
+        src, dst, _close = _paired(np, H, pts, area, centres, fitted_on, reach)
         if len(src) < MIN_HELD:
             return None
-        fitted, _inliers = cv2.findHomography(np.array(src), np.array(dst), cv2.RANSAC,
-                                              RANSAC_FRAME_PX * float(np.median(local)))
-        if fitted is None:
+        H, _inliers = cv2.findHomography(src, dst, cv2.RANSAC, RANSAC_FRAME_PX * float(np.median(_local(np, H, src)[1])))
+        if H is None:
             return None
-        H = fitted
-    return H, uncertainty(np, H, np.array(src), np.array(dst))
+    return H
+
+
+def _tilted(cv2: Any, np: Any, H: Any, pts: Any, centres: Any) -> Any | None:
+    """A RANSAC homography over every pair of a centre and a blob within REACH of where H puts it: a
+    tilted camera's far territories lie well off a start that knows no tilt."""
+    mapped, local = _local(np, H, centres)
+    d = np.linalg.norm(pts[:, None, :] - mapped[None, :, :], axis=2)
+    blob, centre = np.nonzero(d <= REACH * local[None, :])
+    if len(set(centre.tolist())) < MIN_HELD:
+        return None
+    fitted, _inliers = cv2.findHomography(centres[centre], pts[blob], cv2.RANSAC, PAIRED * float(np.median(local)),
+                                          maxIters=RANSAC_ROUNDS)
+    return fitted
+
+
+def _refine(cv2: Any, np: Any, H: Any, pts: Any, area: Any, centres: Any,
+            fitted_on: Any) -> tuple[Any, float] | None:
+    """The homography (frame -> photo) refined from a start, two ways: rounds of pairing each centre
+    with its nearest blobs from the start, and the same after a RANSAC fit over all near pairs (for a
+    tilted camera); the one that explains more of the blobs is kept. Only the centres `fitted_on` are
+    fitted (a village's chip lies beside its centre: its blobs are its own, not its centre's place).
+    With it, how sure its corners are (`uncertainty`); None: too few pairs."""
+    tilted = _tilted(cv2, np, H, pts, centres[fitted_on])
+    best = None
+    for start in (H, tilted):
+        fitted = None if start is None else _rounds(cv2, np, start, pts, area, centres, fitted_on)
+        if fitted is None:
+            continue
+        src, dst, close = _paired(np, fitted, pts, area, centres, fitted_on, MATCH[-1])
+        explained = (float(area[close].sum()), len(src))
+        if best is None or explained > best[0]:
+            best = (explained, fitted, src, dst)
+    if best is None or len(best[2]) < MIN_HELD:
+        return None
+    return best[1], uncertainty(np, best[1], best[2], best[3])
 
 
 def uncertainty(np: Any, H: Any, src: Any, dst: Any) -> float:
