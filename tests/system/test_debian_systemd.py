@@ -296,6 +296,9 @@ def test_install_skips_the_firmware_off_a_pi_and_starts_the_unit(box: Box) -> No
     groups = box.sh("grep -E '^(Supplementary)?Groups:' /proc/$(systemctl show -P MainPID companion)/status").stdout
     assert groups.strip()
     assert "216/GROUP" not in box.sh("journalctl -u companion --no-pager -o cat").stdout
+    # The camera's libraries came with it, from wheels (the extra `camera`): a webcam is read, the board found.
+    assert "a USB camera's libraries with it" in out
+    assert box.sh("/opt/companion/venv/bin/python -c 'import linuxpy.video.device, cv2, numpy'").returncode == 0
 
 
 def test_ready_with_a_status_and_the_game_resumed(box: Box) -> None:
