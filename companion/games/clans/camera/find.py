@@ -276,8 +276,22 @@ def _one(found: list[Candidate], how: str) -> Found:
     return Found(None, how, "the board was not found")
 
 
+def _safely(how: str, look: Any) -> Found:
+    """`look()`, or not found when OpenCV or numpy gives up on a picture (a degenerate fit, a singular
+    map): a camera thread must not stop on one odd frame."""
+    cv2, _np = _cv()
+    try:
+        return look()
+    except (cv2.error, ArithmeticError, ValueError) as exc:
+        return Found(None, how, f"the board was not found ({type(exc).__name__})")
+
+
 def hut_fit(game: Game, photo: Image.Image, empty: Image.Image) -> Found:
     """The board found from the huts of `game`'s position in `photo`, against `empty` (same camera)."""
+    return _safely("huts", lambda: _hut_fit(game, photo, empty))
+
+
+def _hut_fit(game: Game, photo: Image.Image, empty: Image.Image) -> Found:
     cv2, np = _cv()
     held = list(game.occupied()) + [v.territory for v in game.villages]
     if len(held) < MIN_HELD:
@@ -310,6 +324,10 @@ def hut_fit(game: Game, photo: Image.Image, empty: Image.Image) -> Found:
 def match_view(empty_view: Image.Image, photo: Image.Image, game: Game | None = None) -> Found:
     """The board found by matching the kept view of the empty board (the board's frame, any size) to
     `photo` (ORB features, a RANSAC homography); checked against `game`'s position when given."""
+    return _safely("view", lambda: _match_view(empty_view, photo, game))
+
+
+def _match_view(empty_view: Image.Image, photo: Image.Image, game: Game | None) -> Found:
     cv2, np = _cv()
     f = min(1.0, 2 * WORK_WIDTH / photo.width)
     small = photo.convert("L")

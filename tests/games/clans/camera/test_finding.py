@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from PIL import Image
 
 from companion.games.clans.camera.find import hut_fit, match_view
 from companion.games.clans.camera.geometry import to_board
@@ -133,9 +134,11 @@ def test_the_board_is_not_found_where_nothing_differs_from_the_empty_board():
     assert "too few" in hut_fit(late, photo, empty).reason
 
 
-def test_a_move_that_hangs_on_the_boards_exact_place_is_not_proposed_with_corners_found():
+def test_a_move_that_hangs_on_the_boards_exact_place_is_not_proposed_with_corners_found(monkeypatch):
     """Corners 2% off (as corners found from a late game's few huts may be) name the neighbouring target;
-    told how unsure they are, the box names no move rather than that one."""
+    told how unsure they are, the box names no move rather than that one. (The colour's own change,
+    views.arrivals, refuses this one too, as `between`: here the change images alone are judged.)"""
+    monkeypatch.setattr("companion.games.clans.camera.propose.arrivals", lambda *args: None)
     rng, game, pieces, camera, empty, before, tapped = table(122, 12)
     a = next(t for t in game.movable() if len(game.targets(t)) >= 3)
     b = game.targets(a)[0]
@@ -153,6 +156,32 @@ def test_a_move_that_hangs_on_the_boards_exact_place_is_not_proposed_with_corner
         steady = judge(game, was, now, ref, 0.01)
         assert (steady.move, steady.code) == (None, "unsteady"), steady.reason
         assert f"{plain.move[0]} -> {plain.move[1]}" in steady.reason
+
+
+def test_odd_pictures_are_not_found_and_never_raise():
+    """Noise, a picture a few pixels across, one colour, two of different sizes: not found, with why."""
+    rng = random.Random(5)
+    game = Game.new(3, seed=5)
+    noise = Image.frombytes("RGB", (320, 240), rng.randbytes(320 * 240 * 3))
+    grey = Image.new("RGB", (320, 240), (90, 90, 90))
+    tiny = Image.new("RGB", (6, 4), (10, 200, 10))
+    for photo, empty in ((noise, grey), (grey, noise), (tiny, tiny), (noise, noise), (noise, tiny)):
+        found = hut_fit(game, photo, empty)
+        assert found.corners is None and found.reason, found
+        assert match_view(empty.resize((600, 400)), photo, game).corners is None
+
+
+def test_opencv_giving_up_on_a_picture_is_not_found_not_an_exception(monkeypatch):
+    """(The camera's thread must not stop on one odd frame.)"""
+    cv2 = pytest.importorskip("cv2")
+    rng, game, pieces, camera, empty, photo, tapped = table(47, 0)
+
+    def gives_up(*args, **kwargs):
+        raise cv2.error("(-28:Unknown error code -28) degenerate")
+
+    monkeypatch.setattr(cv2, "findHomography", gives_up)
+    for found in (hut_fit(game, photo, empty), match_view(to_board(empty, tapped), photo, game)):
+        assert found.corners is None and "not found (error)" in found.reason, found.reason
 
 
 # ----- seeded samples (slow) ------------------------------------------------------------------------
