@@ -39,7 +39,10 @@ rsync -a --exclude .venv --exclude .git --exclude '__pycache__' --exclude '*.egg
 echo "arm64-check: tree copied to $root/root/companion; setting up the venv (slow under emulation)"
 
 q=$(printf ' %q' "${pytest_args[@]}")
-"$tool" run "$root" -- /bin/sh -c "
+# Python inside writes its bytecode (the copied tree is thrown away): with PYTHONDONTWRITEBYTECODE set
+# (as on some CI machines) each of the suite's ~190 companion processes compiled every module it
+# imports again, on the emulated CPU; an installed box has its .pyc files, as pip writes them.
+env -u PYTHONDONTWRITEBYTECODE "$tool" run "$root" -- /bin/sh -c "
   set -e
   cd /root/companion
   uname -m
