@@ -22,10 +22,19 @@ and without corners the board is found from the huts (companion.games.clans.came
 that agrees with the position in no order, or in two, is not read (`no_board`). Corners found from
 the huts are less sure (1% of the board's width, up to 3% in a late game's few territories): a move
 is proposed with them only when the board placed that far elsewhere names no other move (`unsteady`).
+
+A table's life (issue 51): the empty board is compared in the views' own light (views.relit: dusk
+after a daylight setup), and still it must show the position's huts (most territories with huts
+differ from it, and the source did before the move), else the light is not the empty board's
+(`light`). What arrived must be huts (views.arrivals: where the colour itself changed): no patch
+many times larger than what left the source, counted as at most HUT_PATCH_MOST a hut (a cup, a
+phone, a paw set down: `not_huts`), the target's colour changed, and what arrived at it lies
+nearer it than any other of the source's targets (`between`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
@@ -35,7 +44,7 @@ from PIL import Image
 from companion.games.clans.camera.find import hut_fit
 from companion.games.clans.camera.geometry import BOARD_VIEW, Point, perspective, to_board
 from companion.games.clans.camera.orient import mapped_regions, orient, shares_in
-from companion.games.clans.camera.views import Detail, change, detail, shares
+from companion.games.clans.camera.views import Detail, Patch, arrivals, change, detail, region_pixels, shares
 from companion.games.clans.game import Game
 
 CHANGED = 0.03  # a territory changed when this share of it changed clearly
@@ -47,6 +56,15 @@ MOST_CHANGED = 8  # more territories changed than this: a hand over the board, o
 ALONE = 2.0  # of two targets that changed, the one taken changed this many times more
 ALONE_GROWTH = 0.5  # ... or grew, and the other grew less than this share of it
 FAINT = 0.015  # a change too faint to count alone (a single hut is about 0.03)
+# The empty board must still be the reference (the light changes, a lamp's glare) ...
+SEEN_PX = 50  # a territory with huts differs from the empty board by this many pixels of the view, at least
+SEEN_SHARE = 0.8  # ... and this share of the territories with huts do, else the light is not the empty board's
+# ... and what arrived must be huts (views.arrivals: the patches where the colour changed, in reduced pixels)
+HUT_PATCH = 12  # the colour change one hut makes, at least
+HUT_PATCH_MOST = 25  # ... and at most (what left a counts no more than this a hut: a cup beside it is not huts)
+NOT_HUTS = 3.0  # a patch of colour change this many times larger than what left the source is no huts
+ARRIVED = 0.2  # the target's colour changed by at least this share of what left the source
+SPECK = 6  # a patch smaller than this is the sensor's noise, not a hut
 
 
 @lru_cache(maxsize=8)
@@ -69,7 +87,7 @@ class Proposal:
 
     move: tuple[int, int] | None
     code: str  # "move", "still", "covered", "no_source", "two_sources", "cannot_move", "no_target",
-    #            "two_targets", "other_change", "no_board", "unsteady"
+    #            "two_targets", "other_change", "no_board", "unsteady", "light", "not_huts", "between"
     reason: str
     changed: list[int] = field(default_factory=list)
     measures: dict[int, tuple[float, float, float]] = field(default_factory=dict)  # t: (moved, before, after)
@@ -127,7 +145,7 @@ def judge(game: Game, was: Detail, now: Detail, ref: Detail, unsure: float = 0.0
     `unsure`: how far the board's corners may be off (a share of its width; corners found from the huts):
     a move is proposed only when the board placed that far elsewhere (`nearby`) names no other move."""
     diffs = (change(was, now), change(was, ref), change(now, ref))
-    found = decide(game, *(shares(diff, game.board) for diff in diffs))
+    found = decide(game, *(shares(diff, game.board) for diff in diffs), arrivals(was, now, game.board))
     if not unsure or found.move is None:
         return found
     for coeffs in nearby(round(unsure, 3)):
@@ -140,8 +158,10 @@ def judge(game: Game, was: Detail, now: Detail, ref: Detail, unsure: float = 0.0
     return found
 
 
-def decide(game: Game, moved: dict[int, float], before: dict[int, float], after: dict[int, float]) -> Proposal:
-    """The proposal from the per-territory measures (see the module docstring)."""
+def decide(game: Game, moved: dict[int, float], before: dict[int, float], after: dict[int, float],
+           arrived: Sequence[Patch] | None = None) -> Proposal:
+    """The proposal from the per-territory measures and the patches where the colour changed
+    (`arrived`; None: not looked at) (see the module docstring)."""
     measures = {t: (round(moved[t], 4), round(before[t], 4), round(after[t], 4)) for t in moved}
     changed = sorted(t for t, share in moved.items() if share >= CHANGED)
 
@@ -150,8 +170,14 @@ def decide(game: Game, moved: dict[int, float], before: dict[int, float], after:
 
     if len(changed) > MOST_CHANGED:
         return none("covered", f"{len(changed)} territories changed: a hand over the board, or the light")
+    pixels = region_pixels(game.board)
+    occupied = game.occupied()
+    unseen = [t for t in occupied if before[t] * pixels[t] < SEEN_PX]
+    if changed and len(unseen) > (1 - SEEN_SHARE) * len(occupied):
+        return none("light", f"{len(occupied) - len(unseen)} of the {len(occupied)} territories with huts look "
+                             "unlike the empty board: the light is not the empty board's")
     # emptied: it held something and holds nothing now (even one hut moved off it changes little)
-    emptied = sorted(t for t in game.occupied() if moved[t] >= FAINT and before[t] >= FAINT
+    emptied = sorted(t for t in occupied if moved[t] >= FAINT and before[t] >= FAINT
                      and (after[t] <= EMPTIED * before[t] or after[t] <= LOOKS_EMPTY and t in changed))
     if not changed and not emptied:
         return none("still", "nothing changed on the board")
@@ -177,10 +203,37 @@ def decide(game: Game, moved: dict[int, float], before: dict[int, float], after:
     if not grown:
         return none("no_target", f"{a} was emptied, but none of {_names(targets)} took its huts")
     b = grown[0]
+    # the one that grew must also be the one that changed most: in light that drifted since the empty
+    # board (dusk), "grew" is measured against that board and may be the light's, not huts'
+    rival = max((t for t in targets if t != b), key=lambda t: moved[t], default=None)
+    if rival is not None and moved[rival] >= CHANGED and moved[rival] > moved[b]:
+        return none("two_targets", f"{a} was emptied; {b} grew, but {rival} changed more")
     # What else changed must hold what it held (a nudge); a territory that gained or lost is a
     # second move, a removal, or a hand.
     other = [t for t in changed if t not in (a, b)
              and abs(after[t] - before[t]) > max(GREW * 2, 0.35 * max(after[t], before[t]))]
     if other:
         return none("other_change", f"{a} -> {b}, but {_names(other)} changed too")
+    # Against light that drifted, "emptied" means nothing: a must have shown its huts.
+    if before[a] * pixels[a] < SEEN_PX:
+        return none("light", f"{a} -> {b}, but {a} hardly differed from the empty board before the move (the light?)")
+    if arrived is not None:
+        # What arrived is huts: no patch larger than what left a (a cup, a phone, a paw), something at b,
+        # and nothing that lies nearer another of a's targets than b.
+        huts = sum(game.huts(a).values())
+        left = max(HUT_PATCH, min(sum(p.area for p in arrived if a in p.territories), HUT_PATCH_MOST * huts))
+        big = [p for p in arrived if p.territories and p.area > NOT_HUTS * left]
+        if big:
+            return none("not_huts", f"{a} -> {b}, but something larger than huts changed on "
+                                    f"{_names(sorted(big[0].territories)) or 'the board'}: a cup, a phone, a paw?")
+        at_b = [p for p in arrived if b in p.territories and p.area >= SPECK]
+        if sum(p.area for p in at_b) < ARRIVED * left:
+            return none("no_target", f"{a} was emptied, but {b} hardly changed colour")
+        centres = game.board.territories
+        for p in at_b:
+            if a in p.territories:
+                continue  # (the huts left a and arrived next door: one patch)
+            near = min(targets, key=lambda t: math.dist(p.centre, centres[t].xy))
+            if near != b:
+                return none("between", f"{a} -> {b}? What arrived lies nearer {near}")
     return Proposal((a, b), "move", f"{a} was emptied and its huts went to {b}", changed, measures)

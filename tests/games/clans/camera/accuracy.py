@@ -21,6 +21,15 @@ their range); and "nudge" (1-3 huts of other territories knocked 3-10 px in the 
 wrong), "two_moves" (the engine plays two moves between the photos), "no_move" (the same table
 again under new light). CLEAN_ISH are the conditions where the camera should nearly always be right.
 
+A table's life (LIFE, not in the default mix: `--mix object=1,dusk=1,glare=1`): "object" (a cup, a
+phone or a cat's paw set down in the after photo on a territory next to the move's source, half
+the time on another of its legal targets when it has one), "dusk" (the before and after photos
+taken far into dusk, `photos.dusk_look`, deeper the later in the game, the after a little deeper
+than the before, while the empty board was photographed by day), "glare" (a lamp's fixed
+reflection over the destination, or now and then the source or another legal target, in the
+before and after photos and not in the empty board's). The move was made in each: the true move
+or None is fine, another move is wrong.
+
     python -m tests.games.clans.camera.accuracy --moves 1000 --seed 1
     python -m tests.games.clans.camera.accuracy --moves 200 --mix clean=1,hand=1 --sizes 640x480 --json
 
@@ -43,12 +52,16 @@ from companion.games.clans.game import Game
 from companion.games.clans.record import Record
 from companion.games.clans.rules import Move
 
-from tests.games.clans.camera.photos import (LOOKS, REPO, SHARED, Hand, Table, photograph, random_camera, random_hand,
-                                             random_look)
+from tests.games.clans.camera.photos import (LOOKS, REPO, SHARED, Hand, Look, Table, Thing, dusk_look, photograph,
+                                             random_camera, random_glare, random_hand, random_look, random_thing,
+                                             replace)
 
-CONDITIONS = ("clean", "light", "noise", "blur", "rough", "nudge", "hand", "two_moves", "no_move")
+CONDITIONS = ("clean", "light", "noise", "blur", "rough", "nudge", "hand", "two_moves", "no_move", "object", "dusk",
+              "glare")
 CLEAN_ISH = ("clean", "light", "noise", "blur", "nudge")  # should be right (nearly) always
 REFUSALS = ("two_moves", "no_move")  # the only right answer is None
+LIFE = ("object", "dusk", "glare")  # a family table's life: never a wrong move
+DUSK_PLIES = 40  # "dusk": its depth grows from 0.3 at the game's start to 1 at this ply
 DEFAULT_MIX: dict[str, float] = {"clean": 25, "light": 15, "noise": 12, "blur": 10, "rough": 10, "nudge": 10,
                                  "hand": 8, "two_moves": 5, "no_move": 5}
 DEFAULT_SIZES: dict[tuple[int, int], float] = {(1280, 960): 3, (640, 480): 1}
@@ -75,13 +88,15 @@ class Sample:
     reason: str
     seconds: float
     hidden: tuple[int, ...] = ()  # "hand": the move's territories the hand hides
+    scene: str = ""  # "object", "dusk", "glare": what was where ("cup 7.2 cm on 12")
 
     def describe(self) -> str:
         made = ", ".join(f"{a}->{b}" for a, b in self.moves) or "no move"
         got = f"{self.proposed[0]}->{self.proposed[1]}" if self.proposed else "None"
         hid = f", hand hides {', '.join(map(str, self.hidden))}" if self.hidden else ""
+        scene = f", {self.scene}" if self.scene else ""
         return (f"{self.verdict}: {self.game} ply {self.ply} {self.condition} {self.size[0]}x{self.size[1]}: "
-                f"made {made}, proposed {got}{hid}: {self.reason}")
+                f"made {made}, proposed {got}{hid}{scene}: {self.reason}")
 
 
 @dataclass
@@ -170,7 +185,7 @@ class Report:
             "cases": [{"game": s.game, "ply": s.ply, "condition": s.condition, "size": list(s.size),
                        "moves": [list(m) for m in s.moves], "expected": list(s.expected) if s.expected else None,
                        "proposed": list(s.proposed) if s.proposed else None, "verdict": s.verdict,
-                       "reason": s.reason, "hidden": list(s.hidden)}
+                       "reason": s.reason, "hidden": list(s.hidden), "scene": s.scene}
                       for s in self.cases("wrong", "error", "unsure")],
         }
 
@@ -239,9 +254,10 @@ def run(moves: int = 1000, seed: int = 1, mix: dict[str, float] | None = None,
     report = Report(seed)
     saved = 0
 
-    def shoot(rng: random.Random, table: Table | None, camera, kind: str, hand: Hand | None = None):
+    def shoot(rng: random.Random, table: Table | None, camera, kind: str, hand: Hand | None = None,
+              look: Look | None = None, things: Sequence[Thing] = ()):
         t0 = time.perf_counter()
-        image, corners = photograph(table, camera, random_look(rng, kind), hand)
+        image, corners = photograph(table, camera, look or random_look(rng, kind), hand, things)
         report.photo_seconds.append(time.perf_counter() - t0)
         return image, corners
 
@@ -277,13 +293,29 @@ def run(moves: int = 1000, seed: int = 1, mix: dict[str, float] | None = None,
                     condition = _pick(rng, others)
             kind = condition if condition in LOOKS else rng.choice(("clean", "light", "noise", "blur"))
             ply = game.ply
-            before, _ = shoot(rng, table, camera, kind)
-            position = game.copy()  # the position before the move, for the proposer
             a, b = move.frm, move.to
+            looks: tuple[Look | None, Look | None] = (None, None)
+            scene = ""
+            if condition == "dusk":
+                day = random_look(rng, "light")
+                depth = min(1.0, 0.3 + 0.7 * ply / DUSK_PLIES) * rng.uniform(0.85, 1.0)
+                later = min(1.0, depth + rng.uniform(0.01, 0.06))
+                looks = (dusk_look(rng, depth, day), dusk_look(rng, later, day))
+                scene = f"dusk {depth:.2f} -> {later:.2f}"
+            elif condition == "glare":
+                others = [t for t in game.targets(a) if t != b]
+                roll = rng.random()  # over the destination 6 times in 10, the source 2, another target 2
+                over = b if roll < 0.6 else a if roll < 0.8 else rng.choice(others) if others else b
+                glare = random_glare(rng, table.centre(over))
+                looks = (replace(random_look(rng, kind), glare=glare), replace(random_look(rng, kind), glare=glare))
+                scene = f"glare over {over}, {glare.pieces:.0%} of it on the pieces"
+            before, _ = shoot(rng, table, camera, kind, look=looks[0])
+            position = game.copy()  # the position before the move, for the proposer
             made: tuple[tuple[int, int], ...] = ((a, b),)
             expected: tuple[int, int] | None = (a, b)
             hand = None
             hidden: tuple[int, ...] = ()
+            things: list[Thing] = []
             if condition == "no_move":
                 made, expected = (), None
             else:
@@ -294,6 +326,14 @@ def run(moves: int = 1000, seed: int = 1, mix: dict[str, float] | None = None,
                     over = table.centre(rng.choice((a, b))) if rng.random() < 0.5 else None
                     hand = random_hand(rng, camera, over)
                     hidden = tuple(t for t in (a, b) if hand.covers(camera, table.centre(t)))
+                elif condition == "object":
+                    others = [t for t in position.targets(a) if t != b]
+                    if others and rng.random() < 0.5:
+                        on = rng.choice(others)
+                    else:
+                        on = rng.choice(sorted(game.board.territories[a].neighbors))
+                    things.append(random_thing(rng, table.centre(on)))
+                    scene = f"{things[0].describe()} on {on}"
                 elif condition == "two_moves":
                     game.push(move)
                     table.reconcile(game)
@@ -302,7 +342,7 @@ def run(moves: int = 1000, seed: int = 1, mix: dict[str, float] | None = None,
                     table.move(second.frm, second.to)
                     game.push(second)
                     made, expected = made + ((second.frm, second.to),), None
-            after, _ = shoot(rng, table, camera, kind, hand)
+            after, _ = shoot(rng, table, camera, kind, hand, looks[1], things)
             t0 = time.perf_counter()
             try:
                 proposal = proposer(position, before, after, empty, list(corners))
@@ -311,7 +351,7 @@ def run(moves: int = 1000, seed: int = 1, mix: dict[str, float] | None = None,
             except Exception as exc:  # a crash is scored, not fatal: the run goes on
                 proposed, reason, result = None, f"{type(exc).__name__}: {exc}", "error"
             sample = Sample(name, ply, condition, size, made, expected, proposed, result, reason,
-                            time.perf_counter() - t0, hidden)
+                            time.perf_counter() - t0, hidden, scene)
             report.samples.append(sample)
             if progress:
                 progress(sample)

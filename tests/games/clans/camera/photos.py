@@ -37,7 +37,7 @@ import io
 import math
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from statistics import NormalDist
@@ -563,24 +563,31 @@ def _chip_sprite(rgb: tuple[int, int, int], x: float, y: float, tx: float, ty: f
     return _finish(sprite), ox, oy
 
 
-def render_frame(table: Table | None, camera: Camera) -> Image.Image:
+def render_frame(table: Table | None, camera: Camera, things: Sequence["Thing"] = (),
+                 glare: "Glare | None" = None) -> Image.Image:
     """The board with its pieces, in the board frame (1200x800 RGB), as this camera sees them
-    (the parallax of the pieces' tops and the lamp's shadows depend on the camera). None: empty."""
+    (the parallax of the pieces' tops and the lamp's shadows depend on the camera). None: empty.
+    `things` (a cup, a phone, a paw) are set down over the pieces; `glare` shines on the board."""
     frame = board_picture().copy()
-    if table is None:
-        return frame
+    if glare is not None:
+        frame = glare.shine(frame, 1.0 - glare.pieces)
     nx, ny = camera.nadir
     lift = camera.lift
     sx, sy = _q(camera.shadow[0]), _q(camera.shadow[1])
-    for chip in table.chips.values():
+    for chip in table.chips.values() if table is not None else ():
         tx, ty = _q((chip.x - nx) * lift), _q((chip.y - ny) * lift)
         sprite, ox, oy = _chip_sprite(chip.rgb, _q(chip.x), _q(chip.y), tx, ty, sx, sy)
         frame.paste(sprite, (ox, oy), sprite)
-    for _t, hut in table.all_huts():
+    for _t, hut in table.all_huts() if table is not None else ():
         tx, ty = _q((hut.x - nx) * lift), _q((hut.y - ny) * lift)
         sprite, ox, oy = _hut_sprite(hut.rgb, _q(hut.x), _q(hut.y), round(hut.angle, 1), round(hut.length, 1),
                                      round(hut.width, 1), tx, ty, sx, sy)
         frame.paste(sprite, (ox, oy), sprite)
+    for thing in things:
+        sprite, ox, oy = _thing_sprite(thing, (thing.x - nx) * lift, (thing.y - ny) * lift, sx, sy)
+        frame.paste(sprite, (ox, oy), sprite)
+    if glare is not None:
+        frame = glare.shine(frame, glare.pieces)
     return frame
 
 
@@ -590,7 +597,8 @@ class Look:
     """What one shot's light and sensor do to it. `gradient`: ("linear", angle, gain_from, gain_to)
     across the photo, or ("radial", cx, cy, gain_centre, gain_edge) with the centre as a fraction
     of the photo; `gain` and `warmth` (red up, blue down) the whole photo; `blur` a box radius in
-    photo pixels (a slightly defocused lens); `noise` a gaussian sigma; `jpeg` a quality or None."""
+    photo pixels (a slightly defocused lens); `noise` a gaussian sigma; `jpeg` a quality or None;
+    `glare` a lamp's reflection on the board (`Glare`, in the board's frame), or None."""
 
     kind: str
     gradient: tuple
@@ -600,6 +608,7 @@ class Look:
     noise: float
     jpeg: int | None
     seed: int
+    glare: "Glare | None" = None
 
 
 def random_look(rng: random.Random, kind: str = "rough") -> Look:
@@ -821,12 +830,237 @@ def random_hand(rng: random.Random, camera: Camera, over: tuple[float, float] | 
                 rng.choice((1, -1)), ((bx - ax) / dl * reach, (by - ay) / dl * reach), rng.uniform(0.55, 0.8))
 
 
+# ----- a table's life: things set down on the board, dusk, a lamp's glare -------------------------
+THINGS = ("cup", "phone", "paw")
+_CUPS = ((236, 234, 226), (226, 212, 186), (38, 38, 42), (166, 42, 40), (50, 82, 150), (62, 122, 80),
+         (224, 182, 58))  # white, cream, black, and mugs in the huts' own colours
+_PHONES = ((24, 24, 28), (40, 46, 64), (204, 204, 208), (150, 40, 60), (72, 104, 84))  # the case
+_FURS = ((204, 128, 66), (128, 124, 120), (36, 32, 30), (232, 228, 218), (142, 104, 70))  # ginger, grey, black, ...
+_COFFEE = (58, 34, 20)
+_SCREEN = (18, 20, 24)
+
+
+@dataclass(frozen=True)
+class Thing:
+    """Something that is not a piece, set down on the board: a "cup" (from above: its rim, the coffee
+    in it or its empty inside, its side and its handle), a "phone" lying flat (its case and dark
+    screen) or a cat's "paw" (fur, four toes, the leg going off towards `angle`). `x`, `y`: where it
+    stands (frame pixels, about 0.5 mm each); `size`: the cup's base, the phone's width, the paw's
+    width; `length`: the cup's handle, the phone's length, the leg; `height` in huts' heights (its
+    top's parallax and its shadow); `inner`: the coffee or the cup's inside, the screen, the fur's
+    second colour (a tabby's stripes)."""
+
+    kind: str
+    x: float
+    y: float
+    size: float
+    length: float
+    angle: float
+    height: float
+    rgb: tuple[int, int, int]
+    inner: tuple[int, int, int]
+    seed: int
+
+    def describe(self) -> str:
+        return f"{self.kind} {self.size / 20:.1f} cm"
+
+
+def random_thing(rng: random.Random, xy: tuple[float, float], kind: str | None = None) -> Thing:
+    """A cup (base 5.5-8.5 cm, 6-10 cm tall), a phone (6.5-7.8 x 13.5-16.5 cm) or a cat's paw
+    (3.5-5 cm, its leg 0-7 cm long on the board) set down within 15 frame px of `xy`."""
+    kind = kind or rng.choice(THINGS)
+    if kind not in THINGS:
+        raise ValueError(f"unknown thing {kind!r}: one of {', '.join(THINGS)}")
+    d, a = rng.uniform(0.0, 15.0), rng.uniform(0.0, 2 * math.pi)
+    x, y = xy[0] + d * math.cos(a), xy[1] + d * math.sin(a)
+    angle = rng.uniform(0.0, 360.0)
+    if kind == "cup":
+        size = rng.uniform(110.0, 170.0)
+        rgb = _vary(rng.choice(_CUPS), rng, 0.04)
+        inner = _vary(_COFFEE, rng, 0.08) if rng.random() < 0.6 else _shade(rgb, 0.7)
+        return Thing(kind, x, y, size, size * rng.uniform(0.3, 0.4), angle, rng.uniform(5.0, 8.0), rgb, inner,
+                     rng.randrange(1 << 30))
+    if kind == "phone":
+        return Thing(kind, x, y, rng.uniform(130.0, 156.0), rng.uniform(270.0, 330.0), angle, rng.uniform(0.6, 0.8),
+                     _vary(rng.choice(_PHONES), rng, 0.04), _vary(_SCREEN, rng, 0.1), rng.randrange(1 << 30))
+    fur = _vary(rng.choice(_FURS), rng, 0.05)
+    inner = _shade(fur, 0.62) if rng.random() < 0.5 else fur
+    return Thing(kind, x, y, rng.uniform(70.0, 100.0), rng.uniform(0.0, 140.0), angle, rng.uniform(1.5, 2.5), fur,
+                 inner, rng.randrange(1 << 30))
+
+
+def _circle(cx: float, cy: float, r: float, n: int = 32) -> list[tuple[float, float]]:
+    return [(cx + r * math.cos(2 * math.pi * k / n), cy + r * math.sin(2 * math.pi * k / n)) for k in range(n)]
+
+
+def _thing_sprite(thing: Thing, tx: float, ty: float, sx: float, sy: float) -> tuple[Image.Image, int, int]:
+    """A thing seen from above (RGBA, with its soft shadow) and where to paste it in the frame.
+    (tx, ty): its top's displacement per hut height (parallax); (sx, sy): a hut's shadow."""
+    S = _SUPER
+    h = thing.height
+    lean = (abs(tx) + abs(ty) + abs(sx) + abs(sy)) * h
+    if thing.kind == "cup":
+        reach = thing.size * 0.56 + thing.length + lean + 10
+    elif thing.kind == "phone":
+        reach = 0.5 * math.hypot(thing.size, thing.length) + lean + 10
+    else:
+        reach = thing.size * 0.8 + thing.length + lean + 10
+    ox, oy, n, cx, cy = _sprite_box(thing.x, thing.y, reach)
+    a = math.radians(thing.angle)
+    ux, uy = math.cos(a), math.sin(a)
+    vx, vy = -uy, ux
+
+    def pt(cu: float, cv: float, lift: float) -> tuple[float, float]:
+        return (cx + (ux * cu + vx * cv + tx * lift) * S, cy + (uy * cu + vy * cv + ty * lift) * S)
+
+    def ring(cu: float, cv: float, r: float, lift: float, stretch: float = 1.0) -> list[tuple[float, float]]:
+        return [pt(cu + r * stretch * math.cos(t), cv + r * math.sin(t), lift)
+                for t in (2 * math.pi * k / 32 for k in range(32))]
+
+    if thing.kind == "cup":
+        r = thing.size / 2
+        foot = ring(0, 0, r, 0)
+        rim = ring(0, 0, r * 1.12, h)
+        shapes = [foot]
+    elif thing.kind == "phone":
+        hw, hl = thing.size / 2, thing.length / 2
+        corners = [(hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw)]
+        foot = [pt(u, v, 0) for u, v in corners]
+        top = [pt(u, v, h) for u, v in corners]
+        shapes = [foot]
+    else:
+        w = thing.size
+        pad = ring(0, 0, w / 2, h * 0.5, 1.1)
+        leg = [pt(0, -w * 0.42, h), pt(thing.length, -w * 0.42, h * 1.4), pt(thing.length, w * 0.42, h * 1.4),
+               pt(0, w * 0.42, h)]
+        toes = [ring(-w * 0.55, (k - 1.5) * w * 0.24, w * 0.15, h * 0.4) for k in range(4)]
+        shapes = [pad, leg, *toes]
+
+    shadow = Image.new("L", (n * S, n * S), 0)
+    draw = ImageDraw.Draw(shadow)
+    steps = max(2, round(h * 2))
+    for i in range(steps + 1):
+        f = h * i / steps
+        for poly in shapes:
+            draw.polygon([(x + sx * S * f, y + sy * S * f) for x, y in poly], fill=255)
+    shadow = shadow.filter(ImageFilter.BoxBlur(3 * S)).point(lambda v: v * 110 // 255)
+    sprite = Image.new("RGBA", shadow.size, (0, 0, 0, 0))
+    sprite.putalpha(shadow)
+    draw = ImageDraw.Draw(sprite)
+    rgb = thing.rgb
+    if thing.kind == "cup":
+        r = thing.size / 2
+        draw.polygon(_hull(foot + rim), fill=_shade(rgb, 0.72) + (255,))
+        hx, hy = math.cos(a + 1.0), math.sin(a + 1.0)  # the handle, off the rim's side
+        base = pt(hx * r * 1.0, hy * r * 1.0, h * 0.6)
+        end = pt(hx * (r + thing.length), hy * (r + thing.length), h * 0.6)
+        _capsule(draw, base, end, thing.size * 0.14 * S, _shade(rgb, 0.85) + (255,))
+        draw.polygon(rim, fill=_shade(rgb, 1.04, 8) + (255,))
+        draw.polygon(ring(0, 0, r * 0.98, h), fill=thing.inner + (255,))
+        draw.polygon(ring(r * 0.25, -r * 0.2, r * 0.22, h), fill=_shade(thing.inner, 1.15, 10) + (255,))
+    elif thing.kind == "phone":
+        draw.polygon(_hull(foot + top), fill=_shade(rgb, 0.6) + (255,))
+        draw.polygon(top, fill=rgb + (255,))
+        hw, hl = thing.size / 2 - 6, thing.length / 2 - 16
+        screen = [pt(u, v, h) for u, v in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))]
+        draw.polygon(screen, fill=thing.inner + (255,))
+        draw.polygon([screen[0], screen[1], pt(-hl, 0, h)], fill=_shade(thing.inner, 1.2, 12) + (255,))
+    else:
+        mask = Image.new("L", sprite.size, 0)
+        md = ImageDraw.Draw(mask)
+        for poly in shapes:
+            md.polygon(poly, fill=255)
+        trng = random.Random(thing.seed)
+        gw = max(4, n // 6)
+        texture = Image.frombytes("L", (gw, gw), trng.randbytes(gw * gw)).resize(sprite.size, Image.BICUBIC)
+        fur = ImageOps.colorize(ImageOps.autocontrast(texture), _shade(rgb, 0.8), _shade(rgb, 1.12, 6))
+        if thing.inner != rgb:  # a tabby: darker stripes across the leg
+            stripes = Image.new("L", sprite.size, 0)
+            sd = ImageDraw.Draw(stripes)
+            for k in range(-3, 8):
+                u = k * thing.size * 0.28
+                sd.line([pt(u, -thing.size, h), pt(u, thing.size, h)], fill=200, width=round(thing.size * 0.08 * S))
+            fur = Image.composite(Image.new("RGB", sprite.size, thing.inner), fur, stripes.filter(ImageFilter.BoxBlur(2 * S)))
+        sprite.paste(fur, (0, 0), mask)
+    return _finish(sprite), ox, oy
+
+
+@dataclass(frozen=True)
+class Glare:
+    """A lamp's reflection on the board, fixed while the lamp and the camera stay: a soft bright
+    ellipse at (x, y) in the board's frame, radii `rx`, `ry` (frame pixels) turned by `angle`
+    degrees, adding up to `strength` of the lamp's colour `rgb` (over 255: its core is clipped
+    white). The board's print shines; the matt wooden pieces, whose faces look elsewhere, take
+    only `pieces` of it (1: all of it, as a glare painted over a finished photo would)."""
+
+    x: float
+    y: float
+    rx: float
+    ry: float
+    angle: float
+    strength: float
+    rgb: tuple[int, int, int]
+    pieces: float = 0.0
+
+    def shine(self, image: Image.Image, share: float = 1.0) -> Image.Image:
+        """The frame `image` with `share` of the glare added (a new image)."""
+        reach = 2.2 * max(self.rx, self.ry)
+        x0, y0 = max(0, int(self.x - reach)), max(0, int(self.y - reach))
+        x1, y1 = min(image.size[0], int(self.x + reach) + 1), min(image.size[1], int(self.y + reach) + 1)
+        strength = self.strength * share
+        if x1 <= x0 or y1 <= y0 or strength <= 0:
+            return image
+        a = math.radians(self.angle)
+        ca, sa = math.cos(a), math.sin(a)
+        core = [(self.x - x0 + 0.6 * (self.rx * math.cos(t) * ca - self.ry * math.sin(t) * sa),
+                 self.y - y0 + 0.6 * (self.rx * math.cos(t) * sa + self.ry * math.sin(t) * ca))
+                for t in (2 * math.pi * k / 48 for k in range(48))]
+        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+        ImageDraw.Draw(mask).polygon(core, fill=255)
+        mask = mask.filter(ImageFilter.GaussianBlur(0.45 * min(self.rx, self.ry)))
+        light = Image.merge("RGB", [mask.point(lambda v, c=c: min(255, round(v * strength * c / 255 / 255)))
+                                    for c in self.rgb])
+        image = image.copy()
+        box = (x0, y0, x1, y1)
+        image.paste(ImageChops.add(image.crop(box), light), box)
+        return image
+
+
+def random_glare(rng: random.Random, over: tuple[float, float]) -> Glare:
+    """A lamp's glare near the frame point `over` (within 25 frame px): 3.5-9 cm across its halo, up
+    to 1.8 times as long as wide, its core clipped white or nearly; on the pieces 0-35% of it, or
+    (3 times in 10) all of it."""
+    d, a = rng.uniform(0.0, 25.0), rng.uniform(0.0, 2 * math.pi)
+    r = rng.uniform(35.0, 90.0)
+    lamp = rng.choice(((255, 250, 236), (255, 238, 204), (246, 248, 255)))
+    pieces = 1.0 if rng.random() < 0.3 else rng.uniform(0.0, 0.35)
+    return Glare(over[0] + d * math.cos(a), over[1] + d * math.sin(a), r, r * rng.uniform(1.0, 1.8),
+                 rng.uniform(0.0, 180.0), rng.uniform(180.0, 420.0), lamp, pieces)
+
+
+DUSK_GAIN = 0.86  # at dusk's full depth the light is this much dimmer than by day (a webcam's exposure no longer keeps up)
+DUSK_WARMTH = 0.45  # ... and this much warmer (the room's lamps over the last daylight)
+DUSK_NOISE = 5.0  # ... and the sensor's noise this much stronger (its gain up)
+
+
+def dusk_look(rng: random.Random, depth: float, day: Look | None = None) -> Look:
+    """A shot as the day goes: the `day`'s look (a "light" look: the room's uneven light, the lens;
+    None draws one) `depth` into dusk: 0 is daylight, 1 far into dusk (the light DUSK_GAIN dimmer,
+    DUSK_WARMTH warmer, the sensor's noise DUSK_NOISE stronger). Two shots of one evening share
+    their `day`, and only their depth and their noise differ."""
+    depth = min(1.0, max(0.0, depth))
+    day = day if day is not None else random_look(rng, "light")
+    return replace(day, kind="dusk", gain=day.gain * (1 - DUSK_GAIN * depth), warmth=day.warmth + DUSK_WARMTH * depth,
+                   noise=day.noise + DUSK_NOISE * depth, seed=rng.randrange(1 << 30))
+
+
 # ----- the photograph ---------------------------------------------------------------------------
-def photograph(table: Table | None, camera: Camera, look: Look,
-               hand: Hand | None = None) -> tuple[Image.Image, list[tuple[float, float]]]:
+def photograph(table: Table | None, camera: Camera, look: Look, hand: Hand | None = None,
+               things: Sequence[Thing] = ()) -> tuple[Image.Image, list[tuple[float, float]]]:
     """A photo (RGB, camera.size) of the table (None: the empty board) under `look`, with `hand`
-    over it if given; and the board frame's corners in it as tapped (camera.tapped)."""
-    frame = render_frame(table, camera)
+    over it and `things` set down on the board if given; and the board frame's corners in it as
+    tapped (camera.tapped)."""
+    frame = render_frame(table, camera, things, look.glare)
     coeffs = camera.to_frame_coeffs
     if camera.scale < 0.55:  # a small photo: halve the frame first (the bilinear map does not average)
         frame = frame.reduce(2)
