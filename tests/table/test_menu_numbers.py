@@ -29,32 +29,26 @@ def test_the_menu_has_fourteen_numbered_items():
     assert len(choices) == 14 and choices[10].startswith("11 ") and choices[13].startswith("14 ")
 
 
+def pressed(keys: str) -> Shell:
+    """A fresh Clans table after `keys`."""
+    s = clans_shell()
+    press(s, keys)
+    return s
+
+
 def test_two_digits_pick_items_10_to_14():
     for number in range(10, 15):
-        s = clans_shell()
-        press(s, f"D{number}")
+        s = pressed(f"D{number}")
         assert s.screen().name == "menu" and s.screen().selected == number - 1, number
-    s = clans_shell()
-    press(s, "D11#")  # About: the table's message, not "New game?"
-    assert s.screen().name == "about"
-    s = clans_shell()
-    press(s, "D12#")
-    assert s.screen().name == "sound"
-    s = clans_shell()
-    press(s, "D14#")
-    assert s.screen().name == "phone-off"  # Phone view, while the page does not run
+    assert pressed("D11#").screen().name == "about"  # About: the table's message, not "New game?"
+    assert pressed("D12#").screen().name == "sound"
+    assert pressed("D14#").screen().name == "phone-off"  # Phone view, while the page does not run
 
 
 def test_a_single_digit_still_picks_its_item():
-    s = clans_shell()
-    press(s, "D1#")  # 1 waits for a second digit, # opens what is highlighted: item 1
-    assert s.screen().name == "new?"
-    s = clans_shell()
-    press(s, "D6#")
-    assert s.screen().name == "brightness"
-    s = clans_shell()
-    press(s, "D4")
-    assert s.screen().selected == 3
+    assert pressed("D1#").screen().name == "new?"  # 1 waits for a second digit, # opens what is highlighted: item 1
+    assert pressed("D6#").screen().name == "brightness"
+    assert pressed("D4").screen().selected == 3
 
 
 def test_a_digit_that_makes_no_item_starts_a_new_number():
