@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.i18n import N_, _
+from companion.i18n import N_, _, ngettext
 
 log = logging.getLogger(__name__)
 
@@ -85,4 +85,6 @@ class KioskMemory:
             return False, _("Nothing copied: the history cannot be read.")
         log.info("history copied to %s", folder)
         # NOTE: {games}: how many games, {folder}: the new folder's name on the stick
-        return True, _("{games} games copied to {folder}.").format(games=len(history.finished), folder=folder.name)
+        count = len(history.finished)
+        return True, ngettext("{games} game copied to {folder}.", "{games} games copied to {folder}.",
+                              count).format(games=count, folder=folder.name)

@@ -138,7 +138,7 @@ def test_statistics_and_the_copy_to_a_usb_stick_from_the_menu(tmp_path):
     (folder,) = stick.iterdir()
     assert folder.name.startswith("companion-history-")
     assert sorted(p.suffix for p in folder.iterdir()) == [".bgsplay", ".csv", ".json", ".xml"]  # BG Stats: a play file
-    assert "1 games copied" in " ".join(d.shell.screen().lines)
+    assert "1 game copied" in " ".join(d.shell.screen().lines)
     mounts.write_text("/dev/mmcblk0p2 / ext4 rw 0 0\n")  # the stick is pulled out: the item goes
     dismiss(d)
     d.step("D")
