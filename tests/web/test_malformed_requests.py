@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import random
 import socket
-import time
 
-from tests.web.realweb import RealWeb, connect, raw_request
+from tests.web.realweb import RealWeb, connect, raw_request, wait_until
 from tests.web.webtools import table
 
 
@@ -55,10 +54,8 @@ def test_a_flood_of_malformed_requests_is_refused_in_a_few_lines(tmp_path) -> No
             assert got == b"" or got.startswith(b"HTTP/1.1 4") or got.startswith(b"HTTP/1.0 4"), got[:80]
         status, _, _ = raw_request(web.port, "GET", "/api/state")
         assert status in (200, 503)
-        deadline = time.monotonic() + 30
-        while "malformed request" not in web.log() and time.monotonic() < deadline:
-            time.sleep(0.05)  # the log is read by a thread: wait for the line, not for a time
-        log = web.log()
+        # the log is read by a thread: wait for the line, not for a time
+        log = wait_until("the malformed request's log line", lambda: "malformed request" in web.log() and web.log())
     assert "malformed request" in log, log
     assert "Traceback" not in log, log[-3000:]
     lines = [line for line in log.splitlines() if "malformed" in line or "Error handling" in line]
