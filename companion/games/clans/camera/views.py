@@ -20,7 +20,7 @@ hut that arrived is a patch of its size, a cup, a phone or a cat's paw one many 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageMath, ImageStat
 
@@ -44,15 +44,20 @@ class Region:
     pixels: int
 
 
-_MADE: dict[tuple[int, tuple[int, int]], tuple[Board, dict[int, Region]]] = {}
+_MADE: dict[tuple[str, int, tuple[int, int]], tuple[Board, Any]] = {}
+
+
+def _once(kind: str, board: Board, size: tuple[int, int], make: Callable[[Board, tuple[int, int]], Any]) -> Any:
+    """`make(board, size)`, made once per board and size (the board kept: an id is reused once it is gone)."""
+    made = _MADE.get((kind, id(board), size))
+    if made is None or made[0] is not board:
+        made = _MADE[(kind, id(board), size)] = (board, make(board, size))
+    return made[1]
 
 
 def regions(board: Board, size: tuple[int, int] = BOARD_VIEW) -> dict[int, Region]:
     """Every territory's region in a view of `size` (from the board file's outlines), made once."""
-    made = _MADE.get((id(board), size))
-    if made is None or made[0] is not board:
-        made = _MADE[(id(board), size)] = (board, _regions(board, size))
-    return made[1]
+    return _once("regions", board, size, _regions)
 
 
 def region_pixels(board: Board) -> dict[int, int]:
@@ -178,23 +183,21 @@ LIGHT_FIELD = 5  # ... blocks of LIGHT_BLOCK x LIGHT_BLOCK reduced pixels around
 COLOUR_OFFSET = 16.0  # added to both views' values, so the sensor's noise in the dark is no change
 COLOUR_CHANGED = 0.2  # a reduced pixel changed colour when a channel moved this much more than the light there
 
-_MAPS: dict[tuple[int, tuple[int, int]], tuple[Board, bytes]] = {}
-
-
 def territory_map(board: Board, size: tuple[int, int] = BOARD_VIEW) -> bytes:
     """Each pixel's territory (its number, 0 between them: the regions of `regions` in a view,
     sampled for a smaller size), row by row."""
-    made = _MAPS.get((id(board), size))
-    if made is None or made[0] is not board:
-        if max(board.numbers) > 255:
-            raise ValueError("a board of more than 255 territories")
-        image = Image.new("L", BOARD_VIEW, 0)
-        for number, region in regions(board, BOARD_VIEW).items():
-            image.paste(number, region.box, region.mask)
-        if size != BOARD_VIEW:
-            image = image.resize(size, Image.Resampling.NEAREST)
-        made = _MAPS[(id(board), size)] = (board, image.tobytes())
-    return made[1]
+    return _once("map", board, size, _territory_map)
+
+
+def _territory_map(board: Board, size: tuple[int, int]) -> bytes:
+    if max(board.numbers) > 255:
+        raise ValueError("a board of more than 255 territories")
+    image = Image.new("L", BOARD_VIEW, 0)
+    for number, region in regions(board, BOARD_VIEW).items():
+        image.paste(number, region.box, region.mask)
+    if size != BOARD_VIEW:
+        image = image.resize(size, Image.Resampling.NEAREST)
+    return image.tobytes()
 
 
 def colour_change(was: Image.Image, now: Image.Image) -> Image.Image:
