@@ -145,7 +145,12 @@ def judge(game: Game, was: Detail, now: Detail, ref: Detail, unsure: float = 0.0
     `unsure`: how far the board's corners may be off (a share of its width; corners found from the huts):
     a move is proposed only when the board placed that far elsewhere (`nearby`) names no other move."""
     diffs = (change(was, now), change(was, ref), change(now, ref))
-    found = decide(game, *(shares(diff, game.board) for diff in diffs), arrivals(was, now, game.board))
+    measured = [shares(diff, game.board) for diff in diffs]
+    found = decide(game, *measured)
+    if found.move is not None:
+        # what arrived only ever turns a move into none (decide's last rules), and measuring it costs
+        # most of a judgement: looked at only for a move, not at every still view the watcher judges
+        found = decide(game, *measured, arrivals(was, now, game.board))
     if not unsure or found.move is None:
         return found
     for coeffs in nearby(round(unsure, 3)):

@@ -120,17 +120,29 @@ def test_arrivals_are_the_patches_between_the_views_of_two_details():
 
 
 def test_the_judge_weighs_what_arrived(monkeypatch):
-    """judge hands decide the patches where the colour changed between the views before and after."""
+    """judge hands decide the patches where the colour changed between the views before and after,
+    once the measures alone name a move; for no move it never measures them (the watcher judges
+    every still view)."""
     from companion.games.clans.camera import propose
 
     seen = []
-    monkeypatch.setattr(propose, "decide", lambda game, moved, before, after, arrived=None: seen.append(arrived))
+
+    def decide(game, moved, before, after, arrived=None):
+        seen.append(arrived)
+        return propose.Proposal((1, 2), "move", "a stand-in")
+
+    monkeypatch.setattr(propose, "decide", decide)
     before = printed()
     after = before.copy()
     ImageDraw.Draw(after).rectangle([300, 200, 314, 210], fill=HUT_COLOURS[1])
     propose.judge(Game.new(3, seed=1), detail(before), detail(after), detail(printed(2)))
-    (arrived,) = seen
+    first, arrived = seen
+    assert first is None
     assert arrived is not None and len(arrived) == 1 and math.dist(arrived[0].centre, (614, 410)) <= 2 * COARSE
+
+    monkeypatch.setattr(propose, "decide", lambda *args: propose.Proposal(None, "still", "a stand-in"))
+    monkeypatch.setattr(propose, "arrivals", lambda *args: pytest.fail("measured for no move"))
+    assert propose.judge(Game.new(3, seed=1), detail(before), detail(after), detail(printed(2))).code == "still"
 
 
 # ----- the renders: a cup, a phone or a paw, dusk, a glare ------------------------------------
