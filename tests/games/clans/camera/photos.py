@@ -889,10 +889,6 @@ def random_thing(rng: random.Random, xy: tuple[float, float], kind: str | None =
                  inner, rng.randrange(1 << 30))
 
 
-def _circle(cx: float, cy: float, r: float, n: int = 32) -> list[tuple[float, float]]:
-    return [(cx + r * math.cos(2 * math.pi * k / n), cy + r * math.sin(2 * math.pi * k / n)) for k in range(n)]
-
-
 def _thing_sprite(thing: Thing, tx: float, ty: float, sx: float, sy: float) -> tuple[Image.Image, int, int]:
     """A thing seen from above (RGBA, with its soft shadow) and where to paste it in the frame.
     (tx, ty): its top's displacement per hut height (parallax); (sx, sy): a hut's shadow."""
