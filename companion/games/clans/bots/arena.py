@@ -1,11 +1,16 @@
-"""`companion arena --bots mcts,greedy,greedy,greedy --games N --seed S --move-time T`: bots play each other.
+"""`companion arena --bots hard,normal,normal --games N --seed S --move-time T`: bots play each other.
+
+Bots are the table's levels (easy, normal, hard: companion.games.clans.bots.levels) or the
+plain bots (random, greedy, mcts). `--move-time` is the normal level's (and mcts's) time per
+move; easy and hard get it scaled as the table scales it (levels.TIME_SCALE), or exactly it with
+`--same-time` (to compare the searches, not the clocks).
 
 Game g seats bot i in seat (i + g) % n (n = number of bots, 2-4), so with a
 multiple of n games every bot plays every seat equally; seat 0 starts. Each game
 draws a fresh R1 setup and the players' colors at random from the 5 colors; each
 bot is told only its own color. A shared win counts 1/k to each of the k winners.
 
-`--iterations K` gives the mcts bots a fixed iteration budget instead of a clock,
+`--iterations K` gives the searching bots a fixed iteration budget instead of a clock,
 which makes the whole run deterministic for a seed. Every game has its own random
 streams derived from (seed, game), so `--jobs J` (worker processes) gives the same
 results as one process.
@@ -31,6 +36,9 @@ from companion.argtypes import count, seconds, whole
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import IN_PROGRESS, Game, random_setup
 from companion.games.clans.bots import MCTSBot, make_bot
+from companion.games.clans.bots.levels import thinking_time
+
+SEARCHERS = ("mcts", "normal", "hard")  # the bots --iterations and --option reach
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -44,12 +52,14 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_game(names: list[str], g: int, seed: int, move_time: float | None, iterations: int | None,
-              options: dict | None = None) -> dict:
+              options: dict | None = None, same_time: bool = False) -> dict:
     """One arena game; returns each bot's win share and total (in --bots order)."""
     n = len(names)
     rng = random.Random(f"arena:{seed}:{g}")
-    bots = [make_bot(name, **({"iterations": iterations, **(options or {})} if name == "mcts" else {}))
+    bots = [make_bot(name, **({"iterations": iterations, **((options or {}) if name == "mcts" else {})}
+                              if name in SEARCHERS else {}))
             for name in names]
+    times = [move_time if same_time else thinking_time(name, move_time) for name in names]
     bot_rngs = [random.Random(f"arena:{seed}:{g}:bot{i}") for i in range(n)]
     seat_of = [(i + g) % n for i in range(n)]
     bot_at = {s: i for i, s in enumerate(seat_of)}
@@ -63,15 +73,15 @@ def play_game(names: list[str], g: int, seed: int, move_time: float | None, iter
         seat = game.to_move
         i = bot_at[seat]
         t0 = time.perf_counter()
-        move = bots[i].choose(game, seat, colors[seat], bot_rngs[i], move_time=move_time)
+        move = bots[i].choose(game, seat, colors[seat], bot_rngs[i], move_time=times[i])
         spent = time.perf_counter() - t0
         game.push(move)
         if hasattr(bots[i], "last_iterations"):
             mcts_iters += bots[i].last_iterations
             mcts_moves += 1
             mcts_seconds += spent
-            if move_time:
-                overrun = max(overrun, spent / move_time - 1)
+            if times[i]:
+                overrun = max(overrun, spent / times[i] - 1)
     totals, winners = game.winners(colors)
     share = [0.0] * n
     for s in winners:
@@ -82,7 +92,7 @@ def play_game(names: list[str], g: int, seed: int, move_time: float | None, iter
 
 
 def arena(names: list[str], games: int, seed: int, move_time: float | None = None, iterations: int | None = None,
-          jobs: int = 1, progress=None, options: dict | None = None) -> dict:
+          jobs: int = 1, progress=None, options: dict | None = None, same_time: bool = False) -> dict:
     """Play `games` games and aggregate (see module doc)."""
     n = len(names)
     wins = [0.0] * n
@@ -106,12 +116,12 @@ def arena(names: list[str], games: int, seed: int, move_time: float | None = Non
 
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_game, names, g, seed, move_time, iterations, options) for g in range(games)]
+            futures = [pool.submit(play_game, names, g, seed, move_time, iterations, options, same_time) for g in range(games)]
             for g, f in enumerate(futures):
                 add(g, f.result())
     else:
         for g in range(games):
-            add(g, play_game(names, g, seed, move_time, iterations, options))
+            add(g, play_game(names, g, seed, move_time, iterations, options, same_time))
     seconds = time.perf_counter() - start
     rates = [w / games for w in wins]
     return {
@@ -119,6 +129,7 @@ def arena(names: list[str], games: int, seed: int, move_time: float | None = Non
         "bots": names,
         "seed": seed,
         "move_time": move_time,
+        "same_time": same_time,
         "iterations": iterations,
         "win_rate": [round(r, 4) for r in rates],
         "ci95": [[round(x, 4) for x in wilson(r, games)] for r in rates],
@@ -148,15 +159,17 @@ def _option_value(ap: argparse.ArgumentParser, item: str, value: str, default: o
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="companion arena", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bots", required=True, help="comma-separated bot names, one per player (2-4): random, greedy, mcts")
+    ap.add_argument("--bots", required=True, help="comma-separated bot names, one per player (2-4): easy, normal, hard, random, greedy, mcts")
     ap.add_argument("--games", type=count, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--move-time", type=seconds(), default=0.5,
-                    help="seconds per mcts move (ignored with --iterations)")
+                    help="seconds per move of the normal level and mcts; easy and hard scaled as at the table "
+                         "(ignored with --iterations)")
+    ap.add_argument("--same-time", action="store_true", help="every level thinks exactly --move-time")
     ap.add_argument("--iterations", type=count, default=None, help="fixed mcts iterations per move (deterministic)")
     ap.add_argument("--jobs", type=whole(1, 64), default=1, help="worker processes (default 1)")
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                    help="an MCTSBot option, e.g. --option c=0.7 --option reward=win (tuning)")
+                    help="an option of the mcts bots (not the levels), e.g. --option c=0.7 --option reward=win (tuning)")
     ap.add_argument("--json", action="store_true", help="print one JSON object, no progress lines")
     args = ap.parse_args(argv)
     names = [x.strip() for x in args.bots.split(",") if x.strip()]
@@ -181,7 +194,8 @@ def main(argv: list[str]) -> int:
         ap.error(f"--option: {exc}")
     move_time = None if args.iterations is not None else args.move_time
     progress = None if args.json else (lambda line: print(line, file=sys.stderr, flush=True))
-    result = arena(names, args.games, args.seed, move_time, args.iterations, args.jobs, progress, options)
+    result = arena(names, args.games, args.seed, move_time, args.iterations, args.jobs, progress, options,
+                   args.same_time)
     if args.json:
         print(json.dumps(result))
     else:
