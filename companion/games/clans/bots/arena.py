@@ -1,6 +1,6 @@
 """`companion arena --bots hard,normal,normal --games N --seed S --move-time T`: bots play each other.
 
-Bots are the table's levels (easy, normal, hard: companion.games.clans.bots.levels) or the
+Bots are the table's levels (easy, normal, hard: companion.games.clans.levels) or the
 plain bots (random, greedy, mcts). `--move-time` is the normal level's (and mcts's) time per
 move; easy and hard get it scaled as the table scales it (levels.TIME_SCALE), or exactly it with
 `--same-time` (to compare the searches, not the clocks).
@@ -36,7 +36,7 @@ from companion.argtypes import count, seconds, whole
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import IN_PROGRESS, Game, random_setup
 from companion.games.clans.bots import MCTSBot, make_bot
-from companion.games.clans.bots.levels import thinking_time
+from companion.games.clans.levels import thinking_time
 
 SEARCHERS = ("mcts", "normal", "hard")  # the bots --iterations and --option reach
 

@@ -22,7 +22,4 @@ def thinking_time(name: str, move_time: float | None) -> float | None:
     return move_time * TIME_SCALE.get(name, 1.0)
 
 
-def next_level(level: str | None) -> str | None:
-    """The Bots? screen's cycle for one seat: person (None) -> normal -> hard -> easy -> person."""
-    cycle = (None, "normal", "hard", "easy")
-    return cycle[(cycle.index(level) + 1) % len(cycle)]
+LEVEL_CYCLE = ("normal", "hard", "easy")  # the Bots? screen's order after the table's own level
