@@ -134,6 +134,12 @@ def test_easy_takes_the_village_next_to_its_huts():
     assert all(v & {p, q} for v in founded(game, GreedyBot(), draws=50))
 
 
+def test_easy_with_no_huts_in_play_watches_the_whole_board():
+    p, q = PAIRS[0]
+    game = position({p: {"yellow": 1}, q: {"green": 1}})
+    assert all(founded(game, EasyBot(), draws=50))
+
+
 def test_easy_sometimes_forgets_a_colour_and_walks_into_strife():
     # Village V (one hut of each colour, joined by a black one) costs red its single hut in the strife:
     # it is worth only a chip to red; village W (red and blue) is worth 2 + 1 chip. Greedy takes W.

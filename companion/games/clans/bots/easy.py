@@ -9,6 +9,7 @@ move now and then:
   in play holding its huts is noticed with probability `attention ** d`, one look per group whose
   leaving would found it (so even carrying its own huts onto a neighbour to found a village there
   is seen only with probability `attention`: it has to see that the neighbour would be cut off);
+  with no huts of its own left in play it watches the whole board;
 - it sometimes forgets a colour: with probability `forget` it values this turn's villages as if the
   huts of one colour (drawn from the five, its own included) were not there, so it miscounts strife
   and a village's size, or overlooks its own huts in it;
@@ -22,6 +23,7 @@ The constants were measured with `companion arena --bots easy,greedy,greedy --jo
 0.36, 0.35, 0.30 from that seat and a random bot about 0.05. Without its missed villages it wins 0.34
 on average, without its missed villages and forgetting 0.36; forgetting alone costs little (most
 villages are worth the same whichever colour is forgotten: it matters in strife and in its own huts).
+Against one greedy bot it wins 0.25 of 400 2-player games, against three 0.13 of 400 4-player games.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import random
 from collections import deque
 from typing import Callable, Sequence
 
-from companion.games.clans.board import COLORS
+from companion.games.clans.board import COLORS, N_CHIPS
 from companion.games.clans.game import SHIFT, Game, Move
 from companion.games.clans.bots.simple import _check_turn
 from companion.games.clans.bots.tactics import (NC, ORDER_PERMUTATION_CAP, color_index, founding_moves,
@@ -75,7 +77,7 @@ def seen_gains(game: Game, a: int, b: int, order: Sequence[int], forget: int | N
     chip = len(game.villages)
     n = 0
     for t in order:
-        if chip + n >= len(tb.bonus):
+        if chip + n >= N_CHIPS:
             break
         p, h = packed[t], total[t]
         if t == b:
@@ -129,7 +131,7 @@ class EasyBot:
         best_key = None
         for a, b in founding_moves(game):
             if a not in noticed:  # every move of the group at a founds the same villages: one look
-                d = min((dist[v][t] for v in isolated(game, a) for t in mine), default=len(dist))
+                d = min((dist[v][t] for v in isolated(game, a) for t in mine), default=0)  # none: looks everywhere
                 noticed[a] = d == 0 or rng.random() < self.attention ** d
             if not noticed[a]:
                 continue
