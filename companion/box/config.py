@@ -25,7 +25,7 @@ import os
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from companion.box.config_base import (KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OLED_ADDRESSES,  # noqa: F401
+from companion.box.config_base import (HINT_LEVELS, KNOWN_OLED_DRIVERS, MAX_BOT_MOVE_TIME, OLED_ADDRESSES,  # noqa: F401
                                        WATCHDOG_SEC, DisplayConfig, display_drivers,
                                        is_display_driver, is_oled, oled_drivers)
 from companion.checks import (ConfigError, Ctx, boolean, choice, data_dir, file_path, int_range,  # noqa: F401
@@ -51,6 +51,7 @@ class GameConfig:
 
     bot_move_time: float = 0.5
     bot: str = field(default_factory=default_bot)  # the registry's: the first game's default bot
+    hint: str = "normal"  # the level the menu's Hint searches at (companion.games.clans.levels)
 
 
 @dataclass
@@ -154,7 +155,7 @@ class Config:
                 f"encoder {enc}; keypad {kp}; usb_keypad {usb}; idle dim {self.idle_dim_seconds} s, "
                 f"off {self.idle_off_seconds} s; pixel_shift {self.pixel_shift}; "
                 f"state_dir {self.resolved_state_dir()}; "
-                f"bot {self.game.bot}, bot_move_time {self.game.bot_move_time} s; "
+                f"bot {self.game.bot}, hint {self.game.hint}, bot_move_time {self.game.bot_move_time} s; "
                 f"language {self.language or 'from the locale'}; "
                 f"speech {'on' if self.sound.speech else 'off'}, buzzer "
                 f"{'none' if self.sound.buzzer_pin is None else f'{self.sound.buzzer_type} on BCM {self.sound.buzzer_pin}'}")
@@ -215,7 +216,9 @@ language: null           # it | es | fr | de | en; null: the system locale's, el
                          #   (the menu's Language item overrides it, and a restart keeps that)
 game:
   bot_move_time: 0.5     # seconds a bot may think per move (and a hint); at most 10
-  bot: {bot:<18}# who plays the bot seats: {bots}
+  bot: {bot:<18}# who plays a bot seat at first: {bots}
+                         #   (easy, normal, hard: the levels the Bots? question cycles; the others for tests)
+  hint: normal           # how well the menu's Hint plays: easy | normal | hard
 sound:                   # the menu's Sound item changes these, and a restart keeps that
   speech: false          # speak the moves, phases and results (espeak-ng, in the table's language)
   volume: 3              # 1-5
@@ -233,8 +236,8 @@ web:                     # the table's page for phones (companion web; README: P
                          #   until the menu's New PIN makes one (10 digits, kept in the state directory)
   allowed_hosts: []      # more names the page is reached by (its own name, address and localhost always work)
   key_socket: null       # null: $RUNTIME_DIRECTORY/keys.sock under systemd (/run/companion/keys.sock)
-""".format(  # the bots: the registry's, its default first, then the rest strongest first
-    bot=default_bot(), bots=" | ".join([default_bot()] + [b for b in reversed(bot_names()) if b != default_bot()]))
+""".format(  # the bots: the registry's, its default first, then the rest in the registry's order
+    bot=default_bot(), bots=" | ".join([default_bot()] + [b for b in bot_names() if b != default_bot()]))
 
 
 # --- the box's own sections' checks (the hardware's: companion.hw.settings_checks) ---
@@ -250,7 +253,7 @@ def _bot_move_time(ctx: Ctx, path: str, v: Any) -> float:
     return v
 
 
-_GAME_CHECKS = {"bot_move_time": _bot_move_time, "bot": choice(bot_names)}
+_GAME_CHECKS = {"bot_move_time": _bot_move_time, "bot": choice(bot_names), "hint": choice(HINT_LEVELS)}
 _SOUND_CHECKS = {
     "speech": boolean,
     "volume": int_range(1, 5, N_("{value} is not a level ({lo}-{hi})")),

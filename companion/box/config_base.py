@@ -19,3 +19,4 @@ from companion.hw.sinks import is_oled  # noqa: F401  (re-exported)
 # the watchdog, so a move can never look like a hung daemon.
 WATCHDOG_SEC = 30
 MAX_BOT_MOVE_TIME = 10.0
+HINT_LEVELS = ("easy", "normal", "hard")  # game.hint: the bot levels a hint may play at (companion.games.clans.levels.LEVELS)

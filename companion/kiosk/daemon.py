@@ -71,8 +71,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--record-out", metavar="OUT", type=new_file, help="write the game record here at exit")
     ap.add_argument("--players", type=int, choices=quick_player_counts(), help="start a new game without the questions")
     ap.add_argument("--seed", type=int, help="seed for the start player and the setup")
-    ap.add_argument("--bots", metavar="SEATS", type=given("seat numbers, e.g. 2,4"),
-                    help="with --players: seats played by the companion, 1-based (e.g. 2,4)")
+    ap.add_argument("--bots", metavar="SEATS", type=given("seat numbers, e.g. 2,4:hard"),
+                    help="with --players: seats played by the companion, 1-based, each with its level if not "
+                         "the table's bot (e.g. 2,4:hard; levels easy, normal, hard)")
     ap.add_argument("--bot", choices=bot_names(), help=f"which bot plays (default: the config's game.bot, {default_bot()})")
     ap.add_argument("--bot-time", type=float, metavar="S", help="seconds per bot move and hint (default: the config's)")
     ap.add_argument("--bot-iterations", type=count, metavar="K",
@@ -104,17 +105,29 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     quick = GAMES.get(args.game or DEFAULT_GAME)
     if args.players and quick is not None and quick.quick_start and args.players not in quick.player_counts:
         ap.error(f"--players {args.players}: {quick.kind} takes {quick.min_players}-{quick.max_players} players")
-    args.bot_seats = []
+    args.bot_seats = {}
     if args.bots:
         if not args.players:
             ap.error("--bots needs --players (at the table, the new-game questions ask for bots)")
-        try:
-            args.bot_seats = sorted({int(s) - 1 for s in args.bots.split(",")})
-        except ValueError:
-            ap.error(f"--bots {args.bots}: seat numbers separated by commas, e.g. 2,4")
-        if args.bot_seats[0] < 0 or args.bot_seats[-1] >= args.players or len(args.bot_seats) >= args.players:
-            ap.error(f"--bots {args.bots}: seats are 1-{args.players} and one must stay a person")
+        args.bot_seats = bot_seats(ap, args.bots, args.players)
     return args
+
+
+def bot_seats(ap: argparse.ArgumentParser, text: str, players: int) -> dict[int, str | None]:
+    """`--bots 2,4:hard`: 0-based seat -> its bot (None: the table's), checked; ap.error says what is wrong."""
+    seats: dict[int, str | None] = {}
+    for item in text.split(","):
+        number, _, level = item.strip().partition(":")
+        try:
+            seat = int(number) - 1
+        except ValueError:
+            ap.error(f"--bots {text}: seat numbers separated by commas, each with :level if you like, e.g. 2,4:hard")
+        if level and level not in bot_names():
+            ap.error(f"--bots {text}: {level!r} is not a bot; use one of {', '.join(bot_names())}")
+        seats[seat] = level or None
+    if min(seats) < 0 or max(seats) >= players or len(seats) >= players:
+        ap.error(f"--bots {text}: seats are 1-{players} and one must stay a person")
+    return seats
 
 
 # ----- inputs and outputs ------------------------------------------------------------------
@@ -397,7 +410,9 @@ def start_table(args: argparse.Namespace, journal: JournalPort | None, rng: rand
     if args.load:
         game = find_game(kind).load().from_record_file(args.load, rng, walkthrough=walkthrough)
     elif args.players:
-        game = find_game(kind).load().quick_start(args.players, rng, bots=args.bot_seats, walkthrough=walkthrough)
+        table_bot = table_bot_name(args, cfg)
+        bots = {seat: level or table_bot for seat, level in sorted(args.bot_seats.items())}
+        game = find_game(kind).load().quick_start(args.players, rng, bots=bots, walkthrough=walkthrough)
     elif journal is not None:
         resumed = journal.resume(include_finished=True)
         if resumed is not None and resumed.finished and args.game not in (None, resumed.kind):
@@ -418,7 +433,7 @@ def start_table(args: argparse.Namespace, journal: JournalPort | None, rng: rand
     sound = SoundSettings.from_stored(journal.setting("sound") if journal is not None else None,
                                       sound_defaults(cfg))
     shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history, sound)
-    shell.bot_level = args.bot or getattr(getattr(cfg, "game", None), "bot", None) or default_bot()
+    shell.bot_level = table_bot_name(args, cfg)
     shell.roster = roster(journal, cfg)
     if journal is not None:  # (imported only with a journal: a headless run has none)
         from companion.journal.store import JournalWriter
@@ -435,6 +450,11 @@ def start_table(args: argparse.Namespace, journal: JournalPort | None, rng: rand
     elif say_resumed and resumed_at is not None and args.game in (None, kind):
         tell_resumed(shell, resumed_at)
     return shell
+
+
+def table_bot_name(args: argparse.Namespace, cfg: Any) -> str:
+    """The table's bot: --bot, else the config's game.bot, else the registry's default (a level, normal)."""
+    return args.bot or getattr(getattr(cfg, "game", None), "bot", None) or default_bot()
 
 
 def ask_switch(args: argparse.Namespace, shell: Shell) -> None:
@@ -496,7 +516,8 @@ def search_options(args: argparse.Namespace, cfg: Any) -> dict:
     game_cfg = getattr(cfg, "game", None)
     return {"bot": args.bot or getattr(game_cfg, "bot", None),
             "move_time": args.bot_time if args.bot_time is not None else getattr(game_cfg, "bot_move_time", 0.5),
-            "iterations": args.bot_iterations, "seed": args.seed}
+            "iterations": args.bot_iterations, "seed": args.seed, "hint": getattr(game_cfg, "hint", None),
+            "most": MAX_BOT_MOVE_TIME}
 
 
 def open_journal(state_dir: str) -> Any:

@@ -401,7 +401,7 @@ class Daemon:
         if kind not in self.searchers:
             self.searchers[kind] = find_game(kind).make_searcher(self.search_options)
         searcher = self.searchers[kind]
-        what = f"bot {getattr(searcher, 'name', '')} for" if isinstance(effect, Search) else "hint for"
+        what = f"bot {effect.level or getattr(searcher, 'name', '')} for" if isinstance(effect, Search) else "hint for"
         t0 = time.perf_counter()
         try:
             answer = self.wait_for(lambda: searcher.run(effect))

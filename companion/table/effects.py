@@ -74,11 +74,13 @@ class RemoveFromHistory:
 
 @dataclass(frozen=True)
 class Search:
-    """Find a move for the bot at `seat`, which secretly plays `secret`; `position` is a private copy."""
+    """Find a move for the bot at `seat`, which secretly plays `secret`; `position` is a private copy;
+    `level` is the bot playing that seat (None: the table's bot)."""
 
     seat: int
     secret: str = field(repr=False)
     position: Any = field(repr=False, compare=False)
+    level: str | None = None
 
 
 @dataclass(frozen=True)

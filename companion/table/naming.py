@@ -1,7 +1,7 @@
 """Who sits where: at a new game, when the table has a roster, each person's seat picks a name.
 
 The shell opens it once the game knows its seats (`TableGame.seats()`: how many, which
-are bots). Bots are named at once ("Bot 2 (mcts)"); every person's seat in turn picks
+are bots, each by the word the game gives it, "bot" for the table's). Bots are named at once ("Bot 2 (hard)"); every person's seat in turn picks
 a roster name not taken yet, or Guest (a seat named "Guest N", never counted as one
 person in the statistics), with A/B (or a digit) and #; * goes back a seat. The full
 list of names is the result (companion.table.seatnames).
@@ -45,7 +45,7 @@ class SeatNaming:
 
     def __init__(self, roster: Sequence[object], seats: Sequence[str | None], bot_level: str) -> None:
         self.roster = offered(roster)
-        self.names: list[str | None] = [None if kind is None else seatnames.bot_name(i, bot_level)
+        self.names: list[str | None] = [None if kind is None else seatnames.bot_name(i, bot_level if kind == "bot" else kind)
                                         for i, kind in enumerate(seats)]
         self.persons = [i for i, kind in enumerate(seats) if kind is None]
         self.at = 0  # index into persons

@@ -92,6 +92,7 @@ class TableGameBase:
     KIND: ClassVar[str] = ""
     _over_reported = False
     _names: list[str] | None = None
+    table_bot: str = ""  # the bot a seat becomes when the table makes it a bot (the shell's bot_level)
 
     def seats(self) -> list[str | None] | None:
         return None

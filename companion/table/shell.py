@@ -91,13 +91,24 @@ class Shell:
         self.phone_shown = False
         self.pin_shown: str | None = None  # the new PIN on the panel, until a key
         self.roster: list[str] = []  # names a seat may pick at a new game (none: seats stay "Player N")
-        self.bot_level = "bot"  # how bot seats are named: "Bot 2 (mcts)"
+        self._bot_level = "bot"
         self.naming: SeatNaming | None = None  # who sits where, while it is asked
         self._fresh = False  # the game's journal entry was opened under this shell (not resumed)
         self._unnamed: Any = None  # a finished game found without names: not asked
         self.memory: Any = None  # the table's memory (companion.history.kiosk.KioskMemory): statistics, USB
         self._sticks: list = []  # USB sticks mounted when the menu opened
         self._effects: list[Effect] = []
+
+    @property
+    def bot_level(self) -> str:
+        """The table's bot (--bot, the config's game.bot): what a new bot seat plays and, for a game that
+        does not say its seats' bots, how they are named ("Bot 2 (normal)"); the game in front knows it."""
+        return self._bot_level
+
+    @bot_level.setter
+    def bot_level(self, name: str) -> None:
+        self._bot_level = name
+        self.game.table_bot = name
 
     # A journal entry decoded (companion.table.entries, which the page reads entries with too)
     split_journal = staticmethod(entries.split_journal)
@@ -349,6 +360,7 @@ class Shell:
         entry = next(e for e in self.catalog if e.kind == kind)
         self._effects += self.game.pop_effects()
         self.kind, self.game = kind, entry.load().new(self.rng)
+        self.game.table_bot = self.bot_level
         self._effects.append(SwitchGame(kind))
 
     def game_in_front(self) -> bool:

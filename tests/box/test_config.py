@@ -18,7 +18,7 @@ def test_no_file_gives_defaults(monkeypatch, tmp_path):
     assert cfg.buttons.up == 17 and cfg.buttons.menu == 24 and cfg.buttons.enabled == "auto"
     assert cfg.keypad is None and cfg.encoder is None
     assert cfg.idle_dim_seconds == 120
-    assert cfg.game.bot_move_time == 0.5 and cfg.game.bot == "mcts"
+    assert cfg.game.bot_move_time == 0.5 and cfg.game.bot == "normal" and cfg.game.hint == "normal"
 
 
 def test_default_path_used_when_it_exists(monkeypatch, tmp_path):
@@ -73,7 +73,12 @@ def test_bot_names_are_the_bots_the_package_has():
     from companion.games import GAMES, bot_names
 
     assert GAMES["clans"].bots == tuple(BOTS) == bot_names()
-    assert load_config_text(EXAMPLE_YAML).game.bot == "mcts"
+    assert load_config_text(EXAMPLE_YAML).game.bot == "normal"
+    assert load_config_text(EXAMPLE_YAML).game.hint == "normal"
+    from companion.box.config_base import HINT_LEVELS
+    from companion.games.clans.levels import LEVELS
+
+    assert HINT_LEVELS == LEVELS and load_config_text("game: {hint: hard}").game.hint == "hard"
 
 
 def test_address_as_quoted_hex_string():
@@ -106,7 +111,8 @@ def test_address_as_quoted_hex_string():
     ("idle_dim_seconds: soon", "idle_dim_seconds", "seconds"),
     ("pixel_shift: 1", "pixel_shift", "true or false"),
     ("game: {bot_move_time: -1}", "game.bot_move_time", "-1"),
-    ("game: {bot: alphazero}", "game.bot", "'alphazero' is not one of random, greedy, mcts"),
+    ("game: {bot: alphazero}", "game.bot", "'alphazero' is not one of easy, normal, hard, random, greedy, mcts"),
+    ("game: {hint: greedy}", "game.hint", "'greedy' is not one of easy, normal, hard"),
     ("- a list", "(top)", "mapping"),
     ("usb_keypad: {device: /dev/ttyUSB0}", "usb_keypad.device", "/dev/input/by-id/"),
     ("usb_keypad: {device: 'spy:///dev/input/event0'}", "usb_keypad.device", "not an input device"),

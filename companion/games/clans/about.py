@@ -17,12 +17,13 @@ GAME = GameType(
     kind="clans", title="Clans", name="Clans", module="companion.games.clans.controller",
     designers="Leo Colovini", min_players=2, max_players=4, highest_wins=True,
     bgg_id=4636, bgg_year=2002, min_play_time=30, max_play_time=45, min_age=10,
-    bots=("random", "greedy", "mcts"), default_bot="mcts", quick_start=True, searcher="companion.games.clans.bots.runner:make_searcher",
+    bots=("easy", "normal", "hard", "random", "greedy", "mcts"), default_bot="normal", quick_start=True, searcher="companion.games.clans.bots.runner:make_searcher",
     camera="companion.games.clans.camera.watch:Watcher",
     # NOTE: the table's page: the camera page, above the picture (the board file's corners (0,0), (1200,0), (1200,800), (0,800))
     camera_help=N_("Tap the board's four corners in this order: beside territory 1, at the top of the scoring "
                    "track, by its CLANS label, the last one. Then save them."),
-    # the table's MCTS as tuned with `companion clans arena`; --bot-iterations adds a fixed budget
+    # the table's MCTS as tuned with `companion clans arena` (the normal level's defaults are the same);
+    # --bot-iterations adds a fixed budget
     bot_options={"mcts": {"c": 0.7, "reward": "mix", "search": "halving", "horizon": 12}},
     commands={
         "replay": ("companion.games.clans.commands:replay", "check and play a game record, print the result"),

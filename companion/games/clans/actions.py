@@ -8,6 +8,7 @@ the same position and the same pending question. The actions:
     {"a": "restart"}                              back to the players question
     {"a": "new", "players": 3, "first": 1, "setup": {"1": "red", ...}, "drawn": true}
         with bots also  "bots": {"1": "blue"}, "dealt": {"0": "red", "2": "green"}   (seat -> secret color)
+        and "levels": {"1": "hard"} (bot seat -> the bot playing it; an older journal has none: the table's bot)
     {"a": "load", "record": {...record, spec section 1...}}
     {"a": "ready"}                                the setup walkthrough is done: play starts
     {"a": "pending", "from": 12, "to": 13}        a move waiting for "which village next?"
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.clans.about import GAME
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import Game, Move
 from companion.games.clans.record import Record
@@ -58,6 +60,7 @@ class TableState:
         self.extra: dict[str, Any] = {}  # a loaded record's unknown top-level keys, carried into its record
         self.key_order: list[str] = []  # a loaded record's top-level keys, in its order
         self.bots: dict[int, str] = {}  # bot seat -> its secret color
+        self.levels: dict[int, str] = {}  # bot seat -> its level (easy, normal, hard) or bot, when journaled
         self.dealt: dict[int, str] = {}  # person seat -> the color the box dealt (games with bots)
         self.proposal: Move | None = None  # the bot's move waiting for the table's #
         self.pending: tuple[int, int] | None = None
@@ -130,9 +133,10 @@ class TableState:
             setup = {int(t): c for t, c in a["setup"].items()}
             game = Game(a["players"], setup, a["first"])
             bots, dealt = seat_colors(a, game.players)
+            levels = seat_levels(a, bots)
             self._clear_game()
             self.game, self.drawn = game, bool(a.get("drawn", False))
-            self.bots, self.dealt = bots, dealt
+            self.bots, self.dealt, self.levels = bots, dealt, levels
         elif kind == "load":
             record = Record.from_dict(a["record"])
             game = record.play()
@@ -187,7 +191,7 @@ class TableState:
         self.game, self.players_choice, self.drawn, self.ready = None, None, False, False
         self.colors, self.pending, self.picks = [], None, []
         self.loaded_colors, self.extra, self.key_order = [], {}, []
-        self.bots, self.dealt, self.proposal = {}, {}, None
+        self.bots, self.dealt, self.levels, self.proposal = {}, {}, {}, None
 
     def _checked_proposal(self, a: dict) -> Move:
         game = self.need_game()
@@ -210,6 +214,14 @@ def seat_colors(a: dict, players: int) -> tuple[dict[int, str], dict[int, str]]:
         raise ActionError(f"new: the bots' and the dealt colors do not fit {players} players "
                           "(every seat once, distinct colors)")
     return bots, dealt
+
+
+def seat_levels(a: dict, bots: dict[int, str]) -> dict[int, str]:
+    """The "levels" map of a "new" action, checked: bot seats only, each one of the game's bots."""
+    levels = {int(s): level for s, level in a.get("levels", {}).items()}
+    if not set(levels) <= set(bots) or not all(level in GAME.bots for level in levels.values()):
+        raise ActionError(f"new: levels {a.get('levels')!r} must name bot seats and one of {', '.join(GAME.bots)}")
+    return levels
 
 
 def move_action(frm: int, to: int, order: list[int] | tuple[int, ...] | None, kind: str = "move") -> dict:

@@ -32,12 +32,13 @@ asks for a `Hint` (no secret in it) and shows "Thinking..." until `deliver(hint,
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from companion.games.clans import keys_play, keys_setup
 from companion.games.clans import speech as S
 from companion.games.clans import texts as T
 from companion.games.clans.actions import START_ACTIONS, TableState, move_action
+from companion.games.clans.beliefs import told
 from companion.games.clans.game import Game, Move
 from companion.games.clans.record import Record, RecordError, summary
 from companion.games.clans.screens import build_screen
@@ -74,6 +75,15 @@ class Controller(TableGameBase):
         self._words = OwnScreenWords()  # whose turn and a bot's move: said when the mover's screen shows
         self._menu: tuple[Callable[[], None], ...] = (
             self._menu_new, self._menu_undo, self._ask_hint, self._menu_scores, self._menu_huts)
+
+    @property
+    def table_bot(self) -> str:  # type: ignore[override]
+        """The table's bot (set by the shell): what a seat plays first when the Bots? screen makes it a bot."""
+        return self.session.table_bot
+
+    @table_bot.setter
+    def table_bot(self, name: str) -> None:
+        self.session.table_bot = name
 
     @property
     def state(self) -> TableState:
@@ -132,10 +142,12 @@ class Controller(TableGameBase):
                     first: int | None = None, walkthrough: bool = False) -> "Controller":
         """A new game without the questions (random R1 setup, start player drawn unless `first` is given).
 
-        `bots` (0-based seats) are played by the companion; the persons then see the deal of
+        `bots` (0-based seats, or seat -> level) are played by the companion (a seat without a level plays
+        the table's bot, normal by default); the persons then see the deal of
         their colors. `walkthrough` (a table, not a key script): the setup walkthrough follows,
         as after the questions, and # on its last page starts play; without it play starts at once.
         """
+        levels = dict(bots) if isinstance(bots, Mapping) else {}
         seats = sorted(set(bots))
         if players not in (2, 3, 4):
             raise UsageError(f"players {players!r}: 2, 3 or 4")
@@ -143,7 +155,7 @@ class Controller(TableGameBase):
             raise UsageError(f"bots {[s + 1 for s in seats]}: seats are 1-{players} and one must be a person")
         c = cls(rng)
         c.session.do({"a": "players", "n": players})
-        keys_setup.new_game(c.session, first, seats)
+        keys_setup.new_game(c.session, first, {s: levels.get(s) or keys_setup.seat_cycle("")[1] for s in seats})
         if walkthrough:
             pass  # the deal (with bots), then the walkthrough's pages, as a new game from the menu
         elif seats:
@@ -180,6 +192,9 @@ class Controller(TableGameBase):
         extra = dict(self.state.extra)
         if self.names:
             extra["names"] = list(self.names)
+        stories = told(self.state)
+        if stories:
+            extra["beliefs"] = [b for story in stories for b in story.record()]
         record = Record.from_game(game, colors if len(colors) == game.players else None, extra)
         record.key_order = list(self.state.key_order)  # a loaded record's keys stay in their order
         return record
@@ -201,9 +216,12 @@ class Controller(TableGameBase):
         return self.state.in_progress()
 
     def seats(self) -> list[str | None] | None:
-        """Once a game is set up: None for a person's seat, "bot" for a seat the companion plays."""
-        game = self.state.game
-        return None if game is None else ["bot" if s in self.state.bots else None for s in range(game.players)]
+        """Once a game is set up: None for a person's seat, its level for a seat the companion plays ("bot":
+        the table's bot, for a game journaled before levels)."""
+        state = self.state
+        if state.game is None:
+            return None
+        return [state.levels.get(s, "bot") if s in state.bots else None for s in range(state.game.players)]
 
     def record_names(self) -> list[str] | None:
         """The names a loaded record brought (spec section 8), when they fit its players."""
@@ -224,7 +242,7 @@ class Controller(TableGameBase):
         bot's move when one is due."""
         game = self.state.game
         if self.report_over(self.mode() == "final", self.session.outbox) and game is not None:
-            self.session.outbox.extend(S.final(game, self.final_colors()))
+            self.session.outbox.extend(S.final(game, self.final_colors()) + S.beliefs(told(self.state)))
         turn = (id(game), game.ply, game.to_move) if game is not None and self.mode() in ("move", "bot") else None
         if turn is not None and turn != self._turn_said:
             self._words.say(self.session.outbox, [S.turn(game, self.state.bots)], self._covered(), fresh=True)
@@ -236,7 +254,7 @@ class Controller(TableGameBase):
         if (self._search is None and not self._search_failed and game is not None and self.mode() == "bot"
                 and self.state.proposal is None and self.ui.overlay is None and not self.ui.asking_new):
             seat = game.to_move
-            self._search = Search(seat, self.state.bots[seat], game.copy())
+            self._search = Search(seat, self.state.bots[seat], game.copy(), self.state.levels.get(seat))
             self._search_version = self.state.version
             self.session.outbox.put(self._search)
 
@@ -313,7 +331,9 @@ class Controller(TableGameBase):
         game = self.state.game
         if game is None or self.mode() != "move" or not game.is_legal(move.frm, move.to):
             return  # stale or illegal
-        self.session.show(T.hint_title(move.frm, move.to), T.hint_paragraphs(game, move), "hint")
+        from companion.games.clans.bots.hints import reason  # the hint ran: the bots are loaded
+
+        self.session.show(T.hint_title(move.frm, move.to), T.hint_paragraphs(game, move, *reason(game, move)), "hint")
 
     # ----- the menu ----------------------------------------------------------------------------
     def menu_items(self) -> tuple[str, ...]:

@@ -200,11 +200,16 @@ def key_reveal(s: Session, key: str) -> None:
 
 
 def key_final(s: Session, key: str) -> None:
+    """A/B page through the result (and the bots' beliefs); # asks for a new game, except that in a game
+    with bots it pages on (to each bot's beliefs) until the last page."""
+    pages = final_pages(s.state)
     if key in (K.UP, K.DOWN):
-        pages = final_pages(s.state)
         s.ui.final_page = max(0, min(len(pages) - 1, s.ui.final_page + K.step(key)))
     elif key == K.OK:
-        s.ui.asking_new, s.ui.choice_sel = True, 1
+        if pages[-1][0] == "beliefs" and s.ui.final_page < len(pages) - 1:
+            s.ui.final_page += 1
+        else:
+            s.ui.asking_new, s.ui.choice_sel = True, 1
 
 
 # ----- the game's own questions ----------------------------------------------------------------

@@ -2,8 +2,9 @@
 (who starts, the huts region by region, then the clan cards: # on that last page starts play).
 
 Plain functions of a `Session` and a key, composed by the controller. "Bots?": a digit
-toggles a seat between person and bot, # on Start confirms (Start is highlighted, so a
-table without bots just presses #). In a game with bots the box deals EVERY seat's color
+cycles a seat: person, then a bot at the table's level (normal unless the config says), then
+the other levels (hard, easy), then person again; the voice says each; # on Start confirms
+(Start is highlighted, so a table without bots just presses #). In a game with bots the box deals EVERY seat's color
 (distinct colors drawn with the injected rng, journaled in "new") and the clan cards
 stay in the box: before the walkthrough each person in turn takes the box alone and
 reads their color (UI state, shown again after a rebuild).
@@ -13,8 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.clans import speech as S
 from companion.games.clans import texts_setup as TS
 from companion.games.clans.board import COLORS
+from companion.games.clans.levels import DEFAULT_LEVEL, LEVEL_CYCLE
 from companion.games.clans.game import random_setup
 from companion.games.clans.session import CARDS_PAGE, Session
 from companion.i18n import _
@@ -51,7 +54,7 @@ def key_first(s: Session, key: str) -> None:
         ui.choice_sel = (ui.choice_sel + K.step(key)) % (n + 1)
     elif key == K.OK:
         ui.first_pick = ui.choice_sel - 1 if ui.choice_sel else None
-        ui.bot_choice, ui.choice_sel, ui.note = [False] * n, n, ""
+        ui.bot_choice, ui.choice_sel, ui.note = [None] * n, n, ""
     elif key == K.BACK:
         s.do({"a": "restart"})
         ui.choice_sel = 0
@@ -64,34 +67,46 @@ def key_bots(s: Session, key: str) -> None:
     n = len(ui.bot_choice)
     if key in K.DIGITS:
         if 1 <= int(key) <= n:
-            toggle_bot(s, int(key) - 1)
+            cycle_seat(s, int(key) - 1)
         else:
             ui.note = TS.bots_note(n)
     elif key in (K.UP, K.DOWN):
         ui.choice_sel = (ui.choice_sel + K.step(key)) % (n + 1)
     elif key == K.OK:
         if ui.choice_sel < n:
-            toggle_bot(s, ui.choice_sel)
+            cycle_seat(s, ui.choice_sel)
         else:
-            new_game(s, ui.first_pick, [seat for seat in range(n) if ui.bot_choice[seat]])
+            new_game(s, ui.first_pick, {seat: level for seat, level in enumerate(ui.bot_choice) if level})
     elif key == K.BACK:
         first = ui.first_pick
         ui.bot_choice, ui.note = None, ""
         ui.choice_sel = 0 if first is None else first + 1
 
 
-def toggle_bot(s: Session, seat: int) -> None:
+def seat_cycle(table_bot: str) -> tuple[str | None, ...]:
+    """What a seat goes through on the Bots? screen: person, the table's bot, the other levels."""
+    first = table_bot if table_bot and table_bot != "bot" else DEFAULT_LEVEL
+    return (None, first, *(level for level in LEVEL_CYCLE if level != first))
+
+
+def cycle_seat(s: Session, seat: int) -> None:
+    """A seat's next kind on the Bots? screen (one seat always stays a person); said aloud."""
     choice = s.ui.bot_choice
     assert choice is not None
-    if not choice[seat] and choice.count(False) == 1:
+    cycle = seat_cycle(s.table_bot)
+    now = choice[seat] if choice[seat] in cycle else cycle[-1]
+    nxt = cycle[(cycle.index(now) + 1) % len(cycle)]
+    if choice[seat] is None and choice.count(None) == 1:
         s.ui.note = _(TS.ONE_PERSON_NOTE)
         return
-    choice[seat] = not choice[seat]
+    choice[seat] = nxt
     s.ui.note = ""
+    s.outbox.put(S.seat_kind(seat, nxt))
 
 
-def new_game(s: Session, first: int | None, bots: list[int] | None = None) -> None:
-    """Draw the setup (and the start player unless given, and every seat's color when there are bots)."""
+def new_game(s: Session, first: int | None, bots: dict[int, str] | None = None) -> None:
+    """Draw the setup (and the start player unless given, and every seat's color when there are bots,
+    each bot seat's level journaled with them)."""
     n = s.state.players_choice or 2
     drawn = first is None
     if first is None:
@@ -103,6 +118,7 @@ def new_game(s: Session, first: int | None, bots: list[int] | None = None) -> No
         colors = s.rng.sample(COLORS, n)
         action["bots"] = {str(seat): colors[seat] for seat in range(n) if seat in bots}
         action["dealt"] = {str(seat): colors[seat] for seat in range(n) if seat not in bots}
+        action["levels"] = {str(seat): bots[seat] for seat in sorted(bots)}
     s.do(action)
     ui = s.ui
     ui.setup_page, ui.choice_sel, ui.note = 0, 0, ""

@@ -14,6 +14,7 @@ from typing import Callable
 from companion.games.clans import texts as T
 from companion.games.clans import texts_setup as TS
 from companion.games.clans.actions import TableState
+from companion.games.clans.beliefs import told
 from companion.games.clans.board import COLORS
 from companion.games.clans.session import CARDS_PAGE, HUTS, NEW_QUESTION, SETUP_PAGES, UNDO_QUESTION, Ui, dealing, \
     ui_mode
@@ -41,9 +42,17 @@ def bot_pages(state: TableState) -> list[tuple[str, ...]]:
     return paginate(T.bot_move_paragraphs(state.need_game(), state.proposal))
 
 
-def final_pages(state: TableState) -> list[tuple[str, ...]]:
-    """The end of the game, paged: colors, totals, winners."""
-    return paginate(T.final_paragraphs(state.need_game(), state.final_colors(), state.bots))
+def final_pages(state: TableState) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The end of the game, paged as (screen name, title, lines): colors, totals, winners; then, in a
+    game with bots, one screen (or more pages) per bot saying what it believed."""
+    stories = told(state)
+    pages = [("final", _(T.GAME_OVER_TITLE), lines) for lines in
+             paginate(T.final_paragraphs(state.need_game(), state.final_colors(), state.bots, bool(stories)))]
+    for i, story in enumerate(stories):
+        title = T.belief_title(story.seat, story.level)
+        pages += [("beliefs", title, lines) for lines in
+                  paginate(T.belief_paragraphs(story, i == len(stories) - 1))]
+    return pages
 
 
 # ----- the modes ---------------------------------------------------------------------------
@@ -147,7 +156,8 @@ def reveal_screen(state: TableState, ui: Ui) -> Screen:
 def final_screen(state: TableState, ui: Ui) -> Screen:
     pages = final_pages(state)
     page = min(ui.final_page, len(pages) - 1)
-    return Screen(TEXT, "final", _(T.GAME_OVER_TITLE), pages[page], page, len(pages))
+    name, title, lines = pages[page]
+    return Screen(TEXT, name, title, lines, page, len(pages))
 
 
 MODE_SCREENS: dict[str, ScreenFn] = {

@@ -48,7 +48,7 @@ class Ui:
     note: str = ""  # a short correction shown with the question
     huts_shown: int | None = None
     first_pick: int | None = None  # the "Who starts?" answer while "Bots?" is asked
-    bot_choice: list[bool] | None = None  # the "Bots?" answer in progress, per seat
+    bot_choice: list[str | None] | None = None  # the "Bots?" answer in progress: per seat None (a person) or its level
     deal_step: int = 0  # person k's deal: 2k = "take the box", 2k+1 = their color shown
     skip_walkthrough: bool = False  # quick start: play right after the deal
     bot_page: int = 0
@@ -65,6 +65,7 @@ class Session:
     ui: Ui = field(default_factory=Ui)
     info: InfoPager = field(default_factory=InfoPager)
     outbox: Outbox = field(default_factory=lambda: Outbox(KIND, starts_game, SECRET_FIELDS))
+    table_bot: str = ""  # the table's bot (the shell's bot_level): a seat's first level on the Bots? screen
 
     def do(self, action: dict) -> Any:
         """Apply a journaled action (ActionError and nothing changed if it does not fit), then journal it."""

@@ -14,14 +14,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Collection, Sequence
 
 from companion.games.clans import texts as T
-from companion.games.clans.words import color, terrain
+from companion.games.clans.words import color, level, terrain
 from companion.table import seatnames
-from companion.i18n import _, ngettext
+from companion.i18n import _, ngettext, pgettext
 from companion.table.effects import Announce, beep
 from companion.table.speech import spoken_list
 from companion.table.texts import capital, sentence
 
 if TYPE_CHECKING:
+    from companion.games.clans.beliefs import BotBeliefs
     from companion.games.clans.game import Game, Move, Outcome
 
 KIND = "clans"
@@ -60,6 +61,11 @@ def bot_move(move: Move, seat: int) -> Announce:
     return _a("bot-move", seat=seat, frm=move.frm, to=move.to, order=list(move.order or ()))
 
 
+def seat_kind(seat: int, level: str | None) -> Announce:
+    """The Bots? screen changed a seat: a person, or a bot of a level."""
+    return _a("seat-kind", seat=seat, level=level)
+
+
 def order(seat: int, territories: Sequence[int]) -> Announce:
     return _a("order", seat=seat, territories=list(territories))
 
@@ -78,6 +84,12 @@ def final(game: Game, colors: Sequence[str]) -> list[Announce]:
     return [beep("end"), _a("end", reason="twelfth" if game.status == "finished" else "blocked", seat=game.to_move),
             _a("result", seats=[{"seat": i, "color": c, "total": totals[i]} for i, c in enumerate(colors)],
                winners=list(winners))]
+
+
+def beliefs(stories: Sequence[BotBeliefs]) -> list[Announce]:
+    """After the result: what each bot believed of the other seats (nothing in a game without bots)."""
+    return [_a("beliefs", bot=st.seat, level=st.level,
+               beliefs=None if st.beliefs is None else [b.to_dict() for b in st.beliefs]) for st in stories]
 
 
 def undone(frm: int, to: int) -> Announce:
@@ -146,6 +158,22 @@ def _result(f: dict) -> str:
     return " ".join(out)
 
 
+def _beliefs(f: dict) -> str:
+    who = _("{player}, {level}").format(player=seat(f["bot"]), level=level(f["level"]))
+    if f["beliefs"] is None:
+        return _("{bot} kept no guesses about the colors.").format(bot=who)
+    out = []
+    for b in f["beliefs"]:
+        values = dict(bot=who, player=seat(b["seat"]), color=color(b["color"]), percent=round(100 * b["p"]),
+                      move=b["since"])
+        if b["since"]:
+            text = _("{bot} thought {player} was {color}, {percent} percent, from move {move}").format(**values)
+        else:
+            text = _("{bot} thought {player} was {color}, {percent} percent, from the start").format(**values)
+        out.append(text + ": " + (pgettext("belief", "right") if b.get("right") else pgettext("belief", "wrong")) + ".")
+    return " ".join(out)
+
+
 def say(event: str, f: dict) -> str:
     """The sentence for one announcement, in the table's language (KeyError for an unknown event)."""
     if event == "turn":
@@ -164,6 +192,10 @@ def say(event: str, f: dict) -> str:
         if len(f["order"]) > 1:
             text += " " + _("Villages in this order: {territories}.").format(territories=spoken_list(f["order"]))
         return text + " " + _("Make the move, then confirm.")
+    if event == "seat-kind":
+        if f["level"] is None:
+            return _("{player}: a person.").format(player=seat(f["seat"]))
+        return _("{player}: bot, {level}.").format(player=seat(f["seat"]), level=level(f["level"]))
     if event == "order":
         return _("{player}, choose the order of the villages: {territories}.").format(
             player=seat(f["seat"]), territories=spoken_list(f["territories"]))
@@ -177,6 +209,8 @@ def say(event: str, f: dict) -> str:
         return _("Game over: {player} has no legal move.").format(player=seat(f["seat"]))
     if event == "result":
         return _result(f)
+    if event == "beliefs":
+        return _beliefs(f)
     if event == "undone":
         return _("Move from {frm} to {to} taken back: put the huts back.").format(frm=f["frm"], to=f["to"])
     if event == "camera-move":

@@ -10,16 +10,17 @@ dicts or `pgettext` calls here. Records, logs and exceptions never come here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Collection, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Sequence
 
 from companion.games.clans.board import COLORS
 from companion.games.clans.founding import Position, founding_positions
 from companion.games.clans.rules import ILLEGAL
-from companion.games.clans.words import ROMAN, color, color_short, colors_text, huts_text, player, terrain
+from companion.games.clans.words import ROMAN, color, color_short, colors_text, huts_text, level, player, terrain
 from companion.i18n import N_, _, ngettext, pgettext
 from companion.table.screen import SMALL_COLS, TITLE_COLS, Header
 
 if TYPE_CHECKING:  # type names only: the texts stay free of engine imports at run time
+    from companion.games.clans.beliefs import BotBeliefs
     from companion.games.clans.game import Game, Move, Outcome, Village
 
 
@@ -263,9 +264,29 @@ def bot_move_paragraphs(game: Game, move: Move) -> list[str]:
     return move_paragraphs(game, move) + [_("Make it, then #.")]
 
 
-def hint_paragraphs(game: Game, move: Move) -> list[str]:
-    """A suggested move for the person to move (public information only)."""
-    return move_paragraphs(game, move) + [_("Type it, or any move.")]
+def hint_paragraphs(game: Game, move: Move, why: str = "", values: dict | None = None) -> list[str]:
+    """A suggested move for the person to move (public information only), and why in a few words
+    (`bots.hints.reason`'s code and values)."""
+    return move_paragraphs(game, move) + ([hint_why(why, values or {})] if why else []) + [_("Type it, or any move.")]
+
+
+def hint_why(why: str, values: dict) -> str:
+    """Why a hinted move: "Why: founds 14 on favorable forest." (codes of bots.hints.reason)."""
+    if why == "found":
+        where = dict(territory=values["territory"], terrain=terrain(values["terrain"]))
+        if values["kind"] == "favorable":
+            # NOTE: why a hint: the village it founds stands on the epoch's favorable terrain (bonus points)
+            return _("Why: founds {territory} on favorable {terrain}.").format(**where)
+        if values["kind"] == "hostile":
+            # NOTE: why a hint: the village is on hostile terrain (destroyed), but its chip still counts
+            return _("Why: founds {territory} on hostile {terrain}: the chip counts.").format(**where)
+        # NOTE: why a hint: the village it founds (plain terrain)
+        return _("Why: founds {territory} ({terrain}).").format(**where)
+    if why == "safe":
+        # NOTE: why a hint: a quiet move after which the next player can found no village
+        return _("Why: leaves no village to the next player.")
+    # NOTE: why a hint: no move founds a village and every move gives one away: this one the least
+    return _("Why: the quiet move that gives away least.")
 
 
 # ----- setup, scores, end ---------------------------------------------------------------
@@ -297,8 +318,9 @@ def territory_paragraphs(game: Game, t: int) -> list[str]:
     return [head, f"{huts_text(game.huts(t))}."]
 
 
-def final_paragraphs(game: Game, colors: Sequence[str], bots: Collection[int] = ()) -> list[str]:
-    """The end: each seat's color and total (bots marked), the winners."""
+def final_paragraphs(game: Game, colors: Sequence[str], bots: Collection[int] = (), beliefs: bool = False) -> list[str]:
+    """The end: each seat's color and total (bots marked), the winners; then what # does: a new game, or
+    (`beliefs`) the bots' beliefs first."""
     totals, winners = game.winners(colors)
     out = [end_reason(game)]
     for i, c in enumerate(colors):
@@ -311,9 +333,42 @@ def final_paragraphs(game: Game, colors: Sequence[str], bots: Collection[int] = 
         out.append(_("Winner: {player}!").format(player=player(winners[0])))
     else:
         out.append(_("Winners (tie): {players}!").format(players=", ".join(player(w) for w in winners)))
-    # NOTE: max 21 characters
-    out.append(_("# = new game"))
+    if beliefs:
+        # NOTE: max 21 characters; the last line of the result in a game with bots: # shows what each bot
+        # believed of the others' colors
+        out.append(_("# = the bots' guesses"))
+    else:
+        # NOTE: max 21 characters
+        out.append(_("# = new game"))
     return out
+
+
+def belief_title(seat: int, bot: str) -> str:
+    # NOTE: max 25 characters; title of one bot's beliefs after the game: "P2 (hard) believed"
+    return _("{player} ({level}) believed").format(player=player(seat), level=level(bot))
+
+
+def belief_paragraphs(story: BotBeliefs, last: bool) -> list[str]:
+    """One bot's beliefs: "P1 was red (80%) from move 9: right." per other seat; then what # does."""
+    if story.beliefs is None:
+        out = [_("It kept no guesses: it played for its own color only.")]
+    else:
+        out = [belief_text(b) for b in story.beliefs]
+    # NOTE: max 21 characters
+    out.append(_("# = new game") if last else _("# = the next bot"))
+    return out
+
+
+def belief_text(b: Any) -> str:
+    """One belief (bots.story.Belief) in words, for the panel and the page."""
+    # NOTE: was the belief right? "P1 was red (80%) from move 9: right."
+    verdict = pgettext("belief", "right") if b.right else pgettext("belief", "wrong")
+    values = dict(player=player(b.seat), color=color(b.color), percent=round(100 * b.p), move=b.since, verdict=verdict)
+    if b.since == 0:
+        # NOTE: what a bot believed of a seat from the first move on: "P1 was red (80%) from the start: right."
+        return _("{player} was {color} ({percent}%) from the start: {verdict}.").format(**values)
+    # NOTE: what a bot believed of a seat, and since which move: "P1 was red (80%) from move 9: right."
+    return _("{player} was {color} ({percent}%) from move {move}: {verdict}.").format(**values)
 
 
 # ----- the menu and the information screens ----------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from companion.games.clans.words import color, player, terrain
+from companion.games.clans.words import color, level, player, terrain
 from companion.i18n import N_, _, pgettext
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ FIRST_TITLE = N_("Who starts?")
 # NOTE: max 20 characters; menu choice
 FIRST_DRAW = N_("0 draw at random")
 # NOTE: max 25 characters; title
-BOTS_TITLE = N_("Bots? digit = toggle")
+BOTS_TITLE = N_("Bots? digit = change")
 # NOTE: max 20 characters; menu choice
 BOTS_START = N_("Start")
 # NOTE: max 25 characters; hint
@@ -58,17 +58,17 @@ def first_note(players: int) -> str:
     return _("0 = draw, 1-{players} = player").format(players=players)
 
 
-def bot_choice(seat: int, bot: bool) -> str:
+def bot_choice(seat: int, bot: str | None) -> str:
     if bot:
-        # NOTE: max 20 characters; menu choice: "2 P2 bot"
-        return _("{digit} {player} bot").format(digit=seat + 1, player=player(seat))
+        # NOTE: max 20 characters; menu choice: "2 P2 bot hard" ({level}: easy, normal or hard)
+        return _("{digit} {player} bot {level}").format(digit=seat + 1, player=player(seat), level=level(bot))
     # NOTE: max 20 characters; menu choice: "2 P2 person"
     return _("{digit} {player} person").format(digit=seat + 1, player=player(seat))
 
 
 def bots_note(players: int) -> str:
     # NOTE: max 25 characters; hint
-    return _("1-{players} toggles a seat").format(players=players)
+    return _("1-{players} changes a seat").format(players=players)
 
 
 def deal_title(seat: int) -> str:

@@ -21,6 +21,7 @@ import math
 from typing import Any
 
 from companion.games.clans import texts as T
+from companion.games.clans.beliefs import told
 from companion.games.clans.board import COLORS, Board
 from companion.games.clans.boardmap import TERRAIN_FILL, cell_polygons
 from companion.games.clans.game import Game
@@ -73,7 +74,8 @@ def public_state(table_game: Any) -> dict:
     public = colors if game.is_over and len(colors) == game.players else None
     out = summary(game, public)
     out.update(first_player=game.first_player, players=game.players, mode=table_game.mode(),
-               bots=sorted(table_game.state.bots), moves=game.ply)
+               bots=sorted(table_game.state.bots), moves=game.ply,
+               levels={str(s): level for s, level in sorted(table_game.state.levels.items())})
     if public is not None:
         out["colors"] = list(public)
     moves = game.moves
@@ -92,6 +94,8 @@ def live_html(table_game: Any) -> str:
     bots = set(table_game.state.bots)
     if final:
         last = T.final_paragraphs(game, colors, bots)[:-1]  # not "# = new game": a key at the table
+        for story in told(table_game.state):
+            last += [T.belief_title(story.seat, story.level) + ":"] + T.belief_paragraphs(story, True)[:-1]
     else:
         last = _last_move(game, bots)
     tap = table_game.mode() == "move" and not game.is_over and game.to_move not in bots

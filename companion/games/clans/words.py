@@ -1,4 +1,4 @@
-"""Clans game words the table shows: terrains, colors (full and 3-letter), seats, huts of a color.
+"""Clans game words the table shows: terrains, colors (full and 3-letter), seats, bot levels, huts of a color.
 
 Looked up in the table's language when called (`companion.i18n`); the roman epoch
 numerals are the same in every language.
@@ -49,6 +49,20 @@ def color_short(c: str) -> str:
         "black": pgettext("short color", "blk"),
     }
     return shorts[c]
+
+
+def level(name: str) -> str:
+    """A bot's level as the table shows and says it; a bot that is not a level (random, greedy, mcts: for
+    tests and tuning) by its own name."""
+    levels = {
+        # NOTE: max 7 characters; a bot's strength (the Bots? screen, the end)
+        "easy": pgettext("bot level", "easy"),
+        # NOTE: max 7 characters; a bot's strength
+        "normal": pgettext("bot level", "normal"),
+        # NOTE: max 7 characters; a bot's strength
+        "hard": pgettext("bot level", "hard"),
+    }
+    return levels.get(name, name)
 
 
 def colors_text(colors: Sequence[str]) -> str:

@@ -67,12 +67,22 @@ def test_bots_question_with_digits_then_the_deal():
     assert s.name == "bots" and s.choices[-1] == "Start" and s.selected == 4
     assert s.choices[:4] == ("1 P1 person", "2 P2 person", "3 P3 person", "4 P4 person")
     feed(c, "24")
-    assert c.screen().choices[1] == "2 P2 bot" and c.screen().choices[3] == "4 P4 bot"
+    assert c.screen().choices[1] == "2 P2 bot normal" and c.screen().choices[3] == "4 P4 bot normal"
+    said = [e.fields for e in c.pop_effects() if getattr(e, "event", None) == "seat-kind"]
+    assert said == [{"seat": 1, "level": "normal"}, {"seat": 3, "level": "normal"}]
+    feed(c, "2")  # the digit again: the next level
+    assert c.screen().choices[1] == "2 P2 bot hard"
     feed(c, "13")  # all four bots would leave nobody: the last person stays
-    assert c.ui.bot_choice == [True, True, False, True] and "person" in c.screen().hint
-    feed(c, "1#")
+    assert c.ui.bot_choice == ["normal", "hard", None, "normal"] and "person" in c.screen().hint
+    feed(c, "1")  # normal -> hard -> easy -> person: seat 1 is a person again
+    assert c.ui.bot_choice[0] == "hard"
+    feed(c, "11")
+    assert c.ui.bot_choice[0] is None
+    feed(c, "2222#")  # seat 2 hard -> easy -> person -> normal -> hard
     new = new_action(c)
     assert set(new["bots"]) == {"1", "3"} and set(new["dealt"]) == {"0", "2"}
+    assert new["levels"] == {"1": "hard", "3": "normal"} and c.state.levels == {1: "hard", 3: "normal"}
+    assert c.seats() == [None, "hard", None, "normal"]
     colors = list(new["bots"].values()) + list(new["dealt"].values())
     assert len(set(colors)) == 4 and set(colors) <= set(COLORS)
     assert c.state.bots == {1: new["bots"]["1"], 3: new["bots"]["3"]}
@@ -97,8 +107,8 @@ def test_bots_question_with_digits_then_the_deal():
     assert c.state.ready and actions_of(effects) == [{"a": "ready"}]
     bot_turn = c.game.to_move in (1, 3)
     assert c.mode() == ("bot" if bot_turn else "move")
-    assert [(e.seat, e.secret) for e in searches_of(effects)] == \
-           ([(c.game.to_move, c.state.bots[c.game.to_move])] if bot_turn else [])
+    assert [(e.seat, e.secret, e.level) for e in searches_of(effects)] == \
+           ([(c.game.to_move, c.state.bots[c.game.to_move], c.state.levels[c.game.to_move])] if bot_turn else [])
 
 
 def test_bots_question_with_a_b_and_ok_only_and_back():
@@ -106,11 +116,11 @@ def test_bots_question_with_a_b_and_ok_only_and_back():
     feed(c, "BB#")  # 4 players
     feed(c, "#")  # the start player is drawn
     feed(c, "BB#")  # highlight wraps from Start to P1, then P2: toggled
-    assert c.ui.bot_choice == [False, True, False, False]
+    assert c.ui.bot_choice == [None, "normal", None, None]
     feed(c, "*")  # back to "Who starts?", nothing journaled
     assert c.screen().name == "first" and persisted(c) == [{"a": "players", "n": 4}]
     feed(c, "#BBB#A#")  # again: P3 toggled, then up to P2... # toggles P2
-    assert c.ui.bot_choice == [False, True, True, False]
+    assert c.ui.bot_choice == [None, "normal", "normal", None]
     feed(c, "AA#")  # up: P1, Start
     assert c.state.bots.keys() == {1, 2} and c.screen().name == "deal"
 
@@ -284,10 +294,29 @@ def test_end_of_a_bot_game_shows_every_color_without_questions():
     colors = [c.state.bots.get(s) or c.state.dealt[s] for s in range(3)]
     assert c.record().colors == colors and c.finished_result()["totals"] == summary(c.game, colors)["totals"]
     assert [e for e in effects if isinstance(e, GameOver)] == [GameOver("clans", c.finished_result())]
-    text = " ".join(" ".join(page) for page in final_pages(c.state))
+    pages = final_pages(c.state)
+    text = " ".join(" ".join(lines) for _name, _title, lines in pages)
     assert f"P1 bot {colors[0]}" in text and f"P2 {colors[1]}" in text
-    feed(c, "1#")  # no reveal question: digits do nothing
+    # after the result, what the bot (seat 0, normal) believed of P2 and P3, with the move it held it from
+    assert [title for name, title, _lines in pages if name == "beliefs"][:1] == ["P1 (normal) believed"]
+    record = c.record().to_dict()
+    told = record["beliefs"]
+    assert [(b["bot"], b["seat"], b["level"]) for b in told] == [(0, 1, "normal"), (0, 2, "normal")]
+    for b in told:
+        assert b["right"] == (colors[b["seat"]] == b["color"]) and 0 <= b["since"] <= c.game.ply and 0 < b["p"] <= 1
+        assert f"P{b['seat'] + 1} was {b['color']} ({round(100 * b['p'])}%)" in text
+    said = [e for e in effects if getattr(e, "event", None) == "beliefs"]
+    assert [(e.fields["bot"], e.fields["level"], len(e.fields["beliefs"])) for e in said] == [(0, "normal", 2)]
+    feed(c, "*")  # the game-over message goes: the result
+    assert c.screen().name == "final" and "# = the bots' guesses" in text
+    feed(c, "1")  # no reveal question: digits do nothing
     assert c.mode() == "final" and c.state.colors == [] and c.pop_effects() == []
+    for page in pages[1:]:  # # pages on to the bot's beliefs, then asks for a new game
+        feed(c, "#")
+        assert c.screen().name == page[0] and c.screen().lines == page[2]
+    assert "# = new game" in pages[-1][2]
+    feed(c, "#")
+    assert c.screen().name == "players"
 
 
 # ----- hints ---------------------------------------------------------------------------------------
@@ -417,7 +446,7 @@ def test_whole_game_two_persons_two_bots_headless(tmp_path):
     for _, s in frames:  # and every screen fits the panel
         assert len(s.title) <= S.SMALL_COLS - (4 if s.pages > 1 else 0), s.title
         assert all(len(line) <= S.BODY_COLS for line in s.lines) and len(s.lines) <= S.BODY_ROWS
-    final = " ".join(" ".join(p) for p in final_pages(c.state))
+    final = " ".join(" ".join(lines) for _name, _title, lines in final_pages(c.state))
     assert all(f"P{seat + 1} bot {color}" in final for seat, color in bots.items())
     # the keys computed on the fly are a key script: the same run from the file gives the same record
     out2 = tmp_path / "again.json"

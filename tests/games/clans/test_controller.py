@@ -306,7 +306,7 @@ def test_reveal_refuses_given_colors_then_final_and_new_game():
     over = [e for e in c.pop_effects() if isinstance(e, GameOver)]  # the history hears of it once
     assert over == [GameOver("clans", c.finished_result())]
     expected = json.loads((EXAMPLES / "13th-village.expected.json").read_text())
-    text = " ".join(" ".join(p) for p in final_pages(c.state))
+    text = " ".join(" ".join(lines) for _name, _title, lines in final_pages(c.state))
     assert "Game over: the 12th village is founded." in text
     for i, total in enumerate(expected["totals"]):
         assert f"={total}" in text

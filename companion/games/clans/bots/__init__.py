@@ -8,7 +8,7 @@ territories and the order matters. Bots are pure: no I/O, all randomness from `r
 - `random`: a uniformly random legal move and founding order.
 - `greedy`: the best immediate gain for its own color (points + chips).
 - `mcts`: information-set MCTS over the unknown colors of the other seats (companion.games.clans.bots.mcts).
-- the table's levels (companion.games.clans.bots.levels): `easy` (bots.easy), `normal` (the mcts bot
+- the table's levels (companion.games.clans.levels): `easy` (bots.easy), `normal` (the mcts bot
   as the table tunes it) and `hard` (bots.hard).
 
 `hint(game, seat, rng, move_time)` suggests a move for a human without using any secret.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import Game, Move
@@ -28,18 +28,22 @@ class ColorModel:
     """Posterior over which seat owns which color, from the public move history.
 
     `known` fixes some seats' colors (the bot's own); `blind` seats get a uniform
-    color (the hinted human); every other seat is weighted by its moves.
+    color (the hinted human); every other seat is weighted by its moves (their
+    log-likelihoods under each color, `loglik`, summed from `observed` unless given).
     """
 
     def __init__(self, game: Game, known: dict[int, int] | None = None, blind: Sequence[int] = (),
-                 beta: float = 1.0, eps: float = 0.05) -> None:
+                 beta: float = 1.0, eps: float = 0.05, loglik: list[list[float]] | None = None) -> None:
         self.players = game.players
         self.known = dict(known or {})
         self.beta, self.eps = beta, eps
         judged = [s for s in range(self.players) if s not in self.known and s not in blind]
-        self.loglik = [[0.0] * NC for _ in range(self.players)]
-        if judged and game.moves:
-            self._observe(game, set(judged))
+        if loglik is not None:  # the moves' evidence summed already (story.beliefs, move by move)
+            self.loglik = loglik
+        else:
+            self.loglik = [[0.0] * NC for _ in range(self.players)]
+            if judged and game.moves:
+                self._observe(game, set(judged))
         taken = set(self.known.values())
         free = [s for s in range(self.players) if s not in self.known]
         free_colors = [c for c in range(NC) if c not in taken]
@@ -60,27 +64,9 @@ class ColorModel:
         self.cum = list(itertools.accumulate(self.weights))
 
     def _observe(self, game: Game, judged: set[int]) -> None:
-        g = Game(game.players, game.setup, game.first_player, game.board, trusted=True)
-        beta, eps = self.beta, self.eps
-        for mv in game.moves:
-            s = g.to_move
-            if s in judged:
-                n_all = len(legal_moves(g))
-                found = founding_moves(g)
-                utils = [[0.0] * NC for _ in found]  # utility of each founding move for each color
-                chosen = None
-                for j, (a, b) in enumerate(found):
-                    order = mv.order if (a, b) == (mv.frm, mv.to) else None
-                    gains, n = move_gains(g, a, b, order)
-                    utils[j] = [gains[k] + n for k in range(NC)]
-                    if (a, b) == (mv.frm, mv.to):
-                        chosen = j
-                n0 = n_all - len(found)
-                for k in range(NC):
-                    z = n0 + sum(math.exp(beta * u[k]) for u in utils)
-                    num = math.exp(beta * utils[chosen][k]) if chosen is not None else 1.0
-                    self.loglik[s][k] += math.log((1 - eps) * num / z + eps / n_all)
-            g.push_unchecked(mv.frm, mv.to, mv.order)
+        for s, row in observed(game, judged, self.beta, self.eps):
+            for k, x in enumerate(row):
+                self.loglik[s][k] += x
 
     def sample(self, rnd: Callable[[], float]) -> tuple[int, ...]:
         """One determinization: a color index for every seat."""
@@ -105,6 +91,33 @@ class ColorModel:
     def marginal(self, seat: int) -> dict[str, float]:
         """P(seat owns color), for every color."""
         return dict(zip(COLORS, self.marginal_index(seat)))
+
+
+def observed(game: Game, judged: set[int], beta: float, eps: float) -> Iterator[tuple[int, list[float]]]:
+    """For each move of the game's history (in order): the seat that made it and, when that seat is
+    `judged`, the log-likelihood of the move under each color (indexed like COLORS); else an empty list."""
+    g = Game(game.players, game.setup, game.first_player, game.board, trusted=True)
+    for mv in game.moves:
+        s = g.to_move
+        row: list[float] = []
+        if s in judged:
+            n_all = len(legal_moves(g))
+            found = founding_moves(g)
+            utils = [[0.0] * NC for _ in found]  # utility of each founding move for each color
+            chosen = None
+            for j, (a, b) in enumerate(found):
+                order = mv.order if (a, b) == (mv.frm, mv.to) else None
+                gains, n = move_gains(g, a, b, order)
+                utils[j] = [gains[k] + n for k in range(NC)]
+                if (a, b) == (mv.frm, mv.to):
+                    chosen = j
+            n0 = n_all - len(found)
+            for k in range(NC):
+                z = n0 + sum(math.exp(beta * u[k]) for u in utils)
+                num = math.exp(beta * utils[chosen][k]) if chosen is not None else 1.0
+                row.append(math.log((1 - eps) * num / z + eps / n_all))
+        yield s, row
+        g.push_unchecked(mv.frm, mv.to, mv.order)
 
 
 def sure_win(game: Game, seat: int, color: str) -> Move | None:
