@@ -34,7 +34,10 @@
   of each) and `peak_rss_mb`. It must not grow with the games played.
 - the bot (`--only bot`): the search bot's turns at `--bot-time` (default 0.5 s, the box's)
   against three greedy bots over `--bot-games` games: `iterations_per_second`,
-  `iterations_per_move`, `max_overrun` (the longest turn past the move time, as a fraction).
+  `iterations_per_move`, `max_overrun` (the longest turn past the move time, as a fraction);
+  then a game of each level (hard, normal, easy at the table's scaled times): each one's longest
+  turn in seconds (`levels_longest_turn_s`) and `hard_to_normal`, their ratio (about 3: under
+  2 s on a Pi 3 while normal takes 0.5 s).
   tools/arm64-bench.sh runs it on the Pi's CPU.
 - the camera (`--only camera`, companion.bench.camera): the proposal's median time over
   `--camera-runs` moves beside one JPEG decode of the same 1280x960 photograph (`ratio`, which
@@ -207,8 +210,12 @@ def bot_turns(games: int, seed: int, move_time: float) -> dict:
     from companion.games.clans.bots.arena import arena
 
     r = arena(["mcts", "greedy", "greedy", "greedy"], games, seed, move_time)
+    levels = arena(["hard", "normal", "easy"], games, seed, move_time)
+    hard, normal, easy = levels["longest_turn"]
     return {"games": games, "move_time": move_time, "iterations_per_second": r["iterations_per_second"],
-            "iterations_per_move": r["iterations_per_move"], "max_overrun": r["max_overrun"]}
+            "iterations_per_move": r["iterations_per_move"], "max_overrun": r["max_overrun"],
+            "levels_longest_turn_s": {"easy": easy, "normal": normal, "hard": hard},
+            "hard_to_normal": round(hard / normal, 2) if normal else None}
 
 
 def main(argv: list[str]) -> int:

@@ -64,6 +64,9 @@ def test_the_bot_turns_report_the_search_rate_and_the_longest_overrun(capsys):
     assert out["games"] == 1 and out["move_time"] == 0.002
     assert out["iterations_per_second"] > 0 and out["iterations_per_move"] > 0
     assert isinstance(out["max_overrun"], float)
+    levels = out["levels_longest_turn_s"]
+    assert set(levels) == {"easy", "normal", "hard"} and levels["normal"] > 0 and levels["hard"] > 0
+    assert out["hard_to_normal"] == pytest.approx(levels["hard"] / levels["normal"], abs=0.01)
 
 
 def test_the_camera_proposal_is_timed_beside_a_jpeg_decode(capsys):

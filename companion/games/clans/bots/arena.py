@@ -18,7 +18,8 @@ results as one process.
 Output: per-bot win rates with 95% Wilson intervals; with `--json` one JSON object:
 games, bots, win_rate, ci95, mean_total, seconds, iterations_per_move and iterations_per_second
 (mcts: its iterations over the wall time of its turns), max_overrun (the longest mcts turn past
---move-time, as a fraction of it: 0.05 = 5% over; null with --iterations).
+--move-time, as a fraction of it: 0.05 = 5% over; null with --iterations), longest_turn (each
+bot's longest turn in seconds).
 """
 
 from __future__ import annotations
@@ -69,12 +70,14 @@ def play_game(names: list[str], g: int, seed: int, move_time: float | None, iter
     mcts_moves = 0
     mcts_seconds = 0.0
     overrun = 0.0  # the longest mcts turn past its move time, as a fraction of it
+    longest = [0.0] * n  # each bot's longest turn, in seconds
     while game.status == IN_PROGRESS:
         seat = game.to_move
         i = bot_at[seat]
         t0 = time.perf_counter()
         move = bots[i].choose(game, seat, colors[seat], bot_rngs[i], move_time=times[i])
         spent = time.perf_counter() - t0
+        longest[i] = max(longest[i], spent)
         game.push(move)
         if hasattr(bots[i], "last_iterations"):
             mcts_iters += bots[i].last_iterations
@@ -88,7 +91,7 @@ def play_game(names: list[str], g: int, seed: int, move_time: float | None, iter
         share[bot_at[s]] = 1.0 / len(winners)
     return {"share": share, "totals": [totals[seat_of[i]] for i in range(n)], "status": game.status,
             "plies": game.ply, "mcts_iterations": mcts_iters, "mcts_moves": mcts_moves,
-            "mcts_seconds": mcts_seconds, "overrun": overrun}
+            "mcts_seconds": mcts_seconds, "overrun": overrun, "longest": longest}
 
 
 def arena(names: list[str], games: int, seed: int, move_time: float | None = None, iterations: int | None = None,
@@ -99,6 +102,7 @@ def arena(names: list[str], games: int, seed: int, move_time: float | None = Non
     totals = [0] * n
     iters = moves = 0
     searched = overrun = 0.0
+    longest = [0.0] * n
     start = time.perf_counter()
 
     def add(g: int, r: dict) -> None:
@@ -110,6 +114,8 @@ def arena(names: list[str], games: int, seed: int, move_time: float | None = Non
         moves += r["mcts_moves"]
         searched += r["mcts_seconds"]
         overrun = max(overrun, r["overrun"])
+        for i in range(n):
+            longest[i] = max(longest[i], r["longest"][i])
         if progress and ((g + 1) % max(1, games // 20) == 0 or g + 1 == games):
             rates = " ".join(f"{names[i]}={wins[i] / (g + 1):.3f}" for i in range(n))
             progress(f"game {g + 1}/{games}: {rates}")
@@ -137,6 +143,7 @@ def arena(names: list[str], games: int, seed: int, move_time: float | None = Non
         "iterations_per_move": round(iters / moves, 1) if moves else None,
         "iterations_per_second": round(iters / searched) if searched else None,
         "max_overrun": round(overrun, 4) if moves and move_time else None,
+        "longest_turn": [round(t, 3) for t in longest],
         "seconds": round(seconds, 2),
     }
 
