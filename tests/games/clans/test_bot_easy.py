@@ -10,9 +10,10 @@ import random
 import pytest
 
 from companion.games.clans.bots import EasyBot, GreedyBot, arena, make_bot
-from companion.games.clans.bots.easy import distances, seen_gains
+from companion.games.clans.board import COLORS
+from companion.games.clans.bots.easy import distances
 from companion.games.clans.bots.tactics import founding_moves, move_gains
-from companion.games.clans.game import Game, IllegalMoveError
+from companion.games.clans.game import SHIFT, Game, IllegalMoveError
 from tests.games.clans.test_bots import assert_legal, colors_for, order_positions, random_position
 
 DRAWS = 400  # rng seeds per error test: each choose() on these small positions takes well under a millisecond
@@ -59,13 +60,30 @@ def test_easy_refuses_out_of_turn_and_bad_options():
             EasyBot(**bad)
 
 
-def test_seen_gains_without_forgetting_are_the_true_gains():
+def test_forgetting_a_colour_sees_the_village_without_its_huts():
+    """move_gains(..., forget=k) is the true gain of the same position with colour k's huts taken off
+    the founded villages (played by the engine on such a copy); forgetting an absent colour changes nothing."""
     rng = random.Random(44)
+    checked = 0
     for game in [random_position(rng) for _ in range(60)] + order_positions(10, 45):
         for a, b in founding_moves(game):
             iso = game.isolated_by(a, b)
             order = tuple(rng.sample(iso, len(iso)))
-            assert seen_gains(game, a, b, order, None) == move_gains(game, a, b, order)
+            k = rng.randrange(len(COLORS))
+            gone = {t: game.huts(t).get(COLORS[k], 0) for t in (*iso, a)}
+            if gone[a] or any(gone[t] == sum(game.huts(t).values()) for t in iso):
+                continue  # the mover's own huts, or a village of that colour alone: no such position
+            seen = move_gains(game, a, b, order, k)
+            if not any(gone.values()):
+                assert seen == move_gains(game, a, b, order)
+                continue
+            setup_free = game.copy()
+            for t, n in gone.items():
+                setup_free.packed[t] -= n << SHIFT[k]
+                setup_free.total[t] -= n
+            assert seen == move_gains(setup_free, a, b, order), (a, b, order, k)
+            checked += 1
+    assert checked > 20
 
 
 def test_distances_are_board_steps():

@@ -28,16 +28,15 @@ Against one greedy bot it wins 0.25 of 400 2-player games, against three 0.13 of
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import deque
-from typing import Callable, Sequence
+from typing import Callable
 
-from companion.games.clans.board import COLORS, N_CHIPS
+from companion.games.clans.board import COLORS
 from companion.games.clans.game import SHIFT, Game, Move
 from companion.games.clans.bots.simple import _check_turn
-from companion.games.clans.bots.tactics import (NC, ORDER_PERMUTATION_CAP, color_index, founding_moves,
-                                                 isolated, legal_moves, own_key, tables, village_value)
+from companion.games.clans.bots.tactics import (best_order, color_index, founding_moves, isolated, legal_moves,
+                                                 move_gains, own_key)
 
 ATTENTION = 0.35  # the chance to notice a village one step from its huts (0.12 at two steps, ...)
 FORGET = 0.3  # the chance it forgets one colour this turn
@@ -68,44 +67,11 @@ def distances(game: Game) -> list[list[int]]:
     return hit[1]  # type: ignore[return-value]
 
 
-def seen_gains(game: Game, a: int, b: int, order: Sequence[int], forget: int | None) -> tuple[list[int], int]:
-    """tactics.move_gains for a->b founding `order`, as seen by a player who forgets the huts of colour
-    index `forget` (None: sees them all): (gains per colour, villages founded)."""
-    gains = [0] * NC
-    tb = tables(game)
-    packed, total = game.packed, game.total
-    chip = len(game.villages)
-    n = 0
-    for t in order:
-        if chip + n >= N_CHIPS:
-            break
-        p, h = packed[t], total[t]
-        if t == b:
-            p, h = p + packed[a], h + total[a]
-        if forget is not None:
-            h -= p >> SHIFT[forget] & 15
-            p &= ~(15 << SHIFT[forget])
-        value, left = village_value(tb, p, h, t, chip + n)
-        if value:
-            for i in range(NC):
-                if left >> SHIFT[i] & 15:
-                    gains[i] += value
-        n += 1
-    return gains, n
-
-
 def seen_order(game: Game, a: int, b: int, key: Key, forget: int | None) -> tuple[tuple[int, ...], tuple]:
     """(founding order, its key) for a->b: the order (ascending when it cannot matter) that maximises
     `key` over the gains as seen forgetting colour `forget`; () when the move founds nothing."""
-    iso = isolated(game, a)
-    if len(iso) < 2 or not game.order_matters(len(iso)):
-        return tuple(iso), key(*seen_gains(game, a, b, iso, forget))
-    best, best_key = tuple(iso), None
-    for perm in itertools.islice(itertools.permutations(iso), ORDER_PERMUTATION_CAP):
-        k = key(*seen_gains(game, a, b, perm, forget))
-        if best_key is None or k > best_key:
-            best, best_key = perm, k
-    return best, best_key  # type: ignore[return-value]
+    order = best_order(game, a, b, key, forget) or tuple(isolated(game, a))
+    return order, key(*move_gains(game, a, b, order, forget))  # type: ignore[return-value]
 
 
 class EasyBot:

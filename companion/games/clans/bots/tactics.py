@@ -72,8 +72,10 @@ def village_value(tb: _Tables, packed: int, huts: int, t: int, chip: int) -> tup
     return huts, packed
 
 
-def move_gains(game: Game, a: int, b: int, order: Sequence[int] | None = None) -> tuple[list[int], int]:
-    """(gains per color, villages founded) if a->b (legal) were played with `order` (default ascending)."""
+def move_gains(game: Game, a: int, b: int, order: Sequence[int] | None = None,
+               forget: int | None = None) -> tuple[list[int], int]:
+    """(gains per color, villages founded) if a->b (legal) were played with `order` (default ascending),
+    as seen by a player who forgets the huts of color index `forget` (None: sees them all; the easy bot)."""
     iso = list(order) if order is not None else isolated(game, a)
     gains = [0] * NC
     if not iso:
@@ -85,10 +87,13 @@ def move_gains(game: Game, a: int, b: int, order: Sequence[int] | None = None) -
     for t in iso:
         if chip + n >= N_CHIPS:
             break
+        p, h = packed[t], total[t]
         if t == b:
-            value, left = village_value(tb, packed[t] + packed[a], total[t] + total[a], t, chip + n)
-        else:
-            value, left = village_value(tb, packed[t], total[t], t, chip + n)
+            p, h = p + packed[a], h + total[a]
+        if forget is not None:
+            h -= p >> SHIFT[forget] & 15
+            p &= ~(15 << SHIFT[forget])
+        value, left = village_value(tb, p, h, t, chip + n)
         if value:
             for i in range(NC):
                 if left >> SHIFT[i] & 15:
@@ -97,8 +102,10 @@ def move_gains(game: Game, a: int, b: int, order: Sequence[int] | None = None) -
     return gains, n
 
 
-def best_order(game: Game, a: int, b: int, key: Callable[[list[int], int], object]) -> tuple[int, ...] | None:
-    """The founding order for a->b that maximises key(gains, founded); None when it founds at most one.
+def best_order(game: Game, a: int, b: int, key: Callable[[list[int], int], object],
+               forget: int | None = None) -> tuple[int, ...] | None:
+    """The founding order for a->b that maximises key(gains, founded) (the gains as seen forgetting color
+    index `forget`, see move_gains); None when it founds at most one.
 
     When the order cannot matter (same treatment for every position) it is ascending.
     Ties keep the ascending order (the first permutation), so the result is deterministic.
@@ -110,7 +117,7 @@ def best_order(game: Game, a: int, b: int, key: Callable[[list[int], int], objec
         return tuple(iso)
     best, best_key = None, None
     for perm in itertools.islice(itertools.permutations(iso), ORDER_PERMUTATION_CAP):
-        k = key(*move_gains(game, a, b, perm))
+        k = key(*move_gains(game, a, b, perm, forget))
         if best_key is None or k > best_key:
             best, best_key = perm, k
     return best
