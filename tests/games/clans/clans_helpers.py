@@ -99,3 +99,20 @@ def random_answers(rnd: random.Random) -> Answerer:
         return Move(*game.random_move(rnd.random))
 
     return run
+
+
+def play_out(c: Any, rnd: random.Random, answerer: Answerer) -> list[Effect]:
+    """Play a controller's game to its end: # for each bot proposal (after the last move's result), a
+    random legal move (and random village orders) for each person; every search answered by
+    `answerer`. Returns every effect seen."""
+    effects = answer(c, answerer)
+    while not c.game.is_over:
+        if c.mode() == "bot":
+            feed(c, "#" if not c.info.shown else "##")
+        else:
+            frm, to = c.game.random_move(rnd.random)
+            feed(c, f"{frm}#{to}#")
+            while c.mode() == "order":
+                feed(c, f"{rnd.choice(c.order_choices())}#")
+        effects += answer(c, answerer)
+    return effects

@@ -30,7 +30,7 @@ from companion.games.clans.board import COLORS
 from companion.kiosk import daemon
 from companion.table.effects import Announce, Hint, Search
 from companion.table.render import render
-from tests.games.clans.clans_helpers import EXAMPLES, answer, feed
+from tests.games.clans.clans_helpers import EXAMPLES, feed, play_out
 from tests.games.clans.test_bots_table import build, drive, pairs_seat_with_color
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -43,18 +43,7 @@ def finished_bot_game(seed: int = 3) -> Controller:
     (made once: the tests read it, and set only the page shown)."""
     c = Controller.quick_start(3, random.Random(seed), bots={1: "normal", 2: "hard"})
     feed(c, "##")  # P1's deal
-    runner = BotRunner("normal", None, iterations=20, seed=seed)
-    rnd = random.Random(seed)
-    answer(c, runner.run)
-    while not c.game.is_over:
-        if c.mode() == "bot":
-            feed(c, "#" if not c.info.shown else "##")
-        else:
-            frm, to = c.game.random_move(rnd.random)
-            feed(c, f"{frm}#{to}#")
-            while c.mode() == "order":
-                feed(c, f"{rnd.choice(c.order_choices())}#")
-        answer(c, runner.run)
+    play_out(c, random.Random(seed), BotRunner("normal", None, iterations=20, seed=seed).run)
     while c.info.shown:
         feed(c, "*")
     return c

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tests.games.clans.clans_helpers import (EXAMPLES, actions_of, answer, feed, persisted, random_answers, searches_of,
+from tests.games.clans.clans_helpers import (EXAMPLES, actions_of, answer, feed, persisted, play_out, random_answers, searches_of,
                            shell_of)
 from companion.kiosk import daemon, loop
 from companion.games import find_game
@@ -280,16 +280,7 @@ def test_end_of_a_bot_game_shows_every_color_without_questions():
     rnd = random.Random(8)
     answers = random_answers(rnd)
     c = bot_first_controller(3, 8)
-    effects = answer(c, answers)
-    while not c.game.is_over:
-        if c.mode() == "bot":
-            feed(c, "#" if not c.info.shown else "##")
-        else:
-            frm, to = c.game.random_move(rnd.random)
-            feed(c, f"{frm}#{to}#")
-            while c.mode() == "order":
-                feed(c, f"{rnd.choice(c.order_choices())}#")
-        effects += answer(c, answers)
+    effects = play_out(c, rnd, answers)
     assert c.mode() == "final"
     colors = [c.state.bots.get(s) or c.state.dealt[s] for s in range(3)]
     assert c.record().colors == colors and c.finished_result()["totals"] == summary(c.game, colors)["totals"]
