@@ -42,6 +42,7 @@ class Run:
 
     def __init__(self, kind: str, game: TableGame) -> None:
         self.kind, self.game = kind, game
+        game.table_bot = SEARCH["bot"]  # as the shell sets it: a seat made a bot plays the table's (seeded) bot
         self.searcher = games.GAMES[kind].make_searcher(SEARCH)
         self.actions: list[dict] = []
         self.effects: list = []
@@ -76,7 +77,9 @@ def assert_fits(s: S.Screen) -> None:
 
 
 def rebuild(kind: str, actions: list[dict]) -> TableGame:
-    return games.GAMES[kind].load().from_actions(json.loads(json.dumps(actions)), random.Random(0))
+    game = games.GAMES[kind].load().from_actions(json.loads(json.dumps(actions)), random.Random(0))
+    game.table_bot = SEARCH["bot"]  # as the shell sets it: a seat made a bot plays the table's (seeded) bot
+    return game
 
 
 @pytest.mark.parametrize("kind", KINDS)
