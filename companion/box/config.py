@@ -52,6 +52,7 @@ class GameConfig:
     bot_move_time: float = 0.5
     bot: str = field(default_factory=default_bot)  # the registry's: the first game's default bot
     hint: str = "normal"  # the level the menu's Hint searches at (companion.games.clans.levels)
+    teach: bool = False  # a new game starts with "teach rules: yes" (a first game; --teach)
 
 
 @dataclass
@@ -219,6 +220,7 @@ game:
   bot: {bot:<18}# who plays a bot seat at first: {bots}
                          #   (easy, normal, hard: the levels the Bots? question cycles; the others for tests)
   hint: normal           # how well the menu's Hint plays: easy | normal | hard
+  teach: false           # true: a new game starts as a first game, each rule explained when it first matters
 sound:                   # the menu's Sound item changes these, and a restart keeps that
   speech: false          # speak the moves, phases and results (espeak-ng, in the table's language)
   volume: 3              # 1-5
@@ -253,7 +255,7 @@ def _bot_move_time(ctx: Ctx, path: str, v: Any) -> float:
     return v
 
 
-_GAME_CHECKS = {"bot_move_time": _bot_move_time, "bot": choice(bot_names), "hint": choice(HINT_LEVELS)}
+_GAME_CHECKS = {"bot_move_time": _bot_move_time, "bot": choice(bot_names), "hint": choice(HINT_LEVELS), "teach": boolean}
 _SOUND_CHECKS = {
     "speech": boolean,
     "volume": int_range(1, 5, N_("{value} is not a level ({lo}-{hi})")),

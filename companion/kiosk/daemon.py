@@ -74,6 +74,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--bots", metavar="SEATS", type=given("seat numbers, e.g. 2,4:hard"),
                     help="with --players: seats played by the companion, 1-based, each with its level if not "
                          "the table's bot (e.g. 2,4:hard; levels easy, normal, hard)")
+    ap.add_argument("--teach", action="store_true",
+                    help="a first game: explain each rule once, when it first matters (default: the config's game.teach)")
     ap.add_argument("--bot", choices=bot_names(), help=f"which bot plays (default: the config's game.bot, {default_bot()})")
     ap.add_argument("--bot-time", type=float, metavar="S", help="seconds per bot move and hint (default: the config's)")
     ap.add_argument("--bot-iterations", type=count, metavar="K",
@@ -412,7 +414,8 @@ def start_table(args: argparse.Namespace, journal: JournalPort | None, rng: rand
     elif args.players:
         table_bot = table_bot_name(args, cfg)
         bots = {seat: level or table_bot for seat, level in sorted(args.bot_seats.items())}
-        game = find_game(kind).load().quick_start(args.players, rng, bots=bots, walkthrough=walkthrough)
+        game = find_game(kind).load().quick_start(args.players, rng, bots=bots, walkthrough=walkthrough,
+                                                  teach=teach_default(args, cfg))
     elif journal is not None:
         resumed = journal.resume(include_finished=True)
         if resumed is not None and resumed.finished and args.game not in (None, resumed.kind):
@@ -434,6 +437,7 @@ def start_table(args: argparse.Namespace, journal: JournalPort | None, rng: rand
                                       sound_defaults(cfg))
     shell = Shell(list(GAMES.values()), kind, game, rng, brightness, history, sound)
     shell.bot_level = table_bot_name(args, cfg)
+    shell.teach = teach_default(args, cfg)
     shell.roster = roster(journal, cfg)
     if journal is not None:  # (imported only with a journal: a headless run has none)
         from companion.journal.store import JournalWriter
@@ -455,6 +459,11 @@ def start_table(args: argparse.Namespace, journal: JournalPort | None, rng: rand
 def table_bot_name(args: argparse.Namespace, cfg: Any) -> str:
     """The table's bot: --bot, else the config's game.bot, else the registry's default (a level, normal)."""
     return args.bot or getattr(getattr(cfg, "game", None), "bot", None) or default_bot()
+
+
+def teach_default(args: argparse.Namespace, cfg: Any) -> bool:
+    """A new game teaches its rules: --teach, else the config's game.teach."""
+    return bool(args.teach or getattr(getattr(cfg, "game", None), "teach", False))
 
 
 def ask_switch(args: argparse.Namespace, shell: Shell) -> None:

@@ -18,6 +18,7 @@ module names no game either.
 from __future__ import annotations
 
 import gc
+import json
 import logging
 import os
 import queue
@@ -341,6 +342,8 @@ class Daemon:
         elif isinstance(effect, PowerOff):
             self.shut_down()
         elif isinstance(effect, Announce):
+            if effect.event == "teach":  # contract 6: a first game's explanation shown, once per rule
+                log.info("teach %s", json.dumps({"rule": effect.fields.get("rule")}))
             self.announcer.add(effect)
         elif isinstance(effect, SetSound):
             self.announcer.set(effect.settings)

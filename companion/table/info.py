@@ -1,6 +1,8 @@
 """An information screen a game shows after an event (a move's result, an error, a help page):
 it pages with A/B (and # before its last page, as Enter reads "go on") and goes away at
-any other key, so nobody has to dismiss it.
+any other key, so nobody has to dismiss it. Other parts may come first, on their own pages
+under their own titles (a first game's explanation of the rule the result shows: read as the
+message appears, then # goes on to the message itself).
 Composed into a game, never inherited."""
 
 from __future__ import annotations
@@ -16,14 +18,25 @@ class InfoPager:
         self.title = ""
         self.name = ""
         self.pages: list[tuple[str, ...]] = []
+        self.titles: list[str] = []  # each page's title
+        self.names: list[str] = []  # and screen name
         self.page = 0
 
     @property
     def shown(self) -> bool:
         return bool(self.pages)
 
-    def show(self, title: str, paragraphs: Sequence[str], name: str) -> None:
-        self.title, self.name, self.pages, self.page = title, name, paginate(paragraphs), 0
+    def show(self, title: str, paragraphs: Sequence[str], name: str,
+             first: Sequence[tuple[str, Sequence[str], str]] = ()) -> None:
+        """Each of `first` (title, paragraphs, screen name) from a new page, then the message (`paragraphs`
+        under `title`, named `name`)."""
+        self.title, self.name, self.page = title, name, 0
+        self.pages, self.titles, self.names = [], [], []
+        for part_title, part, part_name in (*first, (title, paragraphs, name)):
+            pages = paginate(part)
+            self.pages += pages
+            self.titles += [part_title] * len(pages)
+            self.names += [part_name] * len(pages)
 
     def clear(self) -> None:
         self.pages, self.page = [], 0
@@ -45,4 +58,5 @@ class InfoPager:
     def screen(self) -> Screen | None:
         if not self.pages:
             return None
-        return Screen(TEXT, self.name, self.title, self.pages[self.page], self.page, len(self.pages))
+        return Screen(TEXT, self.names[self.page], self.titles[self.page], self.pages[self.page], self.page,
+                      len(self.pages))

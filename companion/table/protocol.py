@@ -93,6 +93,7 @@ class TableGameBase:
     _over_reported = False
     _names: list[str] | None = None
     table_bot: str = ""  # the bot a seat becomes when the table makes it a bot (the shell's bot_level)
+    teach_default: bool = False  # a new game teaches its rules (--teach, game.teach; the shell's `teach`)
 
     def seats(self) -> list[str | None] | None:
         return None
@@ -158,7 +159,8 @@ class TableGameBase:
 
     @classmethod
     def quick_start(cls, players: int, rng: random.Random | None = None, bots: Iterable[int] = (),
-                    walkthrough: bool = False) -> "TableGame":
+                    walkthrough: bool = False, teach: bool = False) -> "TableGame":
         """A new game of `players` without the questions (`companion run --players`); `bots`: 0-based seats;
-        `walkthrough`: the table is shown how to set the game up first (a key script plays at once)."""
+        `walkthrough`: the table is shown how to set the game up first (a key script plays at once);
+        `teach`: a first game that explains its rules (a game that cannot ignores it)."""
         raise NotSupportedError(f"--players: {cls.KIND} asks its new-game questions at the table")

@@ -17,6 +17,7 @@ Four kinds of screen, each with its own layout in the renderer:
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass, replace
 from typing import Sequence
@@ -96,12 +97,17 @@ class Screen:
         return "\n".join(parts)
 
 
+_TIED = re.compile(r" (?=[:;!?»](?:\s|$))")  # French spacing: " :" never starts a line
+
+
 def wrap(paragraphs: Sequence[str], cols: int = BODY_COLS) -> list[str]:
     """Paragraphs -> lines of at most `cols` characters, broken at spaces only: a word longer
-    than a line stays whole (and `overflows` reports it), never cut in the middle."""
+    than a line stays whole (and `overflows` reports it), never cut in the middle; the space
+    before a French colon, semicolon, ! or ? holds like a no-break space."""
     out: list[str] = []
     for p in paragraphs:
-        out += textwrap.wrap(p, cols, break_on_hyphens=False, break_long_words=False) or [""]
+        lines = textwrap.wrap(_TIED.sub("\u00a0", p), cols, break_on_hyphens=False, break_long_words=False)
+        out += [line.replace("\u00a0", " ") for line in lines] or [""]
     return out
 
 

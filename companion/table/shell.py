@@ -92,6 +92,7 @@ class Shell:
         self.pin_shown: str | None = None  # the new PIN on the panel, until a key
         self.roster: list[str] = []  # names a seat may pick at a new game (none: seats stay "Player N")
         self._bot_level = "bot"
+        self._teach = False
         self.naming: SeatNaming | None = None  # who sits where, while it is asked
         self._fresh = False  # the game's journal entry was opened under this shell (not resumed)
         self._unnamed: Any = None  # a finished game found without names: not asked
@@ -109,6 +110,16 @@ class Shell:
     def bot_level(self, name: str) -> None:
         self._bot_level = name
         self.game.table_bot = name
+
+    @property
+    def teach(self) -> bool:
+        """Whether a new game teaches its rules at first (--teach, the config's game.teach)."""
+        return self._teach
+
+    @teach.setter
+    def teach(self, on: bool) -> None:
+        self._teach = on
+        self.game.teach_default = on
 
     # A journal entry decoded (companion.table.entries, which the page reads entries with too)
     split_journal = staticmethod(entries.split_journal)
@@ -360,7 +371,7 @@ class Shell:
         entry = next(e for e in self.catalog if e.kind == kind)
         self._effects += self.game.pop_effects()
         self.kind, self.game = kind, entry.load().new(self.rng)
-        self.game.table_bot = self.bot_level
+        self.game.table_bot, self.game.teach_default = self.bot_level, self.teach
         self._effects.append(SwitchGame(kind))
 
     def game_in_front(self) -> bool:

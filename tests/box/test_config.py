@@ -79,6 +79,7 @@ def test_bot_names_are_the_bots_the_package_has():
     from companion.games.clans.levels import LEVELS
 
     assert HINT_LEVELS == LEVELS and load_config_text("game: {hint: hard}").game.hint == "hard"
+    assert load_config_text(EXAMPLE_YAML).game.teach is False and load_config_text("game: {teach: true}").game.teach
 
 
 def test_address_as_quoted_hex_string():

@@ -18,7 +18,7 @@ from companion.games.clans.commands import replay as replay_command
 from companion.web.http import VIEWS
 from tests.web.webtools import advance, app_for, client, next_event, run, table
 
-PUBLIC_EXTRAS = {"first_player", "players", "mode", "bots", "levels", "moves", "last_move", "colors"}
+PUBLIC_EXTRAS = {"first_player", "players", "mode", "bots", "levels", "teach", "moves", "last_move", "colors"}
 
 
 def replay_json(record_text: str, tmp: Path) -> dict:

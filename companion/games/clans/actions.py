@@ -9,6 +9,7 @@ the same position and the same pending question. The actions:
     {"a": "new", "players": 3, "first": 1, "setup": {"1": "red", ...}, "drawn": true}
         with bots also  "bots": {"1": "blue"}, "dealt": {"0": "red", "2": "green"}   (seat -> secret color)
         and "levels": {"1": "hard"} (bot seat -> the bot playing it; an older journal has none: the table's bot)
+        and "teach": true for a first game that explains each rule when it first matters (companion.games.clans.teach)
     {"a": "load", "record": {...record, spec section 1...}}
     {"a": "ready"}                                the setup walkthrough is done: play starts
     {"a": "pending", "from": 12, "to": 13}        a move waiting for "which village next?"
@@ -17,6 +18,7 @@ the same position and the same pending question. The actions:
     {"a": "bot", "from": 12, "to": 13, "order": [20, 14]}       a bot's proposal, shown until # ("order" if given)
     {"a": "move", "from": 12, "to": 13, "order": [20, 14, 33]}   ("order" only when asked, or a bot's)
     {"a": "undo"}
+    {"a": "taught", "rule": "village"}           a rule explained (teaching games; once per rule and game)
     {"a": "reveal", "player": 0, "color": "red"}  (players in order)
     {"a": "unreveal"}                             takes back the last color given
 
@@ -32,6 +34,7 @@ from companion.games.clans.about import GAME
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import Game, Move
 from companion.games.clans.record import Record
+from companion.games.clans.teach import RULES
 from companion.table.effects import redact
 from companion.util.errors import ActionError
 
@@ -61,6 +64,8 @@ class TableState:
         self.key_order: list[str] = []  # a loaded record's top-level keys, in its order
         self.bots: dict[int, str] = {}  # bot seat -> its secret color
         self.levels: dict[int, str] = {}  # bot seat -> its level (easy, normal, hard) or bot, when journaled
+        self.teach = False  # a first game: each rule explained once, when it first matters
+        self.taught: list[str] = []  # the rules explained so far, in order
         self.dealt: dict[int, str] = {}  # person seat -> the color the box dealt (games with bots)
         self.proposal: Move | None = None  # the bot's move waiting for the table's #
         self.pending: tuple[int, int] | None = None
@@ -134,9 +139,12 @@ class TableState:
             game = Game(a["players"], setup, a["first"])
             bots, dealt = seat_colors(a, game.players)
             levels = seat_levels(a, bots)
+            teach = a.get("teach", False)
+            if type(teach) is not bool:
+                raise ActionError(f"new: teach {teach!r} is not true or false")
             self._clear_game()
             self.game, self.drawn = game, bool(a.get("drawn", False))
-            self.bots, self.dealt, self.levels = bots, dealt, levels
+            self.bots, self.dealt, self.levels, self.teach = bots, dealt, levels, teach
         elif kind == "load":
             record = Record.from_dict(a["record"])
             game = record.play()
@@ -172,6 +180,11 @@ class TableState:
             # colors revealed at the table go back (the end is no longer reached); a loaded record's stay
             self.pending, self.picks, self.colors, self.proposal = None, [], list(self.loaded_colors), None
             return outcome
+        elif kind == "taught":
+            rule = a["rule"]
+            if not self.teach or rule not in RULES or rule in self.taught:
+                raise ActionError(f"taught {rule!r}: not a rule left to explain in this game")
+            self.taught.append(rule)
         elif kind == "reveal":
             game = self.need_game()
             color = a["color"]
@@ -192,6 +205,7 @@ class TableState:
         self.colors, self.pending, self.picks = [], None, []
         self.loaded_colors, self.extra, self.key_order = [], {}, []
         self.bots, self.dealt, self.levels, self.proposal = {}, {}, {}, None
+        self.teach, self.taught = False, []
 
     def _checked_proposal(self, a: dict) -> Move:
         game = self.need_game()

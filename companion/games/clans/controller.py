@@ -86,6 +86,15 @@ class Controller(TableGameBase):
         self.session.table_bot = name
 
     @property
+    def teach_default(self) -> bool:  # type: ignore[override]
+        """The table's default for a new game's teaching (--teach, the config's game.teach; set by the shell)."""
+        return self.session.teach_default
+
+    @teach_default.setter
+    def teach_default(self, on: bool) -> None:
+        self.session.teach_default = on
+
+    @property
     def state(self) -> TableState:
         """What the journal knows (position, answers, bots and their proposal)."""
         return self.session.state
@@ -139,13 +148,14 @@ class Controller(TableGameBase):
 
     @classmethod
     def quick_start(cls, players: int, rng: random.Random | None = None, bots: Iterable[int] = (),
-                    first: int | None = None, walkthrough: bool = False) -> "Controller":
+                    first: int | None = None, walkthrough: bool = False, teach: bool = False) -> "Controller":
         """A new game without the questions (random R1 setup, start player drawn unless `first` is given).
 
         `bots` (0-based seats, or seat -> level) are played by the companion (a seat without a level plays
         the table's bot, normal by default); the persons then see the deal of
         their colors. `walkthrough` (a table, not a key script): the setup walkthrough follows,
         as after the questions, and # on its last page starts play; without it play starts at once.
+        `teach`: a first game (each rule explained once, when it first matters).
         """
         levels = dict(bots) if isinstance(bots, Mapping) else {}
         seats = sorted(set(bots))
@@ -155,13 +165,14 @@ class Controller(TableGameBase):
             raise UsageError(f"bots {[s + 1 for s in seats]}: seats are 1-{players} and one must be a person")
         c = cls(rng)
         c.session.do({"a": "players", "n": players})
-        keys_setup.new_game(c.session, first, {s: levels.get(s) or keys_setup.seat_cycle("")[1] for s in seats})
+        keys_setup.new_game(c.session, first, {s: levels.get(s) or keys_setup.seat_cycle("")[1] for s in seats}, teach)
         if walkthrough:
             pass  # the deal (with bots), then the walkthrough's pages, as a new game from the menu
         elif seats:
             c.ui.skip_walkthrough = True
         else:
             c.session.do({"a": "ready"})
+            keys_play.explain_start(c.session)
         c._derive()
         return c
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from companion.games.clans import speech as S
 from companion.games.clans import texts as T
+from companion.games.clans import teach
 from companion.games.clans import texts_setup as TS
+from companion.games.clans import texts_teach as TT
 from companion.games.clans.actions import move_action
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import Outcome
@@ -83,9 +85,36 @@ def key_move(s: Session, key: str) -> None:
 
 
 def refuse_move(s: Session, why: tuple[str, dict]) -> None:
-    """An illegal move: why, on the screen and aloud, and nothing changed."""
-    s.show(_(T.NOT_ALLOWED), [T.illegal_text(*why)], "illegal")
+    """An illegal move: why, on the screen and aloud (in a first game, with the rule that refused it),
+    and nothing changed in the game."""
     s.outbox.extend(S.illegal(*why))
+    rule = teach.refused(why[0])
+    s.show(_(T.NOT_ALLOWED), [T.illegal_text(*why)], "illegal", explain(s, [rule] if rule else []))
+
+
+def explain_start(s: Session) -> None:
+    """Play starts: in a first game, how to move (a digit of the first move takes it away)."""
+    first = explain(s, ["move"])
+    if first:
+        s.show(*first[0])
+
+
+def explain(s: Session, rules: list[str]) -> list[tuple[str, list[str], str]]:
+    """In a first game, the rules among `rules` not explained yet: each journaled as taught and said aloud;
+    their pages (title, paragraphs, screen name "teach-RULE") to show first in the message they belong to.
+    [] in any other game."""
+    state = s.state
+    if not state.teach or state.game is None:
+        return []
+    pages = []
+    for rule in rules:
+        if rule in state.taught:
+            continue
+        s.do({"a": "taught", "rule": rule})
+        values = TT.values(rule, state.game)
+        pages.append((TT.title(rule), TT.paragraphs(rule, values), f"teach-{rule}"))
+        s.outbox.put(S.taught(rule, values))
+    return pages
 
 
 def start_move(s: Session, frm: int, to: int) -> None:
@@ -99,21 +128,23 @@ def start_move(s: Session, frm: int, to: int) -> None:
         finish_move(s, frm, to, None)
 
 
-def finish_move(s: Session, frm: int, to: int, order: list[int] | None) -> None:
-    """Play the move and tell the table what it did."""
+def finish_move(s: Session, frm: int, to: int, order: list[int] | None, asked: bool = False) -> None:
+    """Play the move and tell the table what it did (in a first game, with the rules it shows for the
+    first time); `asked`: the mover answered "which village next?"."""
     outcome: Outcome = s.do(move_action(frm, to, order))
     game = s.state.need_game()
     name = "village" if outcome.villages else "result"
     if game.is_over:
         name, s.ui.choice_sel, s.ui.final_page = "game-over", 0, 0
     paragraphs = T.outcome_paragraphs(game, outcome, s.state.bots)
-    if name == "result" and in_entry(s, outcome, paragraphs):
+    s.outbox.extend(S.outcome(game, outcome))
+    first = explain(s, teach.after_move(game, outcome, asked))
+    if name == "result" and not first and in_entry(s, outcome, paragraphs):
         s.info.clear()
         s.ui.overlay = None
         s.ui.moved = (outcome.player, frm, to, dict(outcome.moved))
     else:
-        s.show(T.move_title(outcome.player, frm, to), paragraphs, name)
-    s.outbox.extend(S.outcome(game, outcome))
+        s.show(T.move_title(outcome.player, frm, to), paragraphs, name, first)
 
 
 def in_entry(s: Session, outcome: Outcome, paragraphs: list[str]) -> bool:
@@ -154,7 +185,7 @@ def key_order(s: Session, key: str) -> None:
         if not state.need_game().order_matters(len(rest), len(state.picks)):
             assert state.pending is not None
             frm, to = state.pending
-            finish_move(s, frm, to, state.picks + sorted(rest))
+            finish_move(s, frm, to, state.picks + sorted(rest), asked=True)
 
 
 def key_bot(s: Session, key: str) -> None:
@@ -200,15 +231,17 @@ def key_reveal(s: Session, key: str) -> None:
 
 
 def key_final(s: Session, key: str) -> None:
-    """A/B page through the result (and the bots' beliefs); # asks for a new game, except that in a game
-    with bots it pages on (to each bot's beliefs) until the last page."""
+    """A/B page through the result (and what decided a first game, the bots' beliefs); # asks for a new game,
+    except that in a first game or a game with bots it pages on until the last page."""
     pages = final_pages(s.state)
     if key in (K.UP, K.DOWN):
         s.ui.final_page = max(0, min(len(pages) - 1, s.ui.final_page + K.step(key)))
     elif key == K.OK:
-        if pages[-1][0] == "beliefs" and s.ui.final_page < len(pages) - 1:
+        if pages[-1][0] != "final" and s.ui.final_page < len(pages) - 1:
             s.ui.final_page += 1
         else:
+            if s.state.teach:  # the offer after a first game: the next one without teaching
+                s.teach_default = False
             s.ui.asking_new, s.ui.choice_sel = True, 1
 
 

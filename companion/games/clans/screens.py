@@ -13,6 +13,7 @@ from typing import Callable
 
 from companion.games.clans import texts as T
 from companion.games.clans import texts_setup as TS
+from companion.games.clans import texts_teach as TT
 from companion.games.clans.actions import TableState
 from companion.games.clans.beliefs import told
 from companion.games.clans.board import COLORS
@@ -43,11 +44,16 @@ def bot_pages(state: TableState) -> list[tuple[str, ...]]:
 
 
 def final_pages(state: TableState) -> list[tuple[str, str, tuple[str, ...]]]:
-    """The end of the game, paged as (screen name, title, lines): colors, totals, winners; then, in a
-    game with bots, one screen (or more pages) per bot saying what it believed."""
+    """The end of the game, paged as (screen name, title, lines): colors, totals, winners; then, in a first
+    game, what decided it; then, in a game with bots, one screen (or more pages) per bot saying what it
+    believed."""
     stories = told(state)
+    more = bool(stories) or state.teach
     pages = [("final", _(T.GAME_OVER_TITLE), lines) for lines in
-             paginate(T.final_paragraphs(state.need_game(), state.final_colors(), state.bots, bool(stories)))]
+             paginate(T.final_paragraphs(state.need_game(), state.final_colors(), state.bots, more))]
+    if state.teach:  # a first game: what decided it, and the offer to play on without teaching
+        pages += [("decided", TT.decided_title(), lines)
+                  for lines in paginate(TT.decided(state.need_game(), state.final_colors(), not stories))]
     for i, story in enumerate(stories):
         title = T.belief_title(story.seat, story.level)
         pages += [("beliefs", title, lines) for lines in
@@ -69,7 +75,7 @@ def first_screen(state: TableState, ui: Ui) -> Screen:
 
 def bots_screen(state: TableState, ui: Ui) -> Screen:
     assert ui.bot_choice is not None
-    choices = tuple(TS.bot_choice(s, bot) for s, bot in enumerate(ui.bot_choice))
+    choices = tuple(TS.bot_choice(s, bot) for s, bot in enumerate(ui.bot_choice)) + (TS.teach_choice(ui.teach_choice),)
     return Screen(MENU, "bots", _(TS.BOTS_TITLE), choices=choices + (_(TS.BOTS_START),), selected=ui.choice_sel,
                   hint=ui.note)
 

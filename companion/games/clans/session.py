@@ -49,6 +49,7 @@ class Ui:
     huts_shown: int | None = None
     first_pick: int | None = None  # the "Who starts?" answer while "Bots?" is asked
     bot_choice: list[str | None] | None = None  # the "Bots?" answer in progress: per seat None (a person) or its level
+    teach_choice: bool = False  # the "Bots?" screen's "First game? teach the rules" answer in progress
     deal_step: int = 0  # person k's deal: 2k = "take the box", 2k+1 = their color shown
     skip_walkthrough: bool = False  # quick start: play right after the deal
     bot_page: int = 0
@@ -66,6 +67,7 @@ class Session:
     info: InfoPager = field(default_factory=InfoPager)
     outbox: Outbox = field(default_factory=lambda: Outbox(KIND, starts_game, SECRET_FIELDS))
     table_bot: str = ""  # the table's bot (the shell's bot_level): a seat's first level on the Bots? screen
+    teach_default: bool = False  # a new game teaches the rules unless the Bots? screen says otherwise
 
     def do(self, action: dict) -> Any:
         """Apply a journaled action (ActionError and nothing changed if it does not fit), then journal it."""
@@ -73,9 +75,10 @@ class Session:
         self.outbox.action(action)
         return result
 
-    def show(self, title: str, paragraphs: Sequence[str], name: str) -> None:
-        """An information screen; it closes the game's open question."""
-        self.info.show(title, paragraphs, name)
+    def show(self, title: str, paragraphs: Sequence[str], name: str,
+             first: Sequence[tuple[str, Sequence[str], str]] = ()) -> None:
+        """An information screen (after the parts `first` on their own pages); it closes the game's open question."""
+        self.info.show(title, paragraphs, name, first)
         self.ui.overlay = None
         self.ui.moved = None
 

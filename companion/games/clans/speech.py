@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Collection, Sequence
 
 from companion.games.clans import texts as T
+from companion.games.clans import texts_teach as TT
 from companion.games.clans.words import color, level, terrain
 from companion.table import seatnames
 from companion.i18n import _, ngettext, pgettext
@@ -90,6 +91,16 @@ def beliefs(stories: Sequence[BotBeliefs]) -> list[Announce]:
     """After the result: what each bot believed of the other seats (nothing in a game without bots)."""
     return [_a("beliefs", bot=st.seat, level=st.level,
                beliefs=None if st.beliefs is None else [b.to_dict() for b in st.beliefs]) for st in stories]
+
+
+def teach_choice(on: bool) -> Announce:
+    """The Bots? screen's teaching switched on or off."""
+    return _a("teach-choice", on=on)
+
+
+def taught(rule: str, values: dict) -> Announce:
+    """A first game: a rule explained (its `values` name the village, terrain, epoch)."""
+    return _a("teach", rule=rule, values=dict(values))
 
 
 def undone(frm: int, to: int) -> Announce:
@@ -211,6 +222,10 @@ def say(event: str, f: dict) -> str:
         return _result(f)
     if event == "beliefs":
         return _beliefs(f)
+    if event == "teach-choice":
+        return _("First game: the rules are taught.") if f["on"] else _("No teaching.")
+    if event == "teach":
+        return " ".join(TT.paragraphs(f["rule"], f["values"]))
     if event == "undone":
         return _("Move from {frm} to {to} taken back: put the huts back.").format(frm=f["frm"], to=f["to"])
     if event == "camera-move":

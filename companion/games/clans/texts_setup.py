@@ -66,6 +66,14 @@ def bot_choice(seat: int, bot: str | None) -> str:
     return _("{digit} {player} person").format(digit=seat + 1, player=player(seat))
 
 
+def teach_choice(on: bool) -> str:
+    if on:
+        # NOTE: max 20 characters; menu choice of the Bots? screen: a first game, each rule explained (0 switches)
+        return _("0 teach rules: yes")
+    # NOTE: max 20 characters; menu choice of the Bots? screen: no teaching
+    return _("0 teach rules: no")
+
+
 def bots_note(players: int) -> str:
     # NOTE: max 25 characters; hint
     return _("1-{players} changes a seat").format(players=players)

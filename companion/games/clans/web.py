@@ -21,6 +21,7 @@ import math
 from typing import Any
 
 from companion.games.clans import texts as T
+from companion.games.clans import texts_teach as TT
 from companion.games.clans.beliefs import told
 from companion.games.clans.board import COLORS, Board
 from companion.games.clans.boardmap import TERRAIN_FILL, cell_polygons
@@ -62,6 +63,8 @@ DESTROYED = N_("village destroyed")
 WAITING = N_("Waiting for a new game at the table.")
 # NOTE: the table's page: chips each seat holds (a chip is a founded village)
 CHIPS = N_("Chips")
+# NOTE: the table's page: a first game, the rules explained so far (newest first)
+FIRST_GAME = N_("First game: the rules so far")
 
 
 def public_state(table_game: Any) -> dict:
@@ -75,7 +78,8 @@ def public_state(table_game: Any) -> dict:
     out = summary(game, public)
     out.update(first_player=game.first_player, players=game.players, mode=table_game.mode(),
                bots=sorted(table_game.state.bots), moves=game.ply,
-               levels={str(s): level for s, level in sorted(table_game.state.levels.items())})
+               levels={str(s): level for s, level in sorted(table_game.state.levels.items())},
+               teach=table_game.state.teach)
     if public is not None:
         out["colors"] = list(public)
     moves = game.moves
@@ -99,7 +103,17 @@ def live_html(table_game: Any) -> str:
     else:
         last = _last_move(game, bots)
     tap = table_game.mode() == "move" and not game.is_over and game.to_move not in bots
-    return _view(game, last, bots, tap)
+    return _view(game, last, bots, tap) + _taught(table_game.state, game)
+
+
+def _taught(state: Any, game: Game) -> str:
+    """A first game: the rules explained so far, the newest first."""
+    if not state.teach:
+        return ""
+    parts = [tag("h2", esc(_(FIRST_GAME)))]
+    for rule in reversed(state.taught):
+        parts.append(tag("h3", esc(TT.title(rule))) + paragraphs(TT.paragraphs(rule, TT.values(rule, game))))
+    return tag("div", "".join(parts), cls="teach")
 
 
 def steps(table_game: Any) -> list[str]:

@@ -64,7 +64,7 @@ def test_bots_question_with_digits_then_the_deal():
     c = Controller(random.Random(4))
     feed(c, "4#0#")
     s = c.screen()
-    assert s.name == "bots" and s.choices[-1] == "Start" and s.selected == 4
+    assert s.name == "bots" and s.choices[-2:] == ("0 teach rules: no", "Start") and s.selected == 5
     assert s.choices[:4] == ("1 P1 person", "2 P2 person", "3 P3 person", "4 P4 person")
     feed(c, "24")
     assert c.screen().choices[1] == "2 P2 bot normal" and c.screen().choices[3] == "4 P4 bot normal"

@@ -14,15 +14,15 @@ def test_a_new_game_for_fewer_players_asks_the_bots_again():
     c = Controller(random.Random(1))
     for key in "3##":  # 3 players, drawn at random, at "Bots?"
         c.handle(key, 0)
-    assert c.screen().name == "bots" and len(c.screen().choices) == 4
+    assert c.screen().name == "bots" and len(c.screen().choices) == 5  # 3 seats, teaching, Start
     c.menu_choose(0)  # New game
     for key in "2#":
         c.handle(key, 0)
     assert c.screen().name == "first"
     for key in "#12":  # to "Bots?" again, then both seats bots: one stays a person
         c.handle(key, 0)
-    assert c.screen().name == "bots" and len(c.screen().choices) == 3
-    assert c.screen().selected == 2  # Start, highlighted from the first
+    assert c.screen().name == "bots" and len(c.screen().choices) == 4
+    assert c.screen().selected == 3  # Start, highlighted from the first
     c.handle("#", 0)
     assert c.state.game is not None and c.state.game.players == 2
     assert len(c.state.bots) == 1 and len(c.state.dealt) == 1
