@@ -2,8 +2,8 @@
 handing the next seat one.
 
 In the normal playout (`playout.playout`) a seat that does not found plays a uniformly random
-move, and about half of those leave some territory with a single neighbor in play: the next
-seat founds it for a chip and whatever its huts score. The searching bots at the table do not
+move, and some of those (one in eight in the tests' quiet positions) leave a territory with a
+single neighbor in play: the next seat founds it for a chip and whatever its huts score. The searching bots at the table do not
 give villages away like that, so a playout that does flatters the moves after which the
 opponents' random replies feed the bot. Here the non-founding move is redrawn (up to `tries`
 draws) while it would leave a territory newly "lonely" (one neighbor in play); late in the game,
@@ -61,3 +61,4 @@ def safe_playout(g: Game, det: tuple[int, ...], rnd: Callable[[], float], shuffl
             a, b = move
         play(a, b, None, shuffle)
         alone = still_lonely(g, alone, before)
+
