@@ -138,12 +138,15 @@ def test_the_moves_are_compared_on_the_same_determinizations():
         assert all(run == runs[-1][:len(run)] for run in runs) == crn
 
 
-def test_near_the_end_the_playouts_reach_it():
+def test_with_endgame_the_playouts_reach_the_end_near_it():
     rng = random.Random(6)
-    game = random_position(rng, 3, 60)
-    while len(game.villages) < 9:
-        game = random_position(rng, 3, 60)
+    game = random_position(rng, 3, 30)
+    while len(game.villages) not in (8, 9) or len(game.live) < 15:
+        game = random_position(rng, 3, 30)
     seat = game.to_move
-    bot = Recording(iterations=60)
+    bot = Recording(iterations=60, endgame=8)
     bot.choose(game, seat, "red", rng)
     assert bot.ended and all(bot.ended)
+    bot = Recording(iterations=60, endgame=0, horizon=2)
+    bot.choose(game, seat, "red", rng)
+    assert not all(bot.ended)

@@ -12,8 +12,8 @@ prior, determinizations from `belief.ColorModel`, sequential halving, the mix re
 - Truer playouts (`hard_playout.safe_playout`): a seat that does not found redraws its random
   move (up to 4 draws) while it would leave a territory with one neighbor in play, i.e. hand the
   next seat a village; the searching opponents at the table do not give villages away like that.
-- Near the end (8 villages or more) the playouts run to the end of the game, not 12 moves: the
-  outcome is then exact, and there are few moves left to play.
+- `endgame=8` (off by default) plays the playouts to the end of the game, not 12 moves, once 8
+  villages stand; measured 0.244 at equal time (seed 10), it stays off.
 
 At the table hard thinks 3x the normal's move time (levels.TIME_SCALE).
 
@@ -54,7 +54,7 @@ class HardBot(MCTSBot):
     name = "hard"
 
     def __init__(self, iterations: int | None = None, *, crn: bool = True, stratify: bool = True,
-                 safe_tries: int = 4, endgame: int = 8, clock: Clock = time.perf_counter, **options) -> None:
+                 safe_tries: int = 4, endgame: int = 0, clock: Clock = time.perf_counter, **options) -> None:
         super().__init__(iterations=iterations, clock=clock, **options)
         self.crn, self.stratify = crn, stratify
         self.safe_tries, self.endgame = int(safe_tries), int(endgame)
