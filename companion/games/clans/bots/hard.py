@@ -54,7 +54,7 @@ class HardBot(MCTSBot):
     name = "hard"
 
     def __init__(self, iterations: int | None = None, *, crn: bool = True, stratify: bool = True,
-                 safe_tries: int = 4, endgame: int = 0, clock: Clock = time.perf_counter, **options) -> None:
+                 safe_tries: int = 0, endgame: int = 0, clock: Clock = time.perf_counter, **options) -> None:
         super().__init__(iterations=iterations, clock=clock, **options)
         self.crn, self.stratify = crn, stratify
         self.safe_tries, self.endgame = int(safe_tries), int(endgame)
