@@ -30,7 +30,7 @@ from companion.games.clans.board import COLORS
 from companion.kiosk import daemon
 from companion.table.effects import Announce, Hint, Search
 from companion.table.render import render
-from tests.games.clans.clans_helpers import EXAMPLES, feed, play_out
+from tests.games.clans.clans_helpers import EXAMPLES, feed, play_out, random_answers
 from tests.games.clans.test_bots_table import build, drive, pairs_seat_with_color
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -39,11 +39,12 @@ LEVELS_ARGV = ["--players", "4", "--seed", "21", "--bots", "2:easy,3,4:hard", "-
 
 @functools.lru_cache(maxsize=None)
 def finished_bot_game(seed: int = 3) -> Controller:
-    """A 3-player game (P1 a person playing random moves, P2 normal, P3 hard) played to its end
-    (made once: the tests read it, and set only the page shown)."""
+    """A 3-player game (P1 a person, P2 normal, P3 hard) played to its end (made once: the tests read
+    it, and set only the page shown). Every seat plays random moves, so the game (and its golden
+    frames) stays the same whatever the searches become; what each bot believed is its model's."""
     c = Controller.quick_start(3, random.Random(seed), bots={1: "normal", 2: "hard"})
     feed(c, "##")  # P1's deal
-    play_out(c, random.Random(seed), BotRunner("normal", None, iterations=20, seed=seed).run)
+    play_out(c, random.Random(seed), random_answers(random.Random(seed)))
     while c.info.shown:
         feed(c, "*")
     return c
