@@ -3,11 +3,15 @@ handing the next seat one.
 
 In the normal playout (`playout.playout`) a seat that does not found plays a uniformly random
 move, and some of those (one in eight in the tests' quiet positions) leave a territory with a
-single neighbor in play: the next seat founds it for a chip and whatever its huts score. The searching bots at the table do not
-give villages away like that, so a playout that does flatters the moves after which the
-opponents' random replies feed the bot. Here the non-founding move is redrawn (up to `tries`
+single neighbor in play: the next seat founds it for a chip and whatever its huts score. The
+idea was that the searching bots at the table do not give villages away like that, so a playout
+that does flatters the moves after which the opponents' random replies feed the bot. Here the non-founding move is redrawn (up to `tries`
 draws) while it would leave a territory newly "lonely" (one neighbor in play); late in the game,
 when every move gives something away, the last draw is played.
+
+HardBot uses it only with `safe_tries` > 0 (off by default): at the table's times the hard bot
+with these playouts won 0.289 of 180 games against two normal bots (seed 11), below a fair share,
+so the searching opponents are not modelled better by it than by the normal playout.
 """
 
 from __future__ import annotations
