@@ -1,5 +1,6 @@
-"""The hard bot: legal moves and orders, determinism, purity, sure wins, the clock, and its playouts
-(which do not hand the next seat a village when they need not)."""
+"""The hard bot: legal moves and orders, determinism, purity, sure wins, the clock, its paired comparisons
+(every root move on the same determinizations), and its optional safe playouts (safe_tries, off by default:
+they do not hand the next seat a village when they need not) and endgame playouts."""
 
 from __future__ import annotations
 
