@@ -7,6 +7,8 @@ plumbing is tested quickly with stand-in proposers.
 
 from __future__ import annotations
 
+import platform
+
 import json
 from types import SimpleNamespace
 
@@ -17,13 +19,14 @@ from companion.games.clans.camera.propose import judge
 from companion.games.clans.camera.views import detail
 from companion.games.clans.record import Record
 
-from tests.cpu_budget import slowness
 from tests.games.clans.camera import photos
 from tests.games.clans.camera.accuracy import (CLEAN_ISH, CONDITIONS, DEFAULT_MIX, LIFE, REFUSALS, Report,
                                                example_records, parse_sizes, parse_weights, run, verdict)
 
-# 200 moves here; fewer on a slower CPU (the aarch64 check under emulation), at least 80
-SAMPLE_MOVES = max(80, round(200 / slowness()))
+# 200 moves here, 80 on the aarch64 check (under emulation): fixed per machine kind, never by how busy
+# the CPU is now (a loaded CI drew 138, a different sample, where 4 clean-ish moves stayed unsure: 96.9%)
+EMULATED = platform.machine() in ("aarch64", "arm64")
+SAMPLE_MOVES = 80 if EMULATED else 200
 SEED = 7
 SMALL = {(640, 480): 1.0}
 
@@ -210,6 +213,6 @@ def test_the_setup_check_names_the_faults_and_never_questions_a_right_setup():
         pytest.skip(f"the board picture {photos.BOARD_PICTURE} is not there (../shared)")
     from tests.games.clans.camera.accuracy import setup_run
 
-    counts = setup_run(max(15, round(45 / slowness())), seed=3)
+    counts = setup_run(15 if EMULATED else 45, seed=3)
     assert counts["false"] == 0, counts
     assert counts["named"] >= 0.9 * counts["faults"], counts
