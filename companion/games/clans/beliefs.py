@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.clans.actions import TableState
+from companion.games.clans.levels import DEFAULT_LEVEL
 
 
 @dataclass(frozen=True)
@@ -30,9 +31,9 @@ class BotBeliefs:
 _CACHE: dict[int, tuple[Any, int, tuple[BotBeliefs, ...]]] = {}
 
 
-def told(state: TableState, table_bot: str = "normal") -> tuple[BotBeliefs, ...]:
+def told(state: TableState) -> tuple[BotBeliefs, ...]:
     """Each bot seat's beliefs once the game is over and its colors public; () before, or without bots.
-    A seat journaled without a level (an older game) plays `table_bot`."""
+    A seat journaled without a level (an older game) is told as the default level's."""
     game = state.game
     if game is None or not state.bots or not game.is_over:
         return ()
@@ -46,7 +47,7 @@ def told(state: TableState, table_bot: str = "normal") -> tuple[BotBeliefs, ...]
 
     out = []
     for seat in sorted(state.bots):
-        level = state.levels.get(seat) or table_bot or "normal"
+        level = state.levels.get(seat) or DEFAULT_LEVEL
         model = model_of(level)
         found = None if model is None else tuple(beliefs(game, seat, state.bots[seat], model, colors))
         out.append(BotBeliefs(seat, level, found))

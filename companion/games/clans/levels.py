@@ -22,4 +22,5 @@ def thinking_time(name: str, move_time: float | None) -> float | None:
     return move_time * TIME_SCALE.get(name, 1.0)
 
 
+SEARCHING = ("mcts", "normal", "hard")  # the bots a fixed iteration budget (--iterations, --bot-iterations) reaches
 LEVEL_CYCLE = ("normal", "hard", "easy")  # the Bots? screen's order after the table's own level

@@ -24,9 +24,20 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from companion.games.clans.game import Game, Outcome
+    from companion.games.clans.rules import Village
 
 RULES = ("move", "village", "strife", "hostile", "favorable", "order", "epoch", "twelfth", "seven", "empty")
 REFUSALS = {"big-stuck": "seven", "big-onto-small": "seven", "onto-empty": "empty", "empty-moves": "empty"}
+
+
+def destroyed(v: Village) -> bool:
+    """The village was destroyed by its epoch's hostile terrain with huts still in it (after strife)."""
+    return v.destroyed and v.huts > sum(v.removed.values())
+
+
+def favored(v: Village) -> bool:
+    """The village got its epoch's bonus (the 12th village's +5 is not one)."""
+    return bool(v.bonus) and v.chip < 12 and not v.destroyed
 
 
 def after_move(game: Game, out: Outcome, asked: bool) -> list[str]:
@@ -36,8 +47,8 @@ def after_move(game: Game, out: Outcome, asked: bool) -> list[str]:
     shows = {
         "village": bool(villages),
         "strife": any(v.removed for v in villages),
-        "hostile": any(v.destroyed and v.huts > sum(v.removed.values()) for v in villages),  # huts left to lose
-        "favorable": any(v.bonus and v.chip < 12 and not v.destroyed for v in villages),
+        "hostile": any(destroyed(v) for v in villages),
+        "favorable": any(favored(v) for v in villages),
         "order": asked,
         "epoch": any(v.epoch == 2 for v in villages),
         "twelfth": any(v.chip == 12 for v in villages),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.games.clans.teach import destroyed, favored
 from companion.games.clans.words import ROMAN, color, player, terrain
 from companion.i18n import _, pgettext
 
@@ -45,8 +46,7 @@ def title(rule: str) -> str:
 def values(rule: str, game: Game) -> dict:
     """What a rule's explanation names in this game (codes and numbers only: said in any language)."""
     if rule in ("hostile", "favorable"):
-        fits = [v for v in game.villages if (v.destroyed and v.huts > sum(v.removed.values()) if rule == "hostile"
-                                             else v.bonus and v.chip < 12)]
+        fits = [v for v in game.villages if (destroyed(v) if rule == "hostile" else favored(v))]
         if fits:
             v = fits[-1]
             return {"territory": v.territory, "terrain": game.board.territories[v.territory].terrain,

@@ -37,9 +37,7 @@ from companion.argtypes import count, seconds, whole
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import IN_PROGRESS, Game, random_setup
 from companion.games.clans.bots import MCTSBot, make_bot
-from companion.games.clans.levels import thinking_time
-
-SEARCHERS = ("mcts", "normal", "hard")  # the bots --iterations and --option reach
+from companion.games.clans.levels import SEARCHING, thinking_time
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -58,7 +56,7 @@ def play_game(names: list[str], g: int, seed: int, move_time: float | None, iter
     n = len(names)
     rng = random.Random(f"arena:{seed}:{g}")
     bots = [make_bot(name, **({"iterations": iterations, **((options or {}) if name == "mcts" else {})}
-                              if name in SEARCHERS else {}))
+                              if name in SEARCHING else {}))
             for name in names]
     times = [move_time if same_time else thinking_time(name, move_time) for name in names]
     bot_rngs = [random.Random(f"arena:{seed}:{g}:bot{i}") for i in range(n)]

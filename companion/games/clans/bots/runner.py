@@ -15,11 +15,9 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from companion.games.clans.levels import thinking_time
+from companion.games.clans.levels import SEARCHING, thinking_time
 from companion.games.clans.game import Game, Move
 from companion.table.effects import Hint, Search
-
-SEARCHING = ("mcts", "normal", "hard")  # the bots a fixed iteration budget (--bot-iterations) applies to
 
 
 class BotRunner:
