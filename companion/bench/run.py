@@ -37,7 +37,8 @@
   `iterations_per_move`, `max_overrun` (the longest turn past the move time, as a fraction);
   then a game of each level (hard, normal, easy at the table's scaled times): each one's longest
   turn in seconds (`levels_longest_turn_s`) and `hard_to_normal`, their ratio (about 3: under
-  2 s on a Pi 3 while normal takes 0.5 s).
+  2 s on a Pi 3 while normal takes 0.5 s); and the hard bot's first turn in a game resumed after
+  36 moves, when it reads the whole history at once (`hard_reading_s`, `hard_resumed_turn_s`).
   tools/arm64-bench.sh runs it on the Pi's CPU.
 - the camera (`--only camera`, companion.bench.camera): the proposal's median time over
   `--camera-runs` moves beside one JPEG decode of the same 1280x960 photograph (`ratio`, which
@@ -215,7 +216,32 @@ def bot_turns(games: int, seed: int, move_time: float) -> dict:
     return {"games": games, "move_time": move_time, "iterations_per_second": r["iterations_per_second"],
             "iterations_per_move": r["iterations_per_move"], "max_overrun": r["max_overrun"],
             "levels_longest_turn_s": {"easy": easy, "normal": normal, "hard": hard},
-            "hard_to_normal": round(hard / normal, 2) if normal else None}
+            "hard_to_normal": round(hard / normal, 2) if normal else None,
+            **hard_resumed(seed, move_time)}
+
+
+def hard_resumed(seed: int, move_time: float, plies: int = 36) -> dict:
+    """The hard bot's first turn in a game resumed after `plies` moves (a restart, an undo): it reads
+    the whole history at once (bots.intent), inside its own move time. `hard_reading_s`: that reading
+    alone; `hard_resumed_turn_s`: the whole turn."""
+    import random
+    import time
+
+    from companion.games.clans.bots import make_bot
+    from companion.games.clans.bots.intent import History
+    from companion.games.clans.game import IN_PROGRESS, Game
+    from companion.games.clans.levels import thinking_time
+
+    rng = random.Random(seed)
+    game = Game.new(3, seed=seed, first_player=0)
+    while game.ply < plies and game.status == IN_PROGRESS:
+        game.push(*game.random_move(rng.random))
+    t0 = time.perf_counter()
+    History().loglik(game)
+    reading = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    make_bot("hard").choose(game, game.to_move, "red", rng, move_time=thinking_time("hard", move_time))
+    return {"hard_reading_s": round(reading, 3), "hard_resumed_turn_s": round(time.perf_counter() - t0, 3)}
 
 
 def main(argv: list[str]) -> int:

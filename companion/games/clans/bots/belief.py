@@ -99,25 +99,30 @@ def observed(game: Game, judged: set[int], beta: float, eps: float) -> Iterator[
     g = Game(game.players, game.setup, game.first_player, game.board, trusted=True)
     for mv in game.moves:
         s = g.to_move
-        row: list[float] = []
-        if s in judged:
-            n_all = len(legal_moves(g))
-            found = founding_moves(g)
-            utils = [[0.0] * NC for _ in found]  # utility of each founding move for each color
-            chosen = None
-            for j, (a, b) in enumerate(found):
-                order = mv.order if (a, b) == (mv.frm, mv.to) else None
-                gains, n = move_gains(g, a, b, order)
-                utils[j] = [gains[k] + n for k in range(NC)]
-                if (a, b) == (mv.frm, mv.to):
-                    chosen = j
-            n0 = n_all - len(found)
-            for k in range(NC):
-                z = n0 + sum(math.exp(beta * u[k]) for u in utils)
-                num = math.exp(beta * utils[chosen][k]) if chosen is not None else 1.0
-                row.append(math.log((1 - eps) * num / z + eps / n_all))
-        yield s, row
+        yield s, (observed_row(g, mv, beta, eps) if s in judged else [])
         g.push_unchecked(mv.frm, mv.to, mv.order)
+
+
+def observed_row(g: Game, mv: Move, beta: float, eps: float) -> list[float]:
+    """The log-likelihood of `mv`, played in position `g`, under each color of its mover: only the
+    founding moves differ between colors (a quiet move is as likely under every color)."""
+    n_all = len(legal_moves(g))
+    found = founding_moves(g)
+    utils = [[0.0] * NC for _ in found]  # utility of each founding move for each color
+    chosen = None
+    for j, (a, b) in enumerate(found):
+        order = mv.order if (a, b) == (mv.frm, mv.to) else None
+        gains, n = move_gains(g, a, b, order)
+        utils[j] = [gains[k] + n for k in range(NC)]
+        if (a, b) == (mv.frm, mv.to):
+            chosen = j
+    n0 = n_all - len(found)
+    row = []
+    for k in range(NC):
+        z = n0 + sum(math.exp(beta * u[k]) for u in utils)
+        num = math.exp(beta * utils[chosen][k]) if chosen is not None else 1.0
+        row.append(math.log((1 - eps) * num / z + eps / n_all))
+    return row
 
 
 def sure_win(game: Game, seat: int, color: str) -> Move | None:

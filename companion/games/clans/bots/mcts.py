@@ -39,10 +39,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable
+from typing import Callable, Iterator
 
 from companion.games.clans.game import IN_PROGRESS, Game, IllegalMoveError, Move
-from companion.games.clans.bots.belief import ColorModel, sure_win
+from companion.games.clans.bots.belief import ColorModel, observed, sure_win
 from companion.games.clans.bots.playout import playout
 from companion.games.clans.bots.tactics import (NC, best_order, blind_key, color_index, founding_moves, isolated,
                                     legal_moves, move_gains, own_key)
@@ -107,9 +107,19 @@ class MCTSBot:
         if sure is not None:
             self.last_iterations = 0
             return sure
-        model = ColorModel(game, {seat: k}, beta=self.beta, eps=self.model_eps)
-        a, b = self.search(game, seat, model, rng, move_time, start)
+        reading = None if move_time is None else start + move_time / 2
+        a, b = self.search(game, seat, self.model(game, seat, k, reading), rng, move_time, start)
         return Move(a, b, best_order(game, a, b, own_key(k)))
+
+    def model(self, game: Game, seat: int, k: int, deadline: float | None = None) -> ColorModel:
+        """What the bot (`seat`, color index k) believes of the other seats' colors: their founding moves
+        (a bot that reads more stops reading at `deadline`, on its clock)."""
+        return ColorModel(game, {seat: k}, beta=self.beta, eps=self.model_eps)
+
+    def readings(self, game: Game, judged: set[int]) -> Iterator[tuple[int, list[float]]]:
+        """Each move of the history as this bot reads it: the mover and, for a `judged` seat, the move's
+        log-likelihood under each color (`belief.observed`; what `model` sums)."""
+        return observed(game, judged, self.beta, self.model_eps)
 
     def search(self, game: Game, seat: int, model: ColorModel, rng: random.Random,
                move_time: float | None, start: float | None = None) -> tuple[int, int]:

@@ -2,7 +2,8 @@
 from move 9: right".
 
 A searching bot (normal, hard) weighs who owns which color by the moves it has seen
-(`belief.ColorModel`, with the bot's own `beta` and `model_eps`). `beliefs` replays the
+(`belief.ColorModel`, with the bot's own `beta` and `model_eps`; the hard bot reads quiet
+moves too: `bots.intent`). `beliefs` replays the
 game's public moves once, as the bot saw them knowing only its own color, and keeps, for
 each other seat, the color it thought most likely at the end, how sure it was, and the
 move from which that color stayed its best guess to the end. Pure and cheap (one pass over
@@ -17,7 +18,7 @@ from typing import Any
 
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import COLOR_INDEX, Game
-from companion.games.clans.bots.belief import ColorModel, observed
+from companion.games.clans.bots.belief import ColorModel
 from companion.games.clans.bots.tactics import NC
 
 
@@ -41,29 +42,30 @@ class Belief:
         return out
 
 
-def model_of(level: str) -> tuple[float, float] | None:
-    """The color model's (beta, eps) of the bot named `level`, or None for a bot that keeps none."""
+def model_of(level: str) -> Any | None:
+    """The bot named `level`, as the reader of its color model (`readings`, `beta`, `model_eps`), or None
+    for a bot that keeps none."""
     from companion.games.clans.bots import make_bot
 
     try:
         bot = make_bot(level)
     except ValueError:
         return None
-    beta, eps = getattr(bot, "beta", None), getattr(bot, "model_eps", None)
-    return None if beta is None or eps is None else (beta, eps)
+    return bot if hasattr(bot, "readings") else None
 
 
-def beliefs(game: Game, bot: int, color: str, model: tuple[float, float],
+def beliefs(game: Game, bot: int, color: str, model: Any,
             colors: list[str] | None = None) -> list[Belief]:
     """What the bot at seat `bot` (secretly `color`) believed of each other seat at the end of `game`
-    (see the module doc); `colors` (every seat's real color) says which guesses were right."""
-    beta, eps = model
+    (see the module doc); `model` reads the moves as that bot does (`model_of`); `colors` (every
+    seat's real color) says which guesses were right."""
+    beta, eps = model.beta, model.model_eps
     judged = {s for s in range(game.players) if s != bot}
     loglik = [[0.0] * NC for _ in range(game.players)]
     known = {bot: COLOR_INDEX[color]}
     best = [_best(game, known, beta, eps, loglik, s) for s in range(game.players)]
     since = [0] * game.players
-    for n, (seat, row) in enumerate(observed(game, judged, beta, eps), start=1):
+    for n, (seat, row) in enumerate(model.readings(game, judged), start=1):
         if not row:
             continue
         for k, x in enumerate(row):
