@@ -96,21 +96,19 @@ class History:
         Past `deadline` (on `clock`) a quiet move not read yet counts as saying nothing, and is read
         on a later call: a game resumed late is read over a few turns, each within its time."""
         ll = [[0.0] * NC for _ in range(game.players)]
-        for seat, row in self.rows(game, ll, deadline):
-            for c, x in enumerate(row):
-                ll[seat][c] += x
+        for _ in self.rows(game, ll, deadline):
+            pass
         return ll
 
     def rows(self, game: Game, ll: list[list[float]] | None = None,
              deadline: float | None = None) -> Iterator[tuple[int, list[float]]]:
         """For each move of the game's history (in order): its mover and its log-likelihood under each
-        color. A quiet move is read with the public belief of the moves before it: `ll`, which the
-        caller sums as it goes (None: summed here)."""
+        color, summed into `ll` as it goes (a quiet move is read with the public belief of the moves
+        before it; None: a fresh sum)."""
         if len(self._rows) > self.limit:
             self._rows.clear()
         g = Game(game.players, game.setup, game.first_player, game.board, trusted=True)
-        own = ll is None
-        if own:
+        if ll is None:
             ll = [[0.0] * NC for _ in range(g.players)]
         key: tuple = (g.players, g.first_player, tuple(sorted(game.setup.items())))
         late = False  # once a quiet move is left unread, so is every later one (each is read knowing those before)
@@ -128,8 +126,7 @@ class History:
                     row = self._rows[key] = quiet_row(g, (mv.frm, mv.to), marg, self.quiet_beta, self.eps)
                 self.computed += row is not NOTHING
             seat = g.to_move
-            if own:
-                for c, x in enumerate(row):
-                    ll[seat][c] += x
+            for c, x in enumerate(row):
+                ll[seat][c] += x
             yield seat, row
             g.push_unchecked(mv.frm, mv.to, mv.order)
