@@ -236,6 +236,38 @@ def test_mcts_stops_on_the_injected_clock():
     assert 5 <= bot.last_iterations <= 11
 
 
+def arms_searched(bot: MCTSBot, game: Game, **choose) -> dict[tuple[int, int], int]:
+    """How many playouts each root move got in one choice of `bot` (spying on the root's _apply)."""
+    tried: dict[tuple[int, int], int] = {}
+    apply = bot._apply
+
+    def spy(g: Game, a: int, b: int, det: tuple[int, ...]) -> None:
+        if len(g.moves) == len(game.moves):
+            tried[(a, b)] = tried.get((a, b), 0) + 1
+        apply(g, a, b, det)
+
+    bot._apply = spy
+    bot.choose(game, game.to_move, "red", random.Random(2), **choose)
+    return tried
+
+
+def test_arm_count_keeps_the_root_moves_the_budget_can_rank():
+    bot = MCTSBot(arm_playouts=20)
+    assert [bot._arm_count(16, n) for n in (100, 400, 480, 960, 1200, 1280, 5000)] == [8, 8, 8, 12, 15, 16, 16]
+    assert bot._arm_count(5, 10) == 5 and MCTSBot()._arm_count(16, 10) == 16
+
+
+@pytest.mark.parametrize("budget, arms", [(300, 8), (2000, 16)])
+def test_a_small_budget_searches_fewer_root_moves(budget, arms):
+    game = Game.new(3, seed=5, first_player=0)
+    capped = arms_searched(MCTSBot(iterations=budget, arm_playouts=20), game)
+    assert len(capped) == arms and len(arms_searched(MCTSBot(iterations=budget), game)) == 16
+    ticks = iter(i * 1e-4 for i in range(10 ** 7))  # one clock call per playout, about: `budget` playouts in the time
+    timed = arms_searched(MCTSBot(arm_playouts=20, clock=lambda: next(ticks)), game, move_time=budget * 1e-4)
+    assert len(timed) == 16  # the probe sweep plays each once, then the budget it measured decides
+    assert sum(n > 1 for n in timed.values()) == arms
+
+
 # ----- the color model (determinization sampler) ------------------------------------------------------
 def test_sampler_never_gives_the_bot_color_to_another_seat():
     rng = random.Random(13)

@@ -35,6 +35,10 @@ from companion.games.clans.bots.belief import ColorModel
 from companion.games.clans.bots.intent import History
 from companion.games.clans.bots.mcts import Clock, MCTSBot
 
+# Root moves searched: as many as the playouts measured by the probe sweep can give 20 each in the first
+# halving round (16 at the table's times, 8 when the hard bot thinks no longer than a normal one).
+ARM_PLAYOUTS = 20
+
 
 class HardBot(MCTSBot):
     """The hard level (see module doc). Options as MCTSBot's, plus `quiet` (read the other seats' quiet
@@ -44,7 +48,7 @@ class HardBot(MCTSBot):
 
     def __init__(self, iterations: int | None = None, *, quiet: bool = True, clock: Clock = time.perf_counter,
                  **options) -> None:
-        super().__init__(iterations=iterations, clock=clock, **options)
+        super().__init__(iterations=iterations, clock=clock, **{"arm_playouts": ARM_PLAYOUTS, **options})
         self.history = History(self.beta, self.model_eps, clock=clock) if quiet else None
 
     def model(self, game: Game, seat: int, k: int, deadline: float | None = None) -> ColorModel:

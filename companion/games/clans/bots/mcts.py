@@ -48,6 +48,7 @@ from companion.games.clans.bots.tactics import (NC, best_order, blind_key, color
                                     legal_moves, move_gains, own_key)
 
 Clock = Callable[[], float]
+MIN_ARMS = 8  # the fewest root moves `arm_playouts` narrows the search to
 
 
 class _Node:
@@ -70,7 +71,8 @@ class MCTSBot:
     Tuning knobs: `search` ("halving", "uct"), `horizon` (playout moves, 0 = to the end),
     `reward` ("mix", "win", "margin"), `playout_greedy` (1 - epsilon of the playout policy),
     `beta`/`model_eps` (ColorModel), `root_k` (root moves searched, best by the 2-ply prior;
-    0 = all); for "uct" only: `c` (exploration), `prior_weight` (progressive bias, 0 = off).
+    0 = all), `arm_playouts` (0: off; else fewer root moves, down to `MIN_ARMS`, when the budget
+    cannot give each at least this many playouts in the first halving round); for "uct" only: `c` (exploration), `prior_weight` (progressive bias, 0 = off).
     `clock` is injectable for tests.
     """
 
@@ -80,7 +82,7 @@ class MCTSBot:
                  playout_greedy: float = 0.9, beta: float = 3.0, model_eps: float = 0.05,
                  margin_scale: float = 10.0, prior_weight: float = 0.0, root_k: int = 16,
                  default_move_time: float = 0.5, search: str = "halving", horizon: int = 12,
-                 clock: Clock = time.perf_counter) -> None:
+                 arm_playouts: int = 0, clock: Clock = time.perf_counter) -> None:
         if reward not in ("win", "margin", "mix"):
             raise ValueError(f"reward must be win, margin or mix, not {reward!r}")
         self.iterations = iterations
@@ -96,6 +98,7 @@ class MCTSBot:
             raise ValueError(f"search must be halving or uct, not {search!r}")
         self.search_kind = search
         self.horizon = int(horizon)
+        self.arm_playouts = int(arm_playouts)
         self.clock = clock
         self.last_iterations = 0
 
@@ -195,7 +198,9 @@ class MCTSBot:
         k = len(arms)
         n, w = [0] * k, [0.0] * k
         alive = list(range(k))
-        rounds = max(1, math.ceil(math.log2(k)))
+        if cap is not None:
+            alive = alive[:self._arm_count(k, cap)]
+        rounds = max(1, math.ceil(math.log2(len(alive))))
         rnd, shuffle, clock = rng.random, rng.shuffle, self.clock
         greedy_p, players, horizon = self.playout_greedy, game.players, self.horizon
         it, t0 = 0, clock()
@@ -229,6 +234,11 @@ class MCTSBot:
             alive.sort(key=lambda i: -(w[i] / n[i]) if n[i] else 0.0)
             if probe:
                 probe = False
+                if self.arm_playouts and not stop:  # the probe's rate tells the budget: as many arms as it can rank
+                    now = clock()
+                    keep = self._arm_count(k, it + int(it / max(now - t0, 1e-9) * (deadline - now)))
+                    alive = [i for i in alive if i < keep]  # the best by the prior, in the probe's order
+                    rounds = max(1, math.ceil(math.log2(keep)))
             elif len(alive) > 1 and rounds > 1:
                 alive = alive[:math.ceil(len(alive) / 2)]
                 rounds -= 1
@@ -237,6 +247,16 @@ class MCTSBot:
         self.last_iterations = it
         a, b, _ = arms[alive[0]]
         return a, b
+
+    def _arm_count(self, k: int, budget: int) -> int:
+        """How many of the k root moves sequential halving can tell apart with `budget` playouts: all k, or
+        with `arm_playouts` the most (at least MIN_ARMS) that each get that many in the first round."""
+        if not self.arm_playouts or k <= MIN_ARMS:
+            return k
+        for m in range(k, MIN_ARMS, -1):
+            if budget // (math.ceil(math.log2(m)) * m) >= self.arm_playouts:
+                return m
+        return MIN_ARMS
 
     def _spent(self, it: int, cap: int | None, deadline: float | None) -> bool:
         """The budget is used up: `cap` iterations done, or (after the first) the clock past `deadline`."""
