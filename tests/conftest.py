@@ -96,6 +96,9 @@ TESTS = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The QEMU boots first (the order is otherwise kept): .ci/run starts the suite while the aarch64 check
+    # still runs, and the boots, with minutes of timeout, absorb that better than the timed tests.
+    items.sort(key=lambda item: item.path.relative_to(TESTS).parts[0] != "image")
     for item in items:
         where = item.path.relative_to(TESTS)
         if where.parts[0] in SLOW_FOLDERS or where.as_posix() in SLOW_FILES:

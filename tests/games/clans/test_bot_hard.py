@@ -7,13 +7,20 @@ import random
 from companion.games.clans.bots import HardBot, make_bot
 from companion.games.clans.board import COLORS
 from companion.games.clans.game import COLOR_INDEX, Game
-from tests.games.clans.test_bots import assert_legal, colors_for, order_positions, random_position
+from tests.games.clans.test_bots import arms_searched, assert_legal, colors_for, order_positions, random_position
 
 
 def test_hard_is_the_hard_level():
     bot = make_bot("hard")
     assert isinstance(bot, HardBot) and bot.name == "hard"
     assert HardBot(iterations=7).iterations == 7
+
+
+def test_hard_searches_only_the_root_moves_its_playouts_can_rank():
+    game = Game.new(3, seed=5, first_player=0)
+    assert len(arms_searched(HardBot(iterations=300), game)) == 8  # about its budget at a normal bot's time
+    assert len(arms_searched(HardBot(iterations=2000), game)) == 16  # at the table's: 3x as long
+    assert len(arms_searched(HardBot(iterations=300, arm_playouts=0), game)) == 16
 
 
 def test_hard_plays_legal_moves_with_orders():

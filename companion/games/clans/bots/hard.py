@@ -4,25 +4,26 @@ The normal bot learns who owns which color from founding moves only. The hard bo
 every quiet move (`bots.intent`: how likely each color was to make it, by the search's own
 2-ply prior), so its determinizations come from a belief that knows the opponents' colors
 about twice as early (against normal bots: the true color's probability 0.75 against 0.46 by
-move 18). Its search is otherwise the normal one: the 16 best root moves by the 2-ply prior,
-determinizations drawn from that belief, sequential halving, the mix reward, 12-move
-greedy-founding playouts. At the table it thinks 3x the normal's move time
-(levels.TIME_SCALE): 0.15 s here, about 1.5 s on a Pi 3; reading the history takes at most
-half of it (a game resumed late is read over a few turns).
+move 18). Its search is otherwise the normal one (determinizations drawn from that belief,
+sequential halving, the mix reward, 12-move greedy-founding playouts) except for its width: it
+searches as many of the best root moves by the 2-ply prior as its playouts can rank
+(`ARM_PLAYOUTS`, from the rate the probe sweep measured, so a Pi counts the same as this
+machine): 16 at the table's times, 8-9 at a normal bot's. At the table it thinks 3x the normal's
+move time (levels.TIME_SCALE): 0.15 s here, about 1.5 s on a Pi 3; reading the history takes at
+most half of it (a game resumed late is read over a few turns).
 
-Measured (`companion arena --bots hard,normal,normal`, 3 players, 180 games on seed 12, which
-nothing was tuned on; 0.05 s here is about a Pi 3's 0.5 s; a fair share is 0.333): see
-docs/playing.md, "The three levels, measured". Tried before the quiet moves were read, each
-within noise of a fair share or below it (90-180-game screens): paired playouts (common random
-numbers) with determinizations drawn by a low-discrepancy sequence (0.347 at the table's times,
-0.292 at equal time), playouts that avoid handing the next seat a village, endgame playouts to
-the end, a margin-only reward, a fitted leaf value, 6 root moves, longer or shorter horizons
-(6, 20, 30 moves), steering away from moves that reveal its color. With the quiet moves read:
-8 root moves instead of 16 won 0.402 at equal time (270 games, seed 14) but 0.403 at the table's
-times (180 games, seed 12, against 0.467 with 16); reading off the clock (a measure, not a
-setting) 0.447 at equal time where reading on it won 0.360 (the same 150 games of seed 13). What the search lacked was
-not playouts but knowing whom it plays against: with the true colors given (a cheat, for the
-measure) the normal search won 0.39 at equal time.
+Measured (`companion arena --bots hard,normal,normal`, 3 players, 0.05 s here is about a Pi 3's
+0.5 s, a fair share is 0.333; all in docs/playing.md, "The three levels, measured"): at the same
+time per move 0.435 (270 games, seed 18; 0.480 and 0.422 on seeds 15 and 17 at 20 playouts an
+arm, which at that budget also searches 8); at the table's times 0.396 (270 games, seed 19), and
+0.38-0.47 on four other seeds. The extra time barely pays: 8 root moves at 3x won 0.419 and 0.369
+(seeds 20, 21), 16 at 1x 0.346 and 0.338 (seeds 13, 12). Tried before the quiet moves were read,
+each within noise of a fair share or below it (90-180-game screens): paired playouts (common
+random numbers) with determinizations drawn by a low-discrepancy sequence, playouts that avoid
+handing the next seat a village, endgame playouts to the end, a margin-only reward, a fitted leaf
+value, longer or shorter horizons (6, 20, 30 moves), steering away from moves that reveal its
+color. What the search lacked was knowing whom it plays against: with the true colors given (a
+cheat, for the measure) the normal search won 0.39 at equal time.
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ from companion.games.clans.bots.belief import ColorModel
 from companion.games.clans.bots.intent import History
 from companion.games.clans.bots.mcts import Clock, MCTSBot
 
-# Root moves searched: as many as the playouts measured by the probe sweep can give 20 each in the first
-# halving round (16 at the table's times, 8 when the hard bot thinks no longer than a normal one).
-ARM_PLAYOUTS = 20
+# Root moves searched: as many as the playouts the probe sweep measured can give 12 each in the first
+# halving round: 16 at the table's times (1,000-2,000 playouts), 8-9 when the hard bot thinks no
+# longer than a normal one (300-500, part of its time gone to reading). At 20 each the table's times
+# lost arms too, and won 0.381 and 0.392 (270 games on seed 12, 180 on seed 16).
+ARM_PLAYOUTS = 12
 
 
 class HardBot(MCTSBot):
