@@ -72,7 +72,8 @@ class MCTSBot:
     `reward` ("mix", "win", "margin"), `playout_greedy` (1 - epsilon of the playout policy),
     `beta`/`model_eps` (ColorModel), `root_k` (root moves searched, best by the 2-ply prior;
     0 = all), `arm_playouts` (0: off; else fewer root moves, down to `MIN_ARMS`, when the budget
-    cannot give each at least this many playouts in the first halving round); for "uct" only: `c` (exploration), `prior_weight` (progressive bias, 0 = off).
+    cannot give each at least this many playouts in the first halving round); for "uct" only: `c`
+    (exploration), `prior_weight` (progressive bias, 0 = off).
     `clock` is injectable for tests.
     """
 
